@@ -1,0 +1,3 @@
+//! Reference algorithms in plain Rust, no emulator.
+
+pub mod keccak;

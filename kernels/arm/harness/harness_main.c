@@ -1,0 +1,156 @@
+/*
+ * Harness firmware: boot, serve call batches from the host, report faults. No newlib startup, no semihosting.
+ *
+ * Protocol (QEMU): the host fills the call batch in shared memory and writes one byte to UART0; the RX interrupt
+ * wakes the core from WFI. When the batch is done (or faulted) the guest writes one byte back on UART0 TX, which
+ * the host blocks on. Neither side spins while idle.
+ *
+ * unicorn runs pqh_run_batch directly (no interrupts, no UART) and stops when it returns.
+ */
+#include "pqh_abi.h"
+
+#define CTRL ((struct pqh_ctrl *)PQH_CTRL_ADDR)
+#define CALLS ((struct pqh_call *)PQH_CALLS_ADDR)
+#define ICOUNT_LO (*(volatile uint32_t *)PQH_ICOUNT_ADDR)
+#define ICOUNT_HI (*(volatile uint32_t *)(PQH_ICOUNT_ADDR + 4u))
+
+#define REG(addr) (*(volatile uint32_t *)(addr))
+#define UART0 0x49303000u
+#define UART_DATA (UART0 + 0x00u)
+#define UART_STATE (UART0 + 0x04u)
+#define UART_CTRL (UART0 + 0x08u)
+#define UART_INTSTATUS (UART0 + 0x0Cu)
+#define UART_BAUDDIV (UART0 + 0x10u)
+#define UART_STATE_TXFULL 1u
+#define UART_STATE_RXFULL 2u
+#define CPACR 0xE000ED88u
+#define NVIC_ISER0 0xE000E100u
+#define NVIC_ICER0 0xE000E180u
+#define SCB_CFSR 0xE000ED28u
+#define SCB_HFSR 0xE000ED2Cu
+#define SCB_MMFAR 0xE000ED34u
+#define SCB_BFAR 0xE000ED38u
+#define SAU_SFSR 0xE000EDE4u
+
+void pqh_invoke(struct pqh_call *call); /* harness_entry.S */
+void pqh_serve_forever(void) __attribute__((noreturn));
+extern uint32_t __stack_top;
+
+static uint64_t icount(void)
+{
+    uint32_t hi, lo;
+    do { /* the counter is 64-bit; re-read if the high word moved */
+        hi = ICOUNT_HI;
+        lo = ICOUNT_LO;
+    } while (hi != ICOUNT_HI);
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* Runs calls[0..ncalls). Shared by both backends; unicorn enters here directly. */
+void pqh_run_batch(void)
+{
+    uint32_t n = CTRL->ncalls;
+    CTRL->status = PQH_OK;
+    for (uint32_t i = 0; i < n && i < PQH_MAX_CALLS; i++) {
+        struct pqh_call *call = &CALLS[i];
+        CTRL->current_call = i;
+        uint64_t start = icount();
+        for (uint32_t r = 0; r < call->repeat; r++)
+            pqh_invoke(call);
+        call->icount = icount() - start;
+    }
+}
+
+static void uart_putc(uint8_t c)
+{
+    while (REG(UART_STATE) & UART_STATE_TXFULL) {
+    }
+    REG(UART_DATA) = c;
+}
+
+static void finish_batch(void)
+{
+    __asm volatile("dsb" ::: "memory");
+    CTRL->done_seq = CTRL->request_seq;
+    __asm volatile("dsb" ::: "memory");
+    uart_putc('D');
+}
+
+void pqh_serve_forever(void)
+{
+    for (;;) {
+        /* Check for work with interrupts masked so a doorbell between the check and WFI still wakes us. */
+        __asm volatile("cpsid i" ::: "memory");
+        while (CTRL->request_seq == CTRL->done_seq) {
+            __asm volatile("wfi");
+            __asm volatile("cpsie i\n\tisb\n\tcpsid i" ::: "memory");
+        }
+        __asm volatile("cpsie i" ::: "memory");
+        pqh_run_batch();
+        finish_batch();
+    }
+}
+
+/* Any external interrupt: UART0 RX is the doorbell; anything else is silenced so it cannot storm. */
+void pqh_irq_handler(void)
+{
+    uint32_t ipsr;
+    __asm volatile("mrs %0, ipsr" : "=r"(ipsr));
+    if (REG(UART_STATE) & UART_STATE_RXFULL) {
+        (void)REG(UART_DATA);
+        REG(UART_INTSTATUS) = 0xFu;
+    } else {
+        uint32_t irq = ipsr - 16u;
+        REG(NVIC_ICER0 + 4u * (irq / 32u)) = 1u << (irq % 32u);
+    }
+}
+
+/* Called from pqh_fault_entry with the stacked exception frame. Records the fault, then makes the exception
+ * return land in pqh_fault_recover (thread mode, fresh stack) instead of the faulting code. */
+void pqh_fault_record(uint32_t *frame, uint32_t exc_return)
+{
+    (void)exc_return;
+    uint32_t ipsr;
+    __asm volatile("mrs %0, ipsr" : "=r"(ipsr));
+    CTRL->status = PQH_FAULT;
+    CTRL->fault_exc = ipsr & 0x1FFu;
+    CTRL->fault_lr = frame[5];
+    CTRL->fault_pc = frame[6];
+    CTRL->fault_xpsr = frame[7];
+    CTRL->cfsr = REG(SCB_CFSR);
+    CTRL->hfsr = REG(SCB_HFSR);
+    CTRL->mmfar = REG(SCB_MMFAR);
+    CTRL->bfar = REG(SCB_BFAR);
+    CTRL->sfsr = REG(SAU_SFSR);
+    REG(SCB_CFSR) = 0xFFFFFFFFu; /* write-one-to-clear, ready for the next fault */
+    REG(SCB_HFSR) = 0xFFFFFFFFu;
+    REG(SAU_SFSR) = 0xFFFFFFFFu;
+    extern void pqh_fault_recover(void);
+    frame[6] = (uint32_t)&pqh_fault_recover & ~1u;
+    frame[7] = 0x01000000u; /* Thumb bit only */
+}
+
+void pqh_fault_resume(void) __attribute__((noreturn));
+void pqh_fault_resume(void)
+{
+    finish_batch();
+    pqh_serve_forever();
+}
+
+void pqh_reset(void) __attribute__((noreturn));
+void pqh_reset(void)
+{
+    REG(CPACR) |= 0xFu << 20; /* CP10, CP11: FPU and MVE */
+    __asm volatile("dsb\n\tisb" ::: "memory");
+    REG(UART_BAUDDIV) = 16u;
+    REG(UART_CTRL) = 0x1u | 0x2u | 0x8u; /* TX, RX, RX interrupt */
+    (void)REG(UART_DATA);                /* a DATA read makes QEMU poll the host side for input again */
+    for (uint32_t i = 0; i < 4u; i++)
+        REG(NVIC_ISER0 + 4u * i) = 0xFFFFFFFFu;
+    CTRL->abi_version = PQH_ABI_VERSION;
+    CTRL->done_seq = CTRL->request_seq;
+    CTRL->magic = PQH_MAGIC;
+    __asm volatile("dsb" ::: "memory");
+    uart_putc('R');
+    pqh_serve_forever();
+}

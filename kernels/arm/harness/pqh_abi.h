@@ -1,0 +1,57 @@
+/*
+ * pqh_abi.h: the contract between the host (testbench) and the harness firmware.
+ *
+ * Everything the host and the guest exchange lives in the DDR window at 0x60000000, which the QEMU backend backs
+ * with a host file (shared memory) and the unicorn backend maps as guest RAM. The layout is mirrored in
+ * kernels/src/abi.rs; PQH_ABI_VERSION is checked by the host at boot, so a mismatch is an error, not garbage.
+ */
+#ifndef PQH_ABI_H
+#define PQH_ABI_H
+
+#include <stdint.h>
+
+#define PQH_ABI_VERSION 1u
+#define PQH_MAGIC 0x50514845u /* "PQHE" */
+
+#define PQH_DDR_BASE 0x60000000u
+/* u64 count of guest instructions executed outside the harness: kept by the QEMU TCG plugin (which maps the same
+ * host file) or by the unicorn backend (an MMIO page). The harness reads it around each call. */
+#define PQH_ICOUNT_ADDR (PQH_DDR_BASE + 0x0000u)
+#define PQH_CTRL_ADDR (PQH_DDR_BASE + 0x1000u)
+#define PQH_CALLS_ADDR (PQH_DDR_BASE + 0x2000u)
+#define PQH_MAX_CALLS 256u
+#define PQH_ARENA_ADDR (PQH_DDR_BASE + 0x10000u)
+#define PQH_ARENA_SIZE (16u << 20)
+
+enum pqh_status { PQH_OK = 0, PQH_FAULT = 1 };
+
+/* One call: fn(iargs[0..8], dargs[0..8]) in AAPCS hard-float order, `repeat` times. 128 bytes. */
+struct pqh_call {
+    uint32_t fn;       /* Thumb address (odd) */
+    uint32_t repeat;   /* >= 1; > 1 only for in-guest loops (benchmarks) */
+    uint32_t iargs[8]; /* r0-r3, then the stack */
+    double dargs[8];   /* d0-d7 */
+    uint32_t r0, r1;   /* returned core registers */
+    double d0;         /* returned d0 */
+    uint64_t icount;   /* instructions executed by all repeats of this call */
+};
+
+/* Control block: the host fills calls[0..ncalls), then bumps request_seq; the guest runs them in order and sets
+ * done_seq = request_seq. A fault stops the batch at call fault_index. */
+struct pqh_ctrl {
+    uint32_t magic;
+    uint32_t abi_version;
+    volatile uint32_t request_seq;
+    volatile uint32_t done_seq;
+    uint32_t ncalls;
+    uint32_t status;
+    uint32_t current_call;
+    uint32_t fault_exc; /* exception number (3 = HardFault, ...) */
+    uint32_t fault_pc, fault_lr, fault_xpsr;
+    uint32_t cfsr, hfsr, mmfar, bfar, sfsr;
+};
+
+_Static_assert(sizeof(struct pqh_call) == 128, "pqh_call layout");
+_Static_assert(sizeof(struct pqh_ctrl) == 64, "pqh_ctrl layout");
+
+#endif

@@ -1,0 +1,51 @@
+//! Mirror of `arm/harness/pqh_abi.h`: the host<->guest exchange in the DDR window. The guest writes
+//! `ABI_VERSION` at boot and the host checks it, so the two cannot drift apart silently.
+
+pub const ABI_VERSION: u32 = 1;
+pub const MAGIC: u32 = 0x5051_4845;
+
+pub const DDR_BASE: u32 = 0x6000_0000;
+pub const ICOUNT_OFFSET: u32 = 0x0000;
+pub const CTRL_OFFSET: u32 = 0x1000;
+pub const CALLS_OFFSET: u32 = 0x2000;
+pub const MAX_CALLS: usize = 256;
+pub const ARENA_OFFSET: u32 = 0x1_0000;
+pub const ARENA_SIZE: u32 = 16 << 20;
+/// Bytes of the DDR window the host uses (counter, control, calls, arena).
+pub const WINDOW_SIZE: usize = (ARENA_OFFSET + ARENA_SIZE) as usize;
+
+pub const STATUS_OK: u32 = 0;
+pub const STATUS_FAULT: u32 = 1;
+
+/// `struct pqh_call`: 128 bytes.
+pub const CALL_SIZE: usize = 128;
+pub mod call {
+    pub const FN: usize = 0;
+    pub const REPEAT: usize = 4;
+    pub const IARGS: usize = 8;
+    pub const DARGS: usize = 40;
+    pub const R0: usize = 104;
+    pub const R1: usize = 108;
+    pub const D0: usize = 112;
+    pub const ICOUNT: usize = 120;
+}
+
+/// `struct pqh_ctrl`: word offsets.
+pub mod ctrl {
+    pub const MAGIC: usize = 0;
+    pub const ABI_VERSION: usize = 4;
+    pub const REQUEST_SEQ: usize = 8;
+    pub const DONE_SEQ: usize = 12;
+    pub const NCALLS: usize = 16;
+    pub const STATUS: usize = 20;
+    pub const CURRENT_CALL: usize = 24;
+    pub const FAULT_EXC: usize = 28;
+    pub const FAULT_PC: usize = 32;
+    pub const FAULT_LR: usize = 36;
+    pub const FAULT_XPSR: usize = 40;
+    pub const CFSR: usize = 44;
+    pub const HFSR: usize = 48;
+    pub const MMFAR: usize = 52;
+    pub const BFAR: usize = 56;
+    pub const SFSR: usize = 60;
+}

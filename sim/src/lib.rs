@@ -1,0 +1,3 @@
+//! Semantic models of the Cortex-M kernels.
+
+pub mod keccak;

@@ -1,0 +1,189 @@
+//! Packing calls into the DDR window and reading results back: the part of the protocol both backends share.
+
+use pqhelium_kernels::abi::{self, call as cd, ctrl};
+
+use super::{Arg, Call, CallError, CallOutput, POISON};
+use crate::elf::GuestElf;
+
+/// Guard bytes around every buffer: a kernel that writes outside its buffers is reported, not silently tolerated.
+pub const GUARD_BYTE: u8 = 0x5A;
+const GUARD_LEN: u32 = 16;
+const ALIGN: u32 = 16;
+
+/// Byte access to the DDR window, at offsets from `abi::DDR_BASE`.
+pub(crate) trait Window {
+    fn write(&mut self, offset: u32, data: &[u8]);
+    fn read(&self, offset: u32, len: usize) -> Vec<u8>;
+
+    fn read_u32(&self, offset: u32) -> u32 {
+        u32::from_le_bytes(self.read(offset, 4).try_into().unwrap())
+    }
+    fn write_u32(&mut self, offset: u32, value: u32) {
+        self.write(offset, &value.to_le_bytes());
+    }
+    fn ctrl(&self, field: usize) -> u32 {
+        self.read_u32(abi::CTRL_OFFSET + field as u32)
+    }
+}
+
+/// A backend's way of running descriptors that are already in the window.
+pub(crate) trait Engine {
+    fn elf(&self) -> &GuestElf;
+    fn window(&mut self) -> &mut dyn Window;
+    /// Runs descriptors `0..ncalls`. On failure, returns the index of the failed call: the calls before it
+    /// completed, the ones after it did not run. The engine is usable again afterwards.
+    fn execute(&mut self, ncalls: usize) -> Result<(), (usize, CallError)>;
+}
+
+/// Where one call's buffers went.
+struct Placed {
+    buffers: Vec<(u32, usize)>,
+}
+
+/// Runs `calls` in as few guest round trips as fit the window; one result per call.
+pub(crate) fn run_batch(engine: &mut dyn Engine, calls: &[Call]) -> Vec<Result<CallOutput, CallError>> {
+    let mut results: Vec<Option<Result<CallOutput, CallError>>> = vec![None; calls.len()];
+    let mut pending: Vec<usize> = Vec::new();
+    for (i, call) in calls.iter().enumerate() {
+        match validate(engine.elf(), call) {
+            Ok(()) => pending.push(i),
+            Err(e) => results[i] = Some(Err(e)),
+        }
+    }
+    let mut next = 0;
+    while next < pending.len() {
+        let chunk = take_chunk(calls, &pending[next..]);
+        let placed = pack(engine, calls, chunk);
+        let failed = engine.execute(chunk.len()).err();
+        let completed = failed.as_ref().map_or(chunk.len(), |(k, _)| *k);
+        for (slot, (&index, place)) in chunk.iter().zip(&placed).enumerate().take(completed) {
+            results[index] = Some(unpack(engine.window(), slot, &calls[index], place));
+        }
+        if let Some((k, error)) = failed {
+            results[chunk[k]] = Some(Err(error));
+        }
+        next += (completed + 1).min(chunk.len());
+    }
+    results.into_iter().map(|r| r.expect("every call has a result")).collect()
+}
+
+fn validate(elf: &GuestElf, call: &Call) -> Result<(), CallError> {
+    elf.symbol(&call.symbol).map_err(|_| CallError::MissingSymbol(call.symbol.clone()))?;
+    let ints = call.args.iter().filter(|a| !matches!(a, Arg::F64(_))).count();
+    let doubles = call.args.len() - ints;
+    if ints > 8 || doubles > 8 {
+        return Err(CallError::BadCall(format!("{ints} integer and {doubles} double arguments; at most 8 of each")));
+    }
+    if call.repeat == 0 {
+        return Err(CallError::BadCall("repeat must be at least 1".into()));
+    }
+    if arena_bytes(call) > u64::from(abi::ARENA_SIZE) {
+        return Err(CallError::BadCall("buffers larger than the guest arena".into()));
+    }
+    Ok(())
+}
+
+fn buffer_len(arg: &Arg) -> Option<usize> {
+    match arg {
+        Arg::In(b) | Arg::InOut(b) => Some(b.len()),
+        Arg::Out(n) => Some(*n),
+        Arg::U32(_) | Arg::F64(_) => None,
+    }
+}
+
+fn slot_size(len: usize) -> u64 {
+    (len as u64).div_ceil(u64::from(ALIGN)) * u64::from(ALIGN) + 2 * u64::from(GUARD_LEN)
+}
+
+fn arena_bytes(call: &Call) -> u64 {
+    call.args.iter().filter_map(buffer_len).map(slot_size).sum()
+}
+
+/// The longest prefix of `pending` that fits the descriptor table and the arena (at least one call).
+fn take_chunk<'a>(calls: &[Call], pending: &'a [usize]) -> &'a [usize] {
+    let mut bytes = 0;
+    let mut n = 0;
+    for &i in pending.iter().take(abi::MAX_CALLS) {
+        bytes += arena_bytes(&calls[i]);
+        if n > 0 && bytes > u64::from(abi::ARENA_SIZE) {
+            break;
+        }
+        n += 1;
+    }
+    &pending[..n]
+}
+
+fn pack(engine: &mut dyn Engine, calls: &[Call], chunk: &[usize]) -> Vec<Placed> {
+    let fns: Vec<u32> = chunk.iter().map(|&i| engine.elf().symbol(&calls[i].symbol).expect("validated")).collect();
+    let window = engine.window();
+    let mut cursor = abi::ARENA_OFFSET;
+    let mut placed = Vec::with_capacity(chunk.len());
+    for (slot, &i) in chunk.iter().enumerate() {
+        let call = &calls[i];
+        let mut desc = [0u8; abi::CALL_SIZE];
+        desc[cd::FN..cd::FN + 4].copy_from_slice(&fns[slot].to_le_bytes());
+        desc[cd::REPEAT..cd::REPEAT + 4].copy_from_slice(&call.repeat.to_le_bytes());
+        let (mut ints, mut doubles) = (0, 0);
+        let mut buffers = Vec::new();
+        for arg in &call.args {
+            let int_value = match arg {
+                Arg::F64(x) => {
+                    let at = cd::DARGS + 8 * doubles;
+                    desc[at..at + 8].copy_from_slice(&x.to_bits().to_le_bytes());
+                    doubles += 1;
+                    continue;
+                }
+                Arg::U32(v) => *v,
+                Arg::In(data) | Arg::InOut(data) => place(window, &mut cursor, data, &mut buffers),
+                Arg::Out(len) => place(window, &mut cursor, &vec![POISON; *len], &mut buffers),
+            };
+            let at = cd::IARGS + 4 * ints;
+            desc[at..at + 4].copy_from_slice(&int_value.to_le_bytes());
+            ints += 1;
+        }
+        window.write(abi::CALLS_OFFSET + (slot * abi::CALL_SIZE) as u32, &desc);
+        placed.push(Placed { buffers });
+    }
+    window.write_u32(abi::CTRL_OFFSET + ctrl::NCALLS as u32, chunk.len() as u32);
+    placed
+}
+
+/// Writes `data` between guards at the cursor; returns its guest address.
+fn place(window: &mut dyn Window, cursor: &mut u32, data: &[u8], buffers: &mut Vec<(u32, usize)>) -> u32 {
+    let guard = [GUARD_BYTE; GUARD_LEN as usize];
+    let padded = data.len().div_ceil(ALIGN as usize) * ALIGN as usize;
+    window.write(*cursor, &guard);
+    let offset = *cursor + GUARD_LEN;
+    window.write(offset, data);
+    window.write(offset + data.len() as u32, &vec![GUARD_BYTE; padded - data.len() + GUARD_LEN as usize]);
+    buffers.push((offset, data.len()));
+    *cursor = offset + padded as u32 + GUARD_LEN;
+    abi::DDR_BASE + offset
+}
+
+fn unpack(window: &dyn Window, slot: usize, call: &Call, placed: &Placed) -> Result<CallOutput, CallError> {
+    let desc = window.read(abi::CALLS_OFFSET + (slot * abi::CALL_SIZE) as u32, abi::CALL_SIZE);
+    let word = |at: usize| u32::from_le_bytes(desc[at..at + 4].try_into().unwrap());
+    let dword = |at: usize| u64::from_le_bytes(desc[at..at + 8].try_into().unwrap());
+    let mut buffers = Vec::with_capacity(placed.buffers.len());
+    for (arg, &(offset, len)) in placed.buffers.iter().enumerate() {
+        let padded = len.div_ceil(ALIGN as usize) * ALIGN as usize;
+        let before = window.read(offset - GUARD_LEN, GUARD_LEN as usize);
+        let after = window.read(offset + len as u32, padded - len + GUARD_LEN as usize);
+        if let Some(at) = before.iter().position(|&b| b != GUARD_BYTE) {
+            return Err(CallError::BufferOverrun { arg, offset: at });
+        }
+        if let Some(at) = after.iter().position(|&b| b != GUARD_BYTE) {
+            return Err(CallError::BufferOverrun { arg, offset: len + at });
+        }
+        buffers.push(window.read(offset, len));
+    }
+    let _ = call;
+    Ok(CallOutput {
+        r0: word(cd::R0),
+        r1: word(cd::R1),
+        d0: f64::from_bits(dword(cd::D0)),
+        buffers,
+        instructions: dword(cd::ICOUNT),
+    })
+}

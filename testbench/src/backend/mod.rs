@@ -1,0 +1,197 @@
+//! Emulator backends: one trait, two implementations (unicorn in process, QEMU as worker processes).
+//!
+//! Both run the same harness firmware protocol (`kernels/arm/harness/pqh_abi.h`): the host writes call descriptors
+//! and argument buffers into the DDR window at 0x60000000, the guest runs them and writes results back. The packing
+//! and unpacking of that window is shared here; each backend only moves bytes and runs the guest.
+
+mod batch;
+pub mod qemu;
+pub mod unicorn;
+
+use std::fmt;
+use std::time::Duration;
+
+pub use batch::GUARD_BYTE;
+
+use crate::elf::ElfError;
+
+/// One AAPCS argument. Buffers are placed in guest memory; the call receives their address.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    /// Input buffer (the kernel should not write it; a write is visible in the output).
+    In(Vec<u8>),
+    /// Buffer read and written in place.
+    InOut(Vec<u8>),
+    /// Output buffer of this many bytes, filled with `POISON` before the call.
+    Out(usize),
+    /// Integer scalar in a core register (or on the stack after r3).
+    U32(u32),
+    /// Double in d0..d7 (hard-float AAPCS).
+    F64(f64),
+}
+
+/// Byte that fills output buffers before a call, so that unwritten output is deterministic and visible.
+pub const POISON: u8 = 0xA5;
+
+/// A call of a guest function by symbol.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub symbol: String,
+    pub args: Vec<Arg>,
+    /// Calls the function this many times in a guest loop, on the same buffers (benchmarks); normally 1.
+    pub repeat: u32,
+}
+
+impl Call {
+    pub fn new(symbol: impl Into<String>, args: Vec<Arg>) -> Self {
+        Self { symbol: symbol.into(), args, repeat: 1 }
+    }
+}
+
+/// What a call returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallOutput {
+    pub r0: u32,
+    pub r1: u32,
+    pub d0: f64,
+    /// The final contents of every buffer argument, in argument order.
+    pub buffers: Vec<Vec<u8>>,
+    /// Guest instructions executed by the call (all repeats), harness excluded.
+    pub instructions: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FaultKind {
+    /// A load, store or fetch at an address where nothing is, or that is not allowed.
+    MemoryAccess { address: Option<u32> },
+    UndefinedInstruction,
+    /// `bkpt`, including semihosting requests (`bkpt 0xab`), which pqhelium never serves.
+    Breakpoint { imm: u8 },
+    /// Another usage fault (invalid state, stack overflow, unaligned, division by zero...).
+    Usage(String),
+    /// Anything else the core escalated, with the raw fault registers.
+    Other(String),
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaultKind::MemoryAccess { address: Some(a) } => write!(f, "invalid memory access at {a:#010x}"),
+            FaultKind::MemoryAccess { address: None } => write!(f, "invalid memory access"),
+            FaultKind::UndefinedInstruction => write!(f, "undefined instruction"),
+            FaultKind::Breakpoint { imm: 0xab } => write!(f, "semihosting request (bkpt 0xab) refused"),
+            FaultKind::Breakpoint { imm } => write!(f, "breakpoint (bkpt {imm:#04x})"),
+            FaultKind::Usage(s) => write!(f, "usage fault: {s}"),
+            FaultKind::Other(s) => write!(f, "fault: {s}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub pc: u32,
+    /// `symbol+offset` of the faulting instruction.
+    pub location: String,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CallError {
+    #[error("guest fault: {} at {:#010x} ({})", .0.kind, .0.pc, .0.location)]
+    Fault(Fault),
+    #[error("timeout: the call did not return within {0:?} (endless loop?)")]
+    Timeout(Duration),
+    #[error("emulator worker failed: {0}")]
+    WorkerDied(String),
+    #[error("symbol `{0}` not found in the guest image")]
+    MissingSymbol(String),
+    #[error("kernel wrote outside buffer {arg} (guard bytes at offset {offset} changed)")]
+    BufferOverrun { arg: usize, offset: usize },
+    #[error("bad call: {0}")]
+    BadCall(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BackendError {
+    #[error(transparent)]
+    Elf(#[from] ElfError),
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("emulator failed to start: {0}")]
+    Start(String),
+}
+
+/// Limits that make a misbehaving guest an error instead of a hang.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Wall-clock budget of one batch of calls.
+    pub timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { timeout: Duration::from_secs(10) }
+    }
+}
+
+/// An emulator that runs guest functions. Usable again after any error.
+pub trait Backend: Send {
+    fn name(&self) -> &'static str;
+    /// Runs the calls in order; one result per call. A fault or timeout fails that call only.
+    fn run_batch(&mut self, calls: &[Call]) -> Vec<Result<CallOutput, CallError>>;
+    fn call(&mut self, call: &Call) -> Result<CallOutput, CallError> {
+        self.run_batch(std::slice::from_ref(call)).pop().expect("one result per call")
+    }
+}
+
+/// The backends the CLI knows. `Model` runs no object code: it checks the model against the reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum BackendKind {
+    Model,
+    Unicorn,
+    Qemu,
+}
+
+impl BackendKind {
+    pub const ALL: [BackendKind; 3] = [BackendKind::Model, BackendKind::Unicorn, BackendKind::Qemu];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Model => "model",
+            BackendKind::Unicorn => "unicorn",
+            BackendKind::Qemu => "qemu",
+        }
+    }
+
+    /// Which guest image the backend runs (none for the model).
+    pub fn image(self) -> Option<pqhelium_kernels::GuestImage> {
+        match self {
+            BackendKind::Model => None,
+            BackendKind::Unicorn => Some(pqhelium_kernels::M7_IMAGE),
+            BackendKind::Qemu => Some(pqhelium_kernels::M55_IMAGE),
+        }
+    }
+
+    /// Whether the backend can run here, or why not.
+    pub fn availability(self) -> Result<(), String> {
+        match self {
+            BackendKind::Qemu => qemu::find_qemu().map(|_| ()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Opens an emulator of this kind on its guest image.
+    pub fn open(self, limits: Limits) -> Result<Box<dyn Backend>, BackendError> {
+        match self {
+            BackendKind::Model => Err(BackendError::Unavailable("the model backend runs no object code".into())),
+            BackendKind::Unicorn => Ok(Box::new(unicorn::UnicornBackend::open(&pqhelium_kernels::M7_IMAGE, limits)?)),
+            BackendKind::Qemu => Ok(Box::new(qemu::QemuBackend::open(&pqhelium_kernels::M55_IMAGE, limits)?)),
+        }
+    }
+}
+
+impl fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,374 @@
+//! The QEMU backend: the Cortex-M55 image (FP64 + MVE) on `qemu-system-arm -M mps3-an547`, one long-lived QEMU
+//! process per worker running the harness firmware.
+//!
+//! Data goes through shared memory: the board's DDR is backed by a file in /dev/shm that the host maps too. The
+//! doorbell is UART0: one byte from the host raises the guest's RX interrupt (the guest sleeps in WFI), one byte
+//! back means the batch is done; the host blocks in poll(2) meanwhile. Neither side burns a core while idle.
+//! Semihosting is off: guest code is untrusted and semihosting would let it run host commands.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use memmap2::MmapMut;
+use pqhelium_kernels::abi::{self, ctrl};
+use pqhelium_kernels::{GuestImage, ICOUNT_PLUGIN};
+use tracing::{debug, warn};
+
+use super::batch::{self, Engine, Window};
+use super::{Backend, BackendError, Call, CallError, CallOutput, Fault, FaultKind, Limits};
+use crate::elf::GuestElf;
+
+/// The board's DDR size: the backing file must match it (sparse: only touched pages use memory).
+const DDR_SIZE: u64 = 2 << 30;
+const BOOT_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a timed-out guest is watched to tell an endless loop (instructions advance) from a hung QEMU.
+const PROGRESS_PROBE: Duration = Duration::from_millis(200);
+
+/// The QEMU binary: `$PQHELIUM_QEMU`, else `qemu-system-arm` on the PATH.
+pub fn find_qemu() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os("PQHELIUM_QEMU") {
+        return Ok(PathBuf::from(path));
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join("qemu-system-arm"))
+        .find(|p| p.is_file())
+        .ok_or_else(|| "qemu-system-arm not found: run `ci/setup` (apt-get install qemu-system-arm)".to_string())
+}
+
+pub struct QemuBackend {
+    elf: GuestElf,
+    limits: Limits,
+    qemu: PathBuf,
+    /// Holds the image and the plugin as files for QEMU; removed on drop.
+    files: tempfile::TempDir,
+    skip_range: (u32, u32),
+    worker: Option<Worker>,
+    no_window: NoWindow,
+    restarts: u64,
+}
+
+struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: ChildStdout,
+    shm_path: PathBuf,
+    map: MmapMut,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.shm_path);
+    }
+}
+
+static WORKER_SERIAL: AtomicU64 = AtomicU64::new(0);
+
+impl QemuBackend {
+    pub fn open(image: &GuestImage, limits: Limits) -> Result<Self, BackendError> {
+        let elf = GuestElf::parse(image.name, image.elf)?;
+        Self::with_image(elf, image.elf, limits)
+    }
+
+    /// A backend on any harness image (tests use hostile ones).
+    pub fn with_image(elf: GuestElf, elf_bytes: &[u8], limits: Limits) -> Result<Self, BackendError> {
+        let qemu = find_qemu().map_err(BackendError::Unavailable)?;
+        let skip_range = (elf.harness_symbol("__harness_start")?, elf.harness_symbol("__harness_end")?);
+        elf.harness_symbol("pqh_reset")?;
+        let files = tempfile::Builder::new()
+            .prefix("pqhelium-qemu-")
+            .tempdir()
+            .map_err(|e| BackendError::Start(format!("temporary directory: {e}")))?;
+        let write = |name: &str, bytes: &[u8]| {
+            std::fs::write(files.path().join(name), bytes).map_err(|e| BackendError::Start(format!("{name}: {e}")))
+        };
+        write("guest.elf", elf_bytes)?;
+        write("libpqh_icount.so", ICOUNT_PLUGIN)?;
+        let mut backend = Self { elf, limits, qemu, files, skip_range, worker: None, no_window: NoWindow, restarts: 0 };
+        backend.worker = Some(backend.spawn()?);
+        Ok(backend)
+    }
+
+    /// Process id of the current QEMU worker (tests kill it).
+    pub fn worker_pid(&self) -> Option<u32> {
+        self.worker.as_ref().map(|w| w.child.id())
+    }
+
+    /// How many times the QEMU process was restarted after dying or hanging.
+    pub fn restarts(&self) -> u64 {
+        self.restarts
+    }
+
+    fn spawn(&self) -> Result<Worker, BackendError> {
+        let start_error = |what: &str, e: std::io::Error| BackendError::Start(format!("{what}: {e}"));
+        let shm_dir = if Path::new("/dev/shm").is_dir() { PathBuf::from("/dev/shm") } else { std::env::temp_dir() };
+        let serial = WORKER_SERIAL.fetch_add(1, Ordering::Relaxed);
+        let shm_path = shm_dir.join(format!("pqhelium-{}-{serial}", std::process::id()));
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&shm_path)
+            .map_err(|e| start_error("shared memory file", e))?;
+        // SAFETY: the file is ours alone (create_new) and only QEMU shares it; both sides treat it as bytes.
+        let map = file.set_len(DDR_SIZE).and_then(|_| unsafe { memmap2::MmapOptions::new().len(abi::WINDOW_SIZE).map_mut(&file) });
+        let map = match map {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = std::fs::remove_file(&shm_path);
+                return Err(start_error("mapping shared memory", e));
+            }
+        };
+        let log = File::create(self.files.path().join(format!("qemu-{serial}.log")))
+            .map_err(|e| start_error("qemu log", e))?;
+        let shm = shm_path.display();
+        let plugin = format!(
+            "{},shm={shm},offset={},skip_lo={:#x},skip_hi={:#x}",
+            self.files.path().join("libpqh_icount.so").display(),
+            abi::ICOUNT_OFFSET,
+            self.skip_range.0,
+            self.skip_range.1
+        );
+        let mut command = Command::new(&self.qemu);
+        command
+            .args(["-M", "mps3-an547,memory-backend=ddr"])
+            .args(["-object", &format!("memory-backend-file,id=ddr,size={DDR_SIZE},mem-path={shm},share=on")])
+            .args(["-display", "none", "-monitor", "none", "-serial", "stdio"])
+            .args(["-semihosting-config", "enable=off"])
+            .args(["-plugin", &plugin])
+            .arg("-kernel")
+            .arg(self.files.path().join("guest.elf"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(log);
+        // SAFETY: prctl is async-signal-safe. The worker dies with us: no orphaned QEMU after a host crash.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().map_err(|e| {
+            let _ = std::fs::remove_file(&shm_path);
+            start_error("starting qemu-system-arm", e)
+        })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let mut worker = Worker { child, stdin, stdout, shm_path, map };
+        match wait_byte(&mut worker.stdout, BOOT_TIMEOUT) {
+            Ok(b'R') => {}
+            Ok(other) => return Err(BackendError::Start(format!("unexpected boot byte {other:#04x}"))),
+            Err(e) => return Err(BackendError::Start(format!("{e}{}", self.log_tail(serial)))),
+        }
+        let magic = read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::MAGIC as u32);
+        let version = read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::ABI_VERSION as u32);
+        if magic != abi::MAGIC || version != abi::ABI_VERSION {
+            return Err(BackendError::Start(format!(
+                "harness handshake failed (magic {magic:#x}, ABI {version}; expected {:#x}, {})",
+                abi::MAGIC,
+                abi::ABI_VERSION
+            )));
+        }
+        debug!(pid = worker.child.id(), "qemu worker ready");
+        Ok(worker)
+    }
+
+    fn log_tail(&self, serial: u64) -> String {
+        let log = std::fs::read_to_string(self.files.path().join(format!("qemu-{serial}.log"))).unwrap_or_default();
+        let tail: Vec<&str> = log.lines().rev().take(5).collect();
+        if tail.is_empty() { String::new() } else { format!("; qemu said: {}", tail.into_iter().rev().collect::<Vec<_>>().join(" | ")) }
+    }
+
+    /// Replaces a dead or hung worker. A failure to restart is reported on the next call.
+    fn restart(&mut self) {
+        self.worker = None;
+        self.restarts += 1;
+        match self.spawn() {
+            Ok(w) => self.worker = Some(w),
+            Err(e) => warn!("qemu worker restart failed: {e}"),
+        }
+    }
+
+    fn fault(&self, map: &MmapMut) -> Fault {
+        let field = |f: usize| read_u32(map, abi::CTRL_OFFSET + f as u32);
+        let pc = field(ctrl::FAULT_PC);
+        let (cfsr, hfsr) = (field(ctrl::CFSR), field(ctrl::HFSR));
+        let kind = if let Some(imm) = self.breakpoint_at(pc) {
+            FaultKind::Breakpoint { imm }
+        } else if cfsr & 0x0001_0000 != 0 {
+            FaultKind::UndefinedInstruction
+        } else if cfsr & 0x0000_FFFF != 0 {
+            // MemManage (bits 0..8) or BusFault (bits 8..16); MMARVALID (7) / BFARVALID (15) say the address is known.
+            let address = if cfsr & 0x80 != 0 {
+                Some(field(ctrl::MMFAR))
+            } else if cfsr & 0x8000 != 0 {
+                Some(field(ctrl::BFAR))
+            } else {
+                None
+            };
+            FaultKind::MemoryAccess { address }
+        } else if cfsr >> 16 != 0 {
+            FaultKind::Usage(format!("CFSR {cfsr:#010x}"))
+        } else {
+            FaultKind::Other(format!("exception {} CFSR {cfsr:#010x} HFSR {hfsr:#010x}", field(ctrl::FAULT_EXC)))
+        };
+        Fault { kind, pc, location: self.elf.locate(pc) }
+    }
+
+    /// The immediate of a `bkpt` at `pc`, if that is what the guest executed.
+    fn breakpoint_at(&self, pc: u32) -> Option<u8> {
+        let seg = self.elf.segments.iter().find(|s| pc >= s.addr && pc + 2 <= s.addr + s.data.len() as u32)?;
+        let at = (pc - seg.addr) as usize;
+        (seg.data[at + 1] == 0xBE).then_some(seg.data[at])
+    }
+}
+
+fn read_u32(map: &MmapMut, offset: u32) -> u32 {
+    let at = offset as usize;
+    // Volatile: the guest writes this memory behind the compiler's back.
+    unsafe { std::ptr::read_volatile(map[at..at + 4].as_ptr().cast::<u32>()) }
+}
+
+fn read_icount(map: &MmapMut) -> u64 {
+    let at = abi::ICOUNT_OFFSET as usize;
+    unsafe { std::ptr::read_volatile(map[at..at + 8].as_ptr().cast::<u64>()) }
+}
+
+#[derive(Debug)]
+enum WaitError {
+    TimedOut,
+    Closed,
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for WaitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WaitError::TimedOut => write!(f, "no answer from the guest in time"),
+            WaitError::Closed => write!(f, "qemu exited"),
+            WaitError::Io(e) => write!(f, "reading from qemu: {e}"),
+        }
+    }
+}
+
+/// Blocks until QEMU writes one byte (the guest's UART), the deadline passes, or QEMU goes away.
+fn wait_byte(stdout: &mut ChildStdout, timeout: Duration) -> Result<u8, WaitError> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let mut fds = libc::pollfd { fd: stdout.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        let ms = left.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd for the duration of the call.
+        let ready = unsafe { libc::poll(&mut fds, 1, ms) };
+        if ready < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(WaitError::Io(e));
+        }
+        if ready == 0 {
+            return Err(WaitError::TimedOut);
+        }
+        let mut byte = [0u8; 1];
+        return match stdout.read(&mut byte) {
+            Ok(0) => Err(WaitError::Closed),
+            Ok(_) => Ok(byte[0]),
+            Err(e) => Err(WaitError::Io(e)),
+        };
+    }
+}
+
+impl Window for MmapMut {
+    fn write(&mut self, offset: u32, data: &[u8]) {
+        self[offset as usize..offset as usize + data.len()].copy_from_slice(data);
+    }
+    fn read(&self, offset: u32, len: usize) -> Vec<u8> {
+        self[offset as usize..offset as usize + len].to_vec()
+    }
+}
+
+/// Stand-in window while no worker runs (a restart failed): writes go nowhere, execute reports the failure.
+struct NoWindow;
+impl Window for NoWindow {
+    fn write(&mut self, _offset: u32, _data: &[u8]) {}
+    fn read(&self, _offset: u32, len: usize) -> Vec<u8> {
+        vec![0; len]
+    }
+}
+
+impl Engine for QemuBackend {
+    fn elf(&self) -> &GuestElf {
+        &self.elf
+    }
+
+    fn window(&mut self) -> &mut dyn Window {
+        match self.worker.as_mut() {
+            Some(w) => &mut w.map,
+            None => &mut self.no_window,
+        }
+    }
+
+    fn execute(&mut self, _ncalls: usize) -> Result<(), (usize, CallError)> {
+        if self.worker.is_none() {
+            self.restart();
+        }
+        let Some(worker) = self.worker.as_mut() else {
+            return Err((0, CallError::WorkerDied("qemu could not be restarted".into())));
+        };
+        let seq_at = abi::CTRL_OFFSET + ctrl::REQUEST_SEQ as u32;
+        let seq = read_u32(&worker.map, seq_at).wrapping_add(1);
+        std::sync::atomic::fence(Ordering::SeqCst);
+        worker.map.write_u32(seq_at, seq);
+        std::sync::atomic::fence(Ordering::SeqCst);
+        let rung = worker.stdin.write_all(b"!").and_then(|_| worker.stdin.flush());
+        let answer = match rung {
+            Ok(()) => wait_byte(&mut worker.stdout, self.limits.timeout),
+            Err(e) => Err(WaitError::Io(e)),
+        };
+        std::sync::atomic::fence(Ordering::SeqCst);
+        let current = read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::CURRENT_CALL as u32) as usize;
+        let error = match answer {
+            Ok(_) if read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::DONE_SEQ as u32) != seq => {
+                CallError::WorkerDied("guest answered out of turn".into())
+            }
+            Ok(_) if read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::STATUS as u32) == abi::STATUS_OK => return Ok(()),
+            Ok(_) => return Err((current, CallError::Fault(self.fault(&self.worker.as_ref().unwrap().map)))),
+            Err(WaitError::TimedOut) => {
+                // Still executing guest code (an endless loop) or a stuck emulator?
+                let before = read_icount(&worker.map);
+                std::thread::sleep(PROGRESS_PROBE);
+                if read_icount(&worker.map) != before {
+                    CallError::Timeout(self.limits.timeout)
+                } else {
+                    CallError::WorkerDied(format!("qemu hung: no guest progress for {:?}", self.limits.timeout))
+                }
+            }
+            Err(e) => {
+                let status = worker.child.try_wait().ok().flatten();
+                CallError::WorkerDied(format!("{e} ({})", status.map_or("still running".into(), |s| s.to_string())))
+            }
+        };
+        warn!(%error, "restarting qemu worker");
+        self.restart();
+        Err((current, error))
+    }
+}
+
+impl Backend for QemuBackend {
+    fn name(&self) -> &'static str {
+        "qemu"
+    }
+    fn run_batch(&mut self, calls: &[Call]) -> Vec<Result<CallOutput, CallError>> {
+        batch::run_batch(self, calls)
+    }
+}

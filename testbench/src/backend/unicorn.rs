@@ -1,0 +1,223 @@
+//! The unicorn backend: the Cortex-M7 image (Thumb-2 + FP64, no MVE) in process, one engine per worker thread.
+//!
+//! unicorn delivers no Cortex-M exceptions, so the host runs `pqh_run_batch` directly with a return address where
+//! emulation stops, and turns unicorn's errors and hooks into faults. Instructions are counted per translation
+//! block, over the kernel range only, and exposed to the guest harness as an MMIO counter at `PQH_ICOUNT_ADDR`.
+
+use std::collections::HashMap;
+
+use pqhelium_kernels::GuestImage;
+use pqhelium_kernels::abi::{self, ctrl};
+use unicorn_engine::{ArmCpuModel, Arch, HookType, MemType, Mode, Prot, RegisterARM, Unicorn, uc_error};
+
+use super::batch::{self, Engine, Window};
+use super::{Backend, BackendError, Call, CallError, CallOutput, Fault, FaultKind, Limits};
+use crate::elf::GuestElf;
+
+const ITCM: (u64, u64) = (0x0000_0000, 512 << 10);
+const DTCM: (u64, u64) = (0x2000_0000, 512 << 10);
+/// Emulation stops when the harness returns here (an unused word at the end of ITCM).
+const STOP_ADDR: u64 = ITCM.0 + ITCM.1 - 16;
+
+/// State the hooks share with the backend.
+#[derive(Default)]
+struct HookState {
+    instructions: u64,
+    /// Instruction count of each translation block seen, by (address, size).
+    block_sizes: HashMap<(u64, u32), u64>,
+    /// Code bytes of the kernel range, to count Thumb instructions in a block.
+    code: Vec<u8>,
+    code_base: u64,
+    bad_access: Option<u64>,
+    interrupt: Option<u32>,
+}
+
+pub struct UnicornBackend {
+    uc: Unicorn<'static, HookState>,
+    elf: GuestElf,
+    limits: Limits,
+    run_batch_addr: u32,
+    stack_top: u32,
+    /// Writable segments, restored before every batch so that calls cannot influence each other.
+    writable: Vec<(u32, Vec<u8>)>,
+}
+
+fn uc_err(e: uc_error) -> BackendError {
+    BackendError::Start(format!("unicorn: {e:?}"))
+}
+
+impl UnicornBackend {
+    pub fn open(image: &GuestImage, limits: Limits) -> Result<Self, BackendError> {
+        let elf = GuestElf::parse(image.name, image.elf)?;
+        Self::with_elf(elf, limits)
+    }
+
+    pub fn with_elf(elf: GuestElf, limits: Limits) -> Result<Self, BackendError> {
+        let run_batch_addr = elf.harness_symbol("pqh_run_batch")?;
+        let stack_top = elf.harness_symbol("__stack_top")?;
+        let kernels = (elf.harness_symbol("__kernels_start")?, elf.harness_symbol("__kernels_end")?);
+        let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB, HookState::default()).map_err(uc_err)?;
+        // THUMB + Cortex-M7: the M-class mode would force a Cortex-M33 without FP64.
+        uc.ctl_set_cpu_model(ArmCpuModel::CORTEX_M7 as i32).map_err(uc_err)?;
+        for (base, size) in [ITCM, DTCM] {
+            uc.mem_map(base, size, Prot::ALL).map_err(uc_err)?;
+        }
+        let page = 0x1000u64;
+        uc.mmio_map(
+            u64::from(abi::DDR_BASE),
+            page,
+            Some(|uc: &mut Unicorn<'_, HookState>, offset: u64, _size: usize| {
+                let count = uc.get_data().instructions;
+                if offset == 4 { count >> 32 } else { count & 0xFFFF_FFFF }
+            }),
+            None::<fn(&mut Unicorn<'_, HookState>, u64, usize, u64)>,
+        )
+        .map_err(uc_err)?;
+        uc.mem_map(u64::from(abi::DDR_BASE) + page, abi::WINDOW_SIZE as u64 - page, Prot::READ | Prot::WRITE)
+            .map_err(uc_err)?;
+        let mut writable = Vec::new();
+        for seg in &elf.segments {
+            let in_map = [ITCM, DTCM].iter().any(|&(b, s)| {
+                u64::from(seg.addr) >= b && u64::from(seg.addr) + u64::from(seg.mem_size) <= b + s
+            });
+            if !in_map {
+                return Err(BackendError::Start(format!("segment at {:#010x} is outside ITCM/DTCM", seg.addr)));
+            }
+            let mut bytes = seg.data.clone();
+            bytes.resize(seg.mem_size as usize, 0);
+            uc.mem_write(u64::from(seg.addr), &bytes).map_err(uc_err)?;
+            if seg.writable {
+                writable.push((seg.addr, bytes));
+            }
+        }
+        let code = uc
+            .mem_read_as_vec(u64::from(kernels.0), (kernels.1 - kernels.0) as usize)
+            .map_err(uc_err)?;
+        *uc.get_data_mut() = HookState { code, code_base: u64::from(kernels.0), ..HookState::default() };
+        uc.add_block_hook(u64::from(kernels.0), u64::from(kernels.1) - 1, |uc, address, size| {
+            let state = uc.get_data_mut();
+            let count = *state.block_sizes.entry((address, size)).or_insert_with(|| {
+                let start = (address - state.code_base) as usize;
+                count_thumb_instructions(&state.code[start..start + size as usize])
+            });
+            state.instructions += count;
+        })
+        .map_err(uc_err)?;
+        uc.add_mem_hook(HookType::MEM_INVALID, 1, 0, |uc, _kind: MemType, address, _size, _value| {
+            uc.get_data_mut().bad_access = Some(address);
+            false
+        })
+        .map_err(uc_err)?;
+        uc.add_intr_hook(|uc, intno| {
+            uc.get_data_mut().interrupt = Some(intno);
+            let _ = uc.emu_stop();
+        })
+        .map_err(uc_err)?;
+        Ok(Self { uc, elf, limits, run_batch_addr, stack_top, writable })
+    }
+
+    fn fault_at(&self, kind: FaultKind) -> CallError {
+        let pc = self.uc.reg_read(RegisterARM::PC).unwrap_or(0) as u32;
+        CallError::Fault(Fault { kind, pc, location: self.elf.locate(pc) })
+    }
+
+    fn breakpoint_imm(&self, pc: u32) -> u8 {
+        let mut insn = [0u8; 2];
+        let _ = self.uc.mem_read(u64::from(pc & !1), &mut insn);
+        insn[0] // bkpt #imm is 0xBEii
+    }
+}
+
+/// Number of Thumb instructions in a block of code: a halfword whose top five bits are 0b11101, 0b11110 or
+/// 0b11111 starts a 32-bit instruction.
+fn count_thumb_instructions(code: &[u8]) -> u64 {
+    let mut count = 0;
+    let mut at = 0;
+    while at + 1 < code.len() {
+        let half = u16::from_le_bytes([code[at], code[at + 1]]);
+        at += if half >> 11 >= 0b11101 { 4 } else { 2 };
+        count += 1;
+    }
+    count
+}
+
+impl Engine for UnicornBackend {
+    fn elf(&self) -> &GuestElf {
+        &self.elf
+    }
+
+    fn window(&mut self) -> &mut dyn Window {
+        self
+    }
+
+    fn execute(&mut self, _ncalls: usize) -> Result<(), (usize, CallError)> {
+        for (addr, bytes) in &self.writable {
+            self.uc.mem_write(u64::from(*addr), bytes).expect("segment is mapped");
+        }
+        {
+            let state = self.uc.get_data_mut();
+            state.bad_access = None;
+            state.interrupt = None;
+        }
+        let regs = [
+            (RegisterARM::SP, u64::from(self.stack_top)),
+            (RegisterARM::LR, STOP_ADDR | 1),
+        ];
+        for (reg, value) in regs {
+            self.uc.reg_write(reg, value).expect("register");
+        }
+        let timeout_us = self.limits.timeout.as_micros().max(1) as u64;
+        let result = self.uc.emu_start(u64::from(self.run_batch_addr | 1), STOP_ADDR, timeout_us, 0);
+        let current = Window::ctrl(self, ctrl::CURRENT_CALL) as usize;
+        let pc = self.uc.reg_read(RegisterARM::PC).unwrap_or(0);
+        let state = self.uc.get_data();
+        let error = match (result, state.interrupt, state.bad_access) {
+            (Ok(()), None, _) if pc == STOP_ADDR => return Ok(()),
+            (_, Some(7), _) => {
+                let imm = self.breakpoint_imm(pc as u32);
+                self.fault_at(FaultKind::Breakpoint { imm })
+            }
+            (_, Some(1), _) | (Err(uc_error::INSN_INVALID), _, _) => self.fault_at(FaultKind::UndefinedInstruction),
+            (_, Some(n), _) => self.fault_at(FaultKind::Other(format!("CPU exception {n}"))),
+            (Err(_), None, Some(address)) => {
+                self.fault_at(FaultKind::MemoryAccess { address: Some(address as u32) })
+            }
+            (Err(e), None, None) => self.fault_at(FaultKind::Other(format!("unicorn error {e:?}"))),
+            (Ok(()), None, _) => CallError::Timeout(self.limits.timeout),
+        };
+        Err((current, error))
+    }
+}
+
+impl Window for UnicornBackend {
+    fn write(&mut self, offset: u32, data: &[u8]) {
+        self.uc.mem_write(u64::from(abi::DDR_BASE + offset), data).expect("DDR window is mapped");
+    }
+    fn read(&self, offset: u32, len: usize) -> Vec<u8> {
+        self.uc.mem_read_as_vec(u64::from(abi::DDR_BASE + offset), len).expect("DDR window is mapped")
+    }
+}
+
+impl Backend for UnicornBackend {
+    fn name(&self) -> &'static str {
+        "unicorn"
+    }
+    fn run_batch(&mut self, calls: &[Call]) -> Vec<Result<CallOutput, CallError>> {
+        batch::run_batch(self, calls)
+    }
+}
+
+// SAFETY: a backend is moved to its worker thread once and used there only; unicorn's Rc is never shared.
+unsafe impl Send for UnicornBackend {}
+
+#[cfg(test)]
+mod tests {
+    use super::count_thumb_instructions;
+
+    #[test]
+    fn thumb_lengths() {
+        // movs r0, #1 (16-bit); ldr.w r0, [r1] (32-bit, 0xf8d1 0x0000); bx lr (16-bit)
+        let code = [0x01, 0x20, 0xd1, 0xf8, 0x00, 0x00, 0x70, 0x47];
+        assert_eq!(count_thumb_instructions(&code), 3);
+    }
+}
