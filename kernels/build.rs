@@ -88,13 +88,18 @@ fn object_name(arm: &Path, src: &Path) -> String {
     let rel = src.strip_prefix(arm).unwrap();
     let dir = rel.parent().and_then(|p| p.to_str()).unwrap_or("");
     let stem = rel.file_name().unwrap().to_str().unwrap().replace('.', "_");
-    if dir == "harness" { format!("pqh_harness_{stem}.o") } else { format!("kernel_{}_{stem}.o", dir.replace('/', "_")) }
+    if dir == "harness" {
+        format!("pqh_harness_{stem}.o")
+    } else {
+        format!("kernel_{}_{stem}.o", dir.replace('/', "_"))
+    }
 }
 
 fn build_image(image: &Image, arm: &Path, sources: &[PathBuf], out: &Path) {
     let obj_dir = out.join(image.file.trim_end_matches(".elf"));
     std::fs::create_dir_all(&obj_dir).unwrap();
-    let include_dirs: Vec<String> = ["harness", "keccak"].iter().map(|d| format!("-I{}", arm.join(d).display())).collect();
+    let include_dirs: Vec<String> =
+        ["harness", "keccak"].iter().map(|d| format!("-I{}", arm.join(d).display())).collect();
     let mut objects = Vec::new();
     for src in sources {
         let is_mve = src.to_str().unwrap().ends_with(".mve.c");

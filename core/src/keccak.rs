@@ -48,8 +48,7 @@ pub const RHO_OFFSETS: [u32; 25] = [
 pub fn keccak_f1600(a: &mut [u64; 25]) {
     for &rc in &ROUND_CONSTANTS {
         // theta: xor every lane with the parities of two neighbouring columns.
-        let c: [u64; 5] =
-            core::array::from_fn(|x| a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]);
+        let c: [u64; 5] = core::array::from_fn(|x| a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]);
         for x in 0..5 {
             let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
             for y in 0..5 {
@@ -125,11 +124,7 @@ impl<const RATE: usize, const DS: u8> Keccak<RATE, DS> {
     pub const fn new() -> Self {
         // Whole lanes keep byte addressing simple; the rate must leave capacity.
         const { assert!(RATE > 0 && RATE < 200 && RATE % 8 == 0) };
-        Self {
-            state: [0; 25],
-            pos: 0,
-            squeezing: false,
-        }
+        Self { state: [0; 25], pos: 0, squeezing: false }
     }
 
     /// Feed more message bytes. Panics if squeezing has started.

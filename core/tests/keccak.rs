@@ -2,8 +2,8 @@
 //! vectors, and a seeded differential against the `sha3` crate.
 
 use pqhelium_core::keccak::{
-    Keccak, RHO_OFFSETS, ROUND_CONSTANTS, Sha3_256, Sha3_512, Shake128, keccak_f1600,
-    keccak_f1600_bytes, sha3_256, sha3_512, shake128, shake256,
+    Keccak, RHO_OFFSETS, ROUND_CONSTANTS, Sha3_256, Sha3_512, Shake128, keccak_f1600, keccak_f1600_bytes, sha3_256,
+    sha3_512, shake128, shake256,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -65,9 +65,8 @@ fn byte_state_matches_lane_state() {
     for _ in 0..100 {
         let mut bytes = [0u8; 200];
         rng.fill(&mut bytes[..]);
-        let mut lanes: [u64; 25] = core::array::from_fn(|i| {
-            u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap())
-        });
+        let mut lanes: [u64; 25] =
+            core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
         keccak_f1600_bytes(&mut bytes);
         keccak_f1600(&mut lanes);
         for (i, lane) in lanes.iter().enumerate() {
@@ -78,14 +77,8 @@ fn byte_state_matches_lane_state() {
 
 #[test]
 fn nist_example_values() {
-    assert_eq!(
-        hex::encode(sha3_256(b"")),
-        "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a"
-    );
-    assert_eq!(
-        hex::encode(sha3_256(b"abc")),
-        "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"
-    );
+    assert_eq!(hex::encode(sha3_256(b"")), "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a");
+    assert_eq!(hex::encode(sha3_256(b"abc")), "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532");
     assert_eq!(
         hex::encode(sha3_512(b"abc")),
         "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e\
@@ -93,15 +86,9 @@ fn nist_example_values() {
     );
     let mut out = [0u8; 32];
     shake128(b"", &mut out);
-    assert_eq!(
-        hex::encode(out),
-        "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26"
-    );
+    assert_eq!(hex::encode(out), "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26");
     shake256(b"", &mut out);
-    assert_eq!(
-        hex::encode(out),
-        "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f"
-    );
+    assert_eq!(hex::encode(out), "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762f");
 }
 
 /// Random chunk sizes summing to `len`. Empty chunks are included on
@@ -164,11 +151,7 @@ fn absorb_split<const R: usize, const D: u8>(h: &mut Keccak<R, D>, msg: &[u8], s
     assert!(rest.is_empty());
 }
 
-fn squeeze_split<const R: usize, const D: u8>(
-    h: &mut Keccak<R, D>,
-    out: &mut [u8],
-    splits: &[usize],
-) {
+fn squeeze_split<const R: usize, const D: u8>(h: &mut Keccak<R, D>, out: &mut [u8], splits: &[usize]) {
     let mut rest = out;
     for &n in splits {
         let (chunk, tail) = rest.split_at_mut(n);
@@ -193,22 +176,14 @@ fn differential_hash<const R: usize, const N: usize>(
         let splits = random_splits(rng, msg.len());
         let mut h = Keccak::<R, 0x06>::new();
         absorb_split(&mut h, msg, &splits);
-        assert_eq!(
-            ours_finalize(h)[..],
-            expected[..],
-            "finalize, {ctx}, absorb {splits:?}"
-        );
+        assert_eq!(ours_finalize(h)[..], expected[..], "finalize, {ctx}, absorb {splits:?}");
 
         let out_splits = random_splits(rng, N);
         let mut h = Keccak::<R, 0x06>::new();
         absorb_split(&mut h, msg, &splits);
         let mut out = [0u8; N];
         squeeze_split(&mut h, &mut out, &out_splits);
-        assert_eq!(
-            out[..],
-            expected[..],
-            "squeeze, {ctx}, absorb {splits:?}, squeeze {out_splits:?}"
-        );
+        assert_eq!(out[..], expected[..], "squeeze, {ctx}, absorb {splits:?}, squeeze {out_splits:?}");
     })
 }
 
@@ -234,10 +209,7 @@ fn differential_xof<const R: usize>(
         absorb_split(&mut h, msg, &splits);
         let mut out = vec![0u8; out_len];
         squeeze_split(&mut h, &mut out, &out_splits);
-        assert_eq!(
-            out, expected,
-            "incremental, {ctx}, absorb {splits:?}, squeeze {out_splits:?}"
-        );
+        assert_eq!(out, expected, "incremental, {ctx}, absorb {splits:?}, squeeze {out_splits:?}");
     })
 }
 
@@ -249,17 +221,15 @@ fn xof_oracle<X: Default + Update + ExtendableOutput>(msg: &[u8], out: &mut [u8]
 
 #[test]
 fn differential_sha3_256() {
-    let cases = differential_hash::<136, 32>(0x5A3_256, sha3_256, Sha3_256::finalize, |m| {
-        sha3::Sha3_256::digest(m).to_vec()
-    });
+    let cases =
+        differential_hash::<136, 32>(0x5A3_256, sha3_256, Sha3_256::finalize, |m| sha3::Sha3_256::digest(m).to_vec());
     assert!(cases >= 2000);
 }
 
 #[test]
 fn differential_sha3_512() {
-    let cases = differential_hash::<72, 64>(0x5A3_512, sha3_512, Sha3_512::finalize, |m| {
-        sha3::Sha3_512::digest(m).to_vec()
-    });
+    let cases =
+        differential_hash::<72, 64>(0x5A3_512, sha3_512, Sha3_512::finalize, |m| sha3::Sha3_512::digest(m).to_vec());
     assert!(cases >= 2000);
 }
 

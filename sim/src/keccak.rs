@@ -86,11 +86,7 @@ const fn w(x: usize, y: usize, h: usize) -> usize {
 /// old odd bits (which carry into the next even slot) turn by k + 1.
 fn rotl_lane(even: u32, odd: u32, r: u32) -> (u32, u32) {
     let k = r / 2;
-    if r % 2 == 0 {
-        (even.rotate_left(k), odd.rotate_left(k))
-    } else {
-        (odd.rotate_left(k + 1), even.rotate_left(k))
-    }
+    if r % 2 == 0 { (even.rotate_left(k), odd.rotate_left(k)) } else { (odd.rotate_left(k + 1), even.rotate_left(k)) }
 }
 
 /// Keccak-f[1600] on the interleaved state, using 32-bit operations only.
@@ -130,8 +126,7 @@ pub fn keccak_f1600_interleaved(s: &mut [u32; 50]) {
         for y in 0..5 {
             for x in 0..5 {
                 for h in 0..2 {
-                    s[w(x, y, h)] =
-                        b[w(x, y, h)] ^ (!b[w((x + 1) % 5, y, h)] & b[w((x + 2) % 5, y, h)]);
+                    s[w(x, y, h)] = b[w(x, y, h)] ^ (!b[w((x + 1) % 5, y, h)] & b[w((x + 2) % 5, y, h)]);
                 }
             }
         }

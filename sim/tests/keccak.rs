@@ -1,9 +1,7 @@
 //! The interleaved Keccak model against the plain 64-bit reference.
 
 use pqhelium_core::keccak::{ROUND_CONSTANTS, keccak_f1600};
-use pqhelium_sim::keccak::{
-    ROUND_CONSTANTS_INTERLEAVED, deinterleave, interleave, keccak_f1600_interleaved,
-};
+use pqhelium_sim::keccak::{ROUND_CONSTANTS_INTERLEAVED, deinterleave, interleave, keccak_f1600_interleaved};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -51,11 +49,7 @@ fn interleave_and_deinterleave_are_inverse() {
 
 #[test]
 fn round_constants_are_split_correctly() {
-    for (ir, (&rc, split)) in ROUND_CONSTANTS
-        .iter()
-        .zip(&ROUND_CONSTANTS_INTERLEAVED)
-        .enumerate()
-    {
+    for (ir, (&rc, split)) in ROUND_CONSTANTS.iter().zip(&ROUND_CONSTANTS_INTERLEAVED).enumerate() {
         let mut lanes = [0u64; 25];
         lanes[0] = rc;
         let words = naive_interleave(&lanes);

@@ -40,7 +40,11 @@ pub struct Difference {
 #[derive(Debug, Clone)]
 pub enum Failure {
     /// `left` and `right` name the two sides, e.g. `reference` and `canon(model)`, or `model` and `qemu`.
-    Mismatch { left: &'static str, right: &'static str, difference: Difference },
+    Mismatch {
+        left: &'static str,
+        right: &'static str,
+        difference: Difference,
+    },
     Fault(CallError),
 }
 
@@ -135,7 +139,11 @@ impl std::fmt::Display for CaseFailure {
 pub fn compare(expected: &Outcome, actual: &Outcome) -> Option<Difference> {
     if expected.ret != actual.ret {
         let show = |r: Option<u64>| r.map_or("none".to_string(), |v| format!("{v:#x}"));
-        return Some(Difference { place: "return value".into(), expected: show(expected.ret), actual: show(actual.ret) });
+        return Some(Difference {
+            place: "return value".into(),
+            expected: show(expected.ret),
+            actual: show(actual.ret),
+        });
     }
     if expected.buffers.len() != actual.buffers.len() {
         return Some(Difference {
@@ -167,8 +175,11 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Option<Difference> {
 pub fn check_model(kernel: &KernelSpec, args: &[Arg]) -> (Outcome, Option<Failure>) {
     let model = (kernel.model)(args);
     let reference = (kernel.reference)(args);
-    let failure = compare(&reference, &(kernel.canon)(&model))
-        .map(|difference| Failure::Mismatch { left: "reference", right: "canon(model)", difference });
+    let failure = compare(&reference, &(kernel.canon)(&model)).map(|difference| Failure::Mismatch {
+        left: "reference",
+        right: "canon(model)",
+        difference,
+    });
     (model, failure)
 }
 
@@ -184,8 +195,11 @@ pub fn check_object_code(
         Err(e) => (None, Some(Failure::Fault(e))),
         Ok(output) => {
             let actual = kernel.outcome_of(args, &output);
-            let failure = compare(model, &actual)
-                .map(|difference| Failure::Mismatch { left: "model", right: backend.name(), difference });
+            let failure = compare(model, &actual).map(|difference| Failure::Mismatch {
+                left: "model",
+                right: backend.name(),
+                difference,
+            });
             (Some(output.instructions), failure)
         }
     }

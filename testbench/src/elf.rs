@@ -13,7 +13,9 @@ use object::{Endianness, Object, ObjectSymbol};
 pub enum ElfError {
     #[error("not a valid ELF file: {0}")]
     Malformed(String),
-    #[error("ELF for another architecture (e_machine {machine}, {class}); pqhelium runs 32-bit Arm (EM_ARM = 40) images")]
+    #[error(
+        "ELF for another architecture (e_machine {machine}, {class}); pqhelium runs 32-bit Arm (EM_ARM = 40) images"
+    )]
     ForeignArchitecture { machine: u16, class: &'static str },
     #[error("ELF is not an executable image (e_type {0}); link it first")]
     NotExecutable(u16),

@@ -7,8 +7,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use pqhelium_testbench::backend::{Arg, BackendKind, Call, Limits};
 use pqhelium_testbench::diff::{self, Campaign, CampaignResult, Failure};
-use pqhelium_testbench::registry::{self, KernelSpec, case_rng};
 use pqhelium_testbench::kat;
+use pqhelium_testbench::registry::{self, KernelSpec, case_rng};
 
 #[derive(Parser)]
 #[command(name = "pqhelium", version, about = "Emulator-backed test bench for Cortex-M55/M85 post-quantum kernels")]
@@ -82,9 +82,7 @@ fn default_jobs() -> usize {
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)
         .init();
     match run(Cli::parse()) {
@@ -297,8 +295,10 @@ fn bench(kernel: &str, calls: u64) -> Result<bool> {
     let kernel = find_kernel(kernel)?;
     let args = (kernel.generate)(kernel.edge_cases, &mut case_rng(1, kernel.edge_cases));
     let one = Call::new(kernel.symbol, args.clone());
-    println!("{}: {calls} calls per measurement, one worker per backend\n", kernel.id);
-    println!("| backend | calls/s, 1 call per round trip | calls/s, 64 per round trip | calls/s, loop inside the guest | efficiency 1 | efficiency 64 | instructions/call |");
+    println!("{}: {calls} calls per measurement, best of 3 rounds, one worker per backend\n", kernel.id);
+    println!(
+        "| backend | calls/s, 1 call per round trip | calls/s, 64 per round trip | calls/s, loop inside the guest | efficiency 1 | efficiency 64 | instructions/call |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let started = Instant::now();
     for _ in 0..calls {
@@ -322,14 +322,20 @@ fn bench(kernel: &str, calls: u64) -> Result<bool> {
             }
             Ok(calls as f64 / started.elapsed().as_secs_f64())
         };
-        let single = rate(1, &mut emulator)?;
-        let batched = rate(64, &mut emulator)?;
-        let looped = {
+        let looped = |emulator: &mut Box<dyn pqhelium_testbench::backend::Backend>| -> Result<(f64, u64)> {
             let started = Instant::now();
             let output = emulator.call(&Call { repeat: calls as u32, ..one.clone() })?;
-            let rate = calls as f64 / started.elapsed().as_secs_f64();
-            (rate, output.instructions / calls)
+            Ok((calls as f64 / started.elapsed().as_secs_f64(), output.instructions / calls))
         };
+        // Best of three rounds, interleaved, so that a burst of load on the machine hits all three alike.
+        let (mut single, mut batched, mut guest) = (0f64, 0f64, (0f64, 0u64));
+        for _ in 0..3 {
+            single = single.max(rate(1, &mut emulator)?);
+            batched = batched.max(rate(64, &mut emulator)?);
+            let g = looped(&mut emulator)?;
+            guest = if g.0 > guest.0 { g } else { guest };
+        }
+        let looped = guest;
         println!(
             "| {backend} | {single:.0} | {batched:.0} | {:.0} | {:.2} | {:.2} | {} |",
             looped.0,

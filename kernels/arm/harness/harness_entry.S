@@ -18,7 +18,7 @@ pqh_vectors:
     .word pqh_fault_entry     /* DebugMonitor */
     .word 0
     .word pqh_fault_entry     /* PendSV */
-    .word pqh_fault_entry     /* SysTick */
+    .word pqh_tick_handler    /* SysTick: wakes the idle loop */
     .rept 128
     .word pqh_irq_handler
     .endr

@@ -1,9 +1,13 @@
 /*
  * Harness firmware: boot, serve call batches from the host, report faults. No newlib startup, no semihosting.
  *
- * Protocol (QEMU): the host fills the call batch in shared memory and writes one byte to UART0; the RX interrupt
- * wakes the core from WFI. When the batch is done (or faulted) the guest writes one byte back on UART0 TX, which
- * the host blocks on. Neither side spins while idle.
+ * Protocol (QEMU): the host fills the call batch in shared memory, bumps request_seq and writes one byte to UART0.
+ * After a batch the guest polls request_seq for a short while (campaigns submit the next batch at once), then
+ * sleeps in WFI. Two things wake it: the UART0 RX interrupt of the host's byte, and a 1 kHz SysTick. The tick is
+ * needed because QEMU's CMSDK UART does not tell the chardev layer when its receive buffer empties, so a byte can sit
+ * unread in the pipe until QEMU's main loop next wakes; the tick bounds that wait to a millisecond. When the batch
+ * is done (or faulted) the guest writes one byte on UART0 TX, which the host blocks on. Shared memory is the truth;
+ * the bytes are only wake-ups. Neither side spins while idle.
  *
  * unicorn runs pqh_run_batch directly (no interrupts, no UART) and stops when it returns.
  */
@@ -24,6 +28,9 @@
 #define UART_STATE_TXFULL 1u
 #define UART_STATE_RXFULL 2u
 #define CPACR 0xE000ED88u
+#define SYST_CSR 0xE000E010u
+#define SYST_RVR 0xE000E014u
+#define SYST_CVR 0xE000E018u
 #define NVIC_ISER0 0xE000E100u
 #define NVIC_ICER0 0xE000E180u
 #define SCB_CFSR 0xE000ED28u
@@ -76,19 +83,46 @@ static void finish_batch(void)
     uart_putc('D');
 }
 
+/* Polls after a batch before sleeping: a few hundred microseconds of emulated time. */
+#define SPIN_POLLS 20000u
+/* SysTick reload: 1 ms at the 32 MHz core clock of the AN547 model. */
+#define TICK_RELOAD 31999u
+
+static int work_pending(void)
+{
+    return CTRL->request_seq != CTRL->done_seq;
+}
+
+static void wait_for_work(void)
+{
+    for (uint32_t i = 0; i < SPIN_POLLS; i++)
+        if (work_pending())
+            return;
+    REG(SYST_RVR) = TICK_RELOAD;
+    REG(SYST_CVR) = 0;
+    REG(SYST_CSR) = 0x7u; /* enable, interrupt, core clock */
+    /* Check with interrupts masked so that a wake-up between the check and WFI still ends the WFI. */
+    __asm volatile("cpsid i" ::: "memory");
+    while (!work_pending()) {
+        __asm volatile("wfi");
+        __asm volatile("cpsie i\n\tisb\n\tcpsid i" ::: "memory");
+    }
+    __asm volatile("cpsie i" ::: "memory");
+    REG(SYST_CSR) = 0; /* no ticks while kernels run */
+}
+
 void pqh_serve_forever(void)
 {
     for (;;) {
-        /* Check for work with interrupts masked so a doorbell between the check and WFI still wakes us. */
-        __asm volatile("cpsid i" ::: "memory");
-        while (CTRL->request_seq == CTRL->done_seq) {
-            __asm volatile("wfi");
-            __asm volatile("cpsie i\n\tisb\n\tcpsid i" ::: "memory");
-        }
-        __asm volatile("cpsie i" ::: "memory");
+        wait_for_work();
         pqh_run_batch();
         finish_batch();
     }
+}
+
+void pqh_tick_handler(void)
+{
+    (void)REG(SYST_CSR); /* clears COUNTFLAG; the wake-up is all we need */
 }
 
 /* Any external interrupt: UART0 RX is the doorbell; anything else is silenced so it cannot storm. */

@@ -13,7 +13,7 @@ uint32_t pqh_selftest_sum(const uint32_t *words, uint32_t n, uint32_t a2, uint32
     return sum;
 }
 
-/* Returns a*x + y in d0, from d0..d2, and x as an integer in r0:r1 would need a cast; kept to doubles. */
+/* Returns a*x + y from d0..d2 in d0: checks the hard-float argument and return registers. */
 double pqh_selftest_fma_free(double a, double x, double y)
 {
     return a * x + y; /* built with -ffp-contract=off: a rounded multiply, then a rounded add */
@@ -57,4 +57,11 @@ uint32_t pqh_selftest_semihost_open(const char *path, uint32_t len)
     register uint32_t r1 __asm("r1") = (uint32_t)block;
     __asm volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
     return r0;
+}
+
+/* Writes one byte past the end of its buffer: the guard bytes around buffers must catch it. */
+void pqh_selftest_overrun(uint8_t *buf, uint32_t len)
+{
+    for (uint32_t i = 0; i <= len; i++)
+        buf[i] = (uint8_t)i;
 }

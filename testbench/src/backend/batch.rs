@@ -30,6 +30,11 @@ pub(crate) trait Window {
 pub(crate) trait Engine {
     fn elf(&self) -> &GuestElf;
     fn window(&mut self) -> &mut dyn Window;
+    /// Gets ready for a batch (a QEMU backend replaces a failed worker here, after the previous batch's results
+    /// were read from the old one).
+    fn prepare(&mut self) -> Result<(), CallError> {
+        Ok(())
+    }
     /// Runs descriptors `0..ncalls`. On failure, returns the index of the failed call: the calls before it
     /// completed, the ones after it did not run. The engine is usable again afterwards.
     fn execute(&mut self, ncalls: usize) -> Result<(), (usize, CallError)>;
@@ -53,6 +58,13 @@ pub(crate) fn run_batch(engine: &mut dyn Engine, calls: &[Call]) -> Vec<Result<C
     let mut next = 0;
     while next < pending.len() {
         let chunk = take_chunk(calls, &pending[next..]);
+        if let Err(e) = engine.prepare() {
+            for &index in chunk {
+                results[index] = Some(Err(e.clone()));
+            }
+            next += chunk.len();
+            continue;
+        }
         let placed = pack(engine, calls, chunk);
         let failed = engine.execute(chunk.len()).err();
         let completed = failed.as_ref().map_or(chunk.len(), |(k, _)| *k);

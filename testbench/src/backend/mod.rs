@@ -63,10 +63,14 @@ pub struct CallOutput {
 #[derive(Debug, Clone, PartialEq)]
 pub enum FaultKind {
     /// A load, store or fetch at an address where nothing is, or that is not allowed.
-    MemoryAccess { address: Option<u32> },
+    MemoryAccess {
+        address: Option<u32>,
+    },
     UndefinedInstruction,
     /// `bkpt`, including semihosting requests (`bkpt 0xab`), which pqhelium never serves.
-    Breakpoint { imm: u8 },
+    Breakpoint {
+        imm: u8,
+    },
     /// Another usage fault (invalid state, stack overflow, unaligned, division by zero...).
     Usage(String),
     /// Anything else the core escalated, with the raw fault registers.

@@ -12,7 +12,7 @@ use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering, fence};
 use std::time::{Duration, Instant};
 
 use memmap2::MmapMut;
@@ -28,7 +28,9 @@ use crate::elf::GuestElf;
 const DDR_SIZE: u64 = 2 << 30;
 const BOOT_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long a timed-out guest is watched to tell an endless loop (instructions advance) from a hung QEMU.
-const PROGRESS_PROBE: Duration = Duration::from_millis(200);
+const PROGRESS_PROBE: Duration = Duration::from_millis(500);
+/// How often the host looks at done_seq while it waits, in case a completion byte is late.
+const DONE_POLL: Duration = Duration::from_millis(20);
 
 /// The QEMU binary: `$PQHELIUM_QEMU`, else `qemu-system-arm` on the PATH.
 pub fn find_qemu() -> Result<PathBuf, String> {
@@ -61,6 +63,8 @@ struct Worker {
     stdout: ChildStdout,
     shm_path: PathBuf,
     map: MmapMut,
+    /// Died, hung or timed out: replaced before the next batch.
+    failed: bool,
 }
 
 impl Drop for Worker {
@@ -120,7 +124,9 @@ impl QemuBackend {
             .open(&shm_path)
             .map_err(|e| start_error("shared memory file", e))?;
         // SAFETY: the file is ours alone (create_new) and only QEMU shares it; both sides treat it as bytes.
-        let map = file.set_len(DDR_SIZE).and_then(|_| unsafe { memmap2::MmapOptions::new().len(abi::WINDOW_SIZE).map_mut(&file) });
+        let map = file
+            .set_len(DDR_SIZE)
+            .and_then(|_| unsafe { memmap2::MmapOptions::new().len(abi::WINDOW_SIZE).map_mut(&file) });
         let map = match map {
             Ok(m) => m,
             Err(e) => {
@@ -163,7 +169,7 @@ impl QemuBackend {
         })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let mut worker = Worker { child, stdin, stdout, shm_path, map };
+        let mut worker = Worker { child, stdin, stdout, shm_path, map, failed: false };
         match wait_byte(&mut worker.stdout, BOOT_TIMEOUT) {
             Ok(b'R') => {}
             Ok(other) => return Err(BackendError::Start(format!("unexpected boot byte {other:#04x}"))),
@@ -185,10 +191,14 @@ impl QemuBackend {
     fn log_tail(&self, serial: u64) -> String {
         let log = std::fs::read_to_string(self.files.path().join(format!("qemu-{serial}.log"))).unwrap_or_default();
         let tail: Vec<&str> = log.lines().rev().take(5).collect();
-        if tail.is_empty() { String::new() } else { format!("; qemu said: {}", tail.into_iter().rev().collect::<Vec<_>>().join(" | ")) }
+        if tail.is_empty() {
+            String::new()
+        } else {
+            format!("; qemu said: {}", tail.into_iter().rev().collect::<Vec<_>>().join(" | "))
+        }
     }
 
-    /// Replaces a dead or hung worker. A failure to restart is reported on the next call.
+    /// Replaces a dead or hung worker. A failure to restart fails the calls of the next batch.
     fn restart(&mut self) {
         self.worker = None;
         self.restarts += 1;
@@ -198,8 +208,9 @@ impl QemuBackend {
         }
     }
 
-    fn fault(&self, map: &MmapMut) -> Fault {
-        let field = |f: usize| read_u32(map, abi::CTRL_OFFSET + f as u32);
+    fn fault(&self) -> Fault {
+        let worker = self.worker.as_ref().expect("a worker reported the fault");
+        let field = |f: usize| worker.ctrl(f);
         let pc = field(ctrl::FAULT_PC);
         let (cfsr, hfsr) = (field(ctrl::CFSR), field(ctrl::HFSR));
         let kind = if let Some(imm) = self.breakpoint_at(pc) {
@@ -318,49 +329,83 @@ impl Engine for QemuBackend {
         }
     }
 
-    fn execute(&mut self, _ncalls: usize) -> Result<(), (usize, CallError)> {
-        if self.worker.is_none() {
+    fn prepare(&mut self) -> Result<(), CallError> {
+        if self.worker.as_ref().is_none_or(|w| w.failed) {
             self.restart();
         }
+        match self.worker {
+            Some(_) => Ok(()),
+            None => Err(CallError::WorkerDied("qemu could not be restarted".into())),
+        }
+    }
+
+    fn execute(&mut self, _ncalls: usize) -> Result<(), (usize, CallError)> {
+        let timeout = self.limits.timeout;
         let Some(worker) = self.worker.as_mut() else {
-            return Err((0, CallError::WorkerDied("qemu could not be restarted".into())));
+            return Err((0, CallError::WorkerDied("no qemu worker".into())));
         };
-        let seq_at = abi::CTRL_OFFSET + ctrl::REQUEST_SEQ as u32;
-        let seq = read_u32(&worker.map, seq_at).wrapping_add(1);
-        std::sync::atomic::fence(Ordering::SeqCst);
-        worker.map.write_u32(seq_at, seq);
-        std::sync::atomic::fence(Ordering::SeqCst);
-        let rung = worker.stdin.write_all(b"!").and_then(|_| worker.stdin.flush());
-        let answer = match rung {
-            Ok(()) => wait_byte(&mut worker.stdout, self.limits.timeout),
-            Err(e) => Err(WaitError::Io(e)),
+        let outcome = worker.run(timeout);
+        let current = worker.ctrl(ctrl::CURRENT_CALL) as usize;
+        let error = match outcome {
+            Ok(()) if worker.ctrl(ctrl::STATUS) == abi::STATUS_OK => return Ok(()),
+            Ok(()) => return Err((current, CallError::Fault(self.fault()))),
+            Err(error) => error,
         };
-        std::sync::atomic::fence(Ordering::SeqCst);
-        let current = read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::CURRENT_CALL as u32) as usize;
-        let error = match answer {
-            Ok(_) if read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::DONE_SEQ as u32) != seq => {
-                CallError::WorkerDied("guest answered out of turn".into())
+        // Stop the worker now; its memory stays readable for the calls that completed. It is replaced before the
+        // next batch (`prepare`).
+        warn!(%error, "qemu worker failed; it will be restarted");
+        worker.failed = true;
+        let _ = worker.child.kill();
+        Err((current, error))
+    }
+}
+
+impl Worker {
+    fn ctrl(&self, field: usize) -> u32 {
+        read_u32(&self.map, abi::CTRL_OFFSET + field as u32)
+    }
+
+    /// Rings the doorbell and waits until the guest reports the batch done, the budget runs out, or QEMU goes away.
+    fn run(&mut self, timeout: Duration) -> Result<(), CallError> {
+        let seq = self.ctrl(ctrl::REQUEST_SEQ).wrapping_add(1);
+        fence(Ordering::SeqCst);
+        self.map.write_u32(abi::CTRL_OFFSET + ctrl::REQUEST_SEQ as u32, seq);
+        fence(Ordering::SeqCst);
+        if let Err(e) = self.stdin.write_all(b"!").and_then(|_| self.stdin.flush()) {
+            return Err(CallError::WorkerDied(format!("qemu does not take input: {e}")));
+        }
+        let deadline = Instant::now() + timeout;
+        loop {
+            let slice = DONE_POLL.min(deadline.saturating_duration_since(Instant::now()));
+            // A byte is only a hint (an earlier batch's byte may arrive late): completion is done_seq == seq.
+            let answer = wait_byte(&mut self.stdout, slice);
+            fence(Ordering::SeqCst);
+            if self.ctrl(ctrl::DONE_SEQ) == seq {
+                return Ok(());
             }
-            Ok(_) if read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::STATUS as u32) == abi::STATUS_OK => return Ok(()),
-            Ok(_) => return Err((current, CallError::Fault(self.fault(&self.worker.as_ref().unwrap().map)))),
-            Err(WaitError::TimedOut) => {
-                // Still executing guest code (an endless loop) or a stuck emulator?
-                let before = read_icount(&worker.map);
-                std::thread::sleep(PROGRESS_PROBE);
-                if read_icount(&worker.map) != before {
-                    CallError::Timeout(self.limits.timeout)
-                } else {
-                    CallError::WorkerDied(format!("qemu hung: no guest progress for {:?}", self.limits.timeout))
+            match answer {
+                Ok(_) | Err(WaitError::TimedOut) if Instant::now() < deadline => continue,
+                Ok(_) | Err(WaitError::TimedOut) => return Err(self.classify_timeout(timeout)),
+                Err(e) => {
+                    let status = self.child.try_wait().ok().flatten();
+                    return Err(CallError::WorkerDied(format!(
+                        "{e} ({})",
+                        status.map_or("still running".into(), |s| s.to_string())
+                    )));
                 }
             }
-            Err(e) => {
-                let status = worker.child.try_wait().ok().flatten();
-                CallError::WorkerDied(format!("{e} ({})", status.map_or("still running".into(), |s| s.to_string())))
-            }
-        };
-        warn!(%error, "restarting qemu worker");
-        self.restart();
-        Err((current, error))
+        }
+    }
+
+    /// Still executing guest code (an endless loop) or a stuck emulator?
+    fn classify_timeout(&self, timeout: Duration) -> CallError {
+        let before = read_icount(&self.map);
+        std::thread::sleep(PROGRESS_PROBE);
+        if read_icount(&self.map) != before {
+            CallError::Timeout(timeout)
+        } else {
+            CallError::WorkerDied(format!("qemu hung: no guest progress for {timeout:?}"))
+        }
     }
 }
 

@@ -4,11 +4,9 @@
 //! emulation stops, and turns unicorn's errors and hooks into faults. Instructions are counted per translation
 //! block, over the kernel range only, and exposed to the guest harness as an MMIO counter at `PQH_ICOUNT_ADDR`.
 
-use std::collections::HashMap;
-
 use pqhelium_kernels::GuestImage;
 use pqhelium_kernels::abi::{self, ctrl};
-use unicorn_engine::{ArmCpuModel, Arch, HookType, MemType, Mode, Prot, RegisterARM, Unicorn, uc_error};
+use unicorn_engine::{Arch, ArmCpuModel, HookType, MemType, Mode, Prot, RegisterARM, Unicorn, uc_error};
 
 use super::batch::{self, Engine, Window};
 use super::{Backend, BackendError, Call, CallError, CallOutput, Fault, FaultKind, Limits};
@@ -23,8 +21,8 @@ const STOP_ADDR: u64 = ITCM.0 + ITCM.1 - 16;
 #[derive(Default)]
 struct HookState {
     instructions: u64,
-    /// Instruction count of each translation block seen, by (address, size).
-    block_sizes: HashMap<(u64, u32), u64>,
+    /// Per halfword of kernel code: (size, instruction count) of the last block seen starting there.
+    block_counts: Vec<(u32, u32)>,
     /// Code bytes of the kernel range, to count Thumb instructions in a block.
     code: Vec<u8>,
     code_base: u64,
@@ -77,9 +75,9 @@ impl UnicornBackend {
             .map_err(uc_err)?;
         let mut writable = Vec::new();
         for seg in &elf.segments {
-            let in_map = [ITCM, DTCM].iter().any(|&(b, s)| {
-                u64::from(seg.addr) >= b && u64::from(seg.addr) + u64::from(seg.mem_size) <= b + s
-            });
+            let in_map = [ITCM, DTCM]
+                .iter()
+                .any(|&(b, s)| u64::from(seg.addr) >= b && u64::from(seg.addr) + u64::from(seg.mem_size) <= b + s);
             if !in_map {
                 return Err(BackendError::Start(format!("segment at {:#010x} is outside ITCM/DTCM", seg.addr)));
             }
@@ -90,17 +88,19 @@ impl UnicornBackend {
                 writable.push((seg.addr, bytes));
             }
         }
-        let code = uc
-            .mem_read_as_vec(u64::from(kernels.0), (kernels.1 - kernels.0) as usize)
-            .map_err(uc_err)?;
-        *uc.get_data_mut() = HookState { code, code_base: u64::from(kernels.0), ..HookState::default() };
+        let code = uc.mem_read_as_vec(u64::from(kernels.0), (kernels.1 - kernels.0) as usize).map_err(uc_err)?;
+        let block_counts = vec![(0, 0); code.len() / 2 + 1];
+        *uc.get_data_mut() = HookState { code, code_base: u64::from(kernels.0), block_counts, ..HookState::default() };
         uc.add_block_hook(u64::from(kernels.0), u64::from(kernels.1) - 1, |uc, address, size| {
+            // Called for every executed block: a table lookup, decoding each block once.
             let state = uc.get_data_mut();
-            let count = *state.block_sizes.entry((address, size)).or_insert_with(|| {
-                let start = (address - state.code_base) as usize;
-                count_thumb_instructions(&state.code[start..start + size as usize])
-            });
-            state.instructions += count;
+            let start = (address - state.code_base) as usize;
+            let slot = &mut state.block_counts[start / 2];
+            if slot.0 != size {
+                let end = (start + size as usize).min(state.code.len());
+                *slot = (size, count_thumb_instructions(&state.code[start..end]) as u32);
+            }
+            state.instructions += u64::from(slot.1);
         })
         .map_err(uc_err)?;
         uc.add_mem_hook(HookType::MEM_INVALID, 1, 0, |uc, _kind: MemType, address, _size, _value| {
@@ -159,10 +159,7 @@ impl Engine for UnicornBackend {
             state.bad_access = None;
             state.interrupt = None;
         }
-        let regs = [
-            (RegisterARM::SP, u64::from(self.stack_top)),
-            (RegisterARM::LR, STOP_ADDR | 1),
-        ];
+        let regs = [(RegisterARM::SP, u64::from(self.stack_top)), (RegisterARM::LR, STOP_ADDR | 1)];
         for (reg, value) in regs {
             self.uc.reg_write(reg, value).expect("register");
         }
@@ -179,9 +176,7 @@ impl Engine for UnicornBackend {
             }
             (_, Some(1), _) | (Err(uc_error::INSN_INVALID), _, _) => self.fault_at(FaultKind::UndefinedInstruction),
             (_, Some(n), _) => self.fault_at(FaultKind::Other(format!("CPU exception {n}"))),
-            (Err(_), None, Some(address)) => {
-                self.fault_at(FaultKind::MemoryAccess { address: Some(address as u32) })
-            }
+            (Err(_), None, Some(address)) => self.fault_at(FaultKind::MemoryAccess { address: Some(address as u32) }),
             (Err(e), None, None) => self.fault_at(FaultKind::Other(format!("unicorn error {e:?}"))),
             (Ok(()), None, _) => CallError::Timeout(self.limits.timeout),
         };

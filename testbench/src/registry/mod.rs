@@ -44,6 +44,7 @@ pub enum Returns {
     U32,
 }
 
+#[derive(Clone, Copy)]
 pub struct KernelSpec {
     pub id: &'static str,
     pub summary: &'static str,

@@ -1,0 +1,62 @@
+//! The `pqhelium` binary as a user runs it.
+
+use std::process::Command;
+
+fn pqhelium(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn fuzz_ends_with_the_summary_line() {
+    for backend in ["model", "unicorn", "qemu"] {
+        let (ok, stdout) =
+            pqhelium(&["fuzz", "--kernel", "keccak.f1600", "--backend", backend, "--cases", "300", "--seed", "9"]);
+        assert!(ok, "{stdout}");
+        let last = stdout.lines().last().unwrap();
+        assert!(last.starts_with("300 cases, 0 mismatches, 0 faults, "), "{last}");
+        assert!(last.ends_with(" cases/s"), "{last}");
+    }
+}
+
+#[test]
+fn glob_patterns_select_several_kernels() {
+    let (ok, stdout) =
+        pqhelium(&["fuzz", "--kernel", "keccak.*", "--backend", "model", "--cases", "50", "--seed", "1"]);
+    assert!(ok, "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.contains(" on model: 50 cases")).count(), 3, "{stdout}");
+    assert!(stdout.lines().last().unwrap().starts_with("150 cases, 0 mismatches, 0 faults"));
+}
+
+#[test]
+fn unknown_kernel_is_a_clear_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium"))
+        .args(["fuzz", "--kernel", "nope.*", "--cases", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no kernel matches `nope.*`"));
+}
+
+#[test]
+fn list_names_every_kernel_and_backend() {
+    let (ok, stdout) = pqhelium(&["list"]);
+    assert!(ok);
+    for needle in
+        ["keccak.f1600", "keccak.interleave", "keccak.deinterleave", "unicorn  available", "qemu     available"]
+    {
+        assert!(stdout.contains(needle), "{needle} missing from:\n{stdout}");
+    }
+}
+
+#[test]
+fn repro_prints_inputs_and_every_output() {
+    let (ok, stdout) =
+        pqhelium(&["repro", "--kernel", "keccak.f1600", "--backend", "qemu", "--seed", "3", "--case", "2"]);
+    assert!(ok, "{stdout}");
+    for needle in
+        ["arg 0 in/out", "reference    buffer 0", "model        buffer 0", "qemu         buffer 0", "no difference"]
+    {
+        assert!(stdout.contains(needle), "{needle} missing from:\n{stdout}");
+    }
+}
