@@ -14,7 +14,7 @@ const STATE_BYTES: usize = 200;
 /// All-zero, all-ones, then each of the 1600 single-bit states.
 const EDGE_CASES: u64 = 2 + 1600;
 
-pub(super) static KERNELS: &[KernelSpec] = &[
+pub(super) const KERNELS: &[KernelSpec] = &[
     KernelSpec {
         id: "keccak.f1600",
         summary: "Keccak-f[1600] permutation, in place, bit-interleaved 32-bit representation",
