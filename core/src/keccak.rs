@@ -97,7 +97,8 @@ pub fn keccak_f1600_bytes(state: &mut [u8; 200]) {
 /// squeeze pads and switches to squeezing. Absorbing after that panics,
 /// because the sponge has no way to take input once padded.
 #[derive(Clone, Debug)]
-pub struct Keccak<const RATE: usize, const DS: u8> {
+pub struct Keccak<const RATE: usize, const DS: u8, P: Permutation = ReferencePermutation> {
+    permutation: P,
     state: [u64; 25],
     /// Byte offset inside the rate of the next byte to absorb or squeeze.
     pos: usize,
@@ -113,6 +114,22 @@ pub type Shake128 = Keccak<168, 0x1F>;
 /// SHAKE256: capacity 512 bits, suffix `1111`.
 pub type Shake256 = Keccak<136, 0x1F>;
 
+/// The Keccak-f[1600] provider of a sponge: the reference below, or a model or emulated object code plugged in by
+/// the testbench, so that the same SHA-3/SHAKE code (and its known answers) runs with any kernel in the loop.
+pub trait Permutation {
+    fn permute(&mut self, state: &mut [u64; 25]);
+}
+
+/// [`keccak_f1600`] as a [`Permutation`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReferencePermutation;
+
+impl Permutation for ReferencePermutation {
+    fn permute(&mut self, state: &mut [u64; 25]) {
+        keccak_f1600(state);
+    }
+}
+
 impl<const RATE: usize, const DS: u8> Default for Keccak<RATE, DS> {
     fn default() -> Self {
         Self::new()
@@ -120,11 +137,18 @@ impl<const RATE: usize, const DS: u8> Default for Keccak<RATE, DS> {
 }
 
 impl<const RATE: usize, const DS: u8> Keccak<RATE, DS> {
-    /// Empty sponge (all-zero state).
+    /// Empty sponge (all-zero state) on the reference permutation.
     pub const fn new() -> Self {
+        Self::with_permutation(ReferencePermutation)
+    }
+}
+
+impl<const RATE: usize, const DS: u8, P: Permutation> Keccak<RATE, DS, P> {
+    /// Empty sponge on the given permutation provider.
+    pub const fn with_permutation(permutation: P) -> Self {
         // Whole lanes keep byte addressing simple; the rate must leave capacity.
         const { assert!(RATE > 0 && RATE < 200 && RATE % 8 == 0) };
-        Self { state: [0; 25], pos: 0, squeezing: false }
+        Self { permutation, state: [0; 25], pos: 0, squeezing: false }
     }
 
     /// Feed more message bytes. Panics if squeezing has started.
@@ -134,7 +158,7 @@ impl<const RATE: usize, const DS: u8> Keccak<RATE, DS> {
             self.xor_byte(self.pos, byte);
             self.pos += 1;
             if self.pos == RATE {
-                keccak_f1600(&mut self.state);
+                self.permutation.permute(&mut self.state);
                 self.pos = 0;
             }
         }
@@ -148,7 +172,7 @@ impl<const RATE: usize, const DS: u8> Keccak<RATE, DS> {
         }
         for byte in out {
             if self.pos == RATE {
-                keccak_f1600(&mut self.state);
+                self.permutation.permute(&mut self.state);
                 self.pos = 0;
             }
             *byte = self.get_byte(self.pos);
@@ -161,7 +185,7 @@ impl<const RATE: usize, const DS: u8> Keccak<RATE, DS> {
     fn pad(&mut self) {
         self.xor_byte(self.pos, DS);
         self.xor_byte(RATE - 1, 0x80);
-        keccak_f1600(&mut self.state);
+        self.permutation.permute(&mut self.state);
         self.pos = 0;
         self.squeezing = true;
     }

@@ -1,3 +1,4 @@
 //! Semantic models of the Cortex-M kernels.
 
 pub mod keccak;
+pub mod mve;

@@ -1,24 +1,31 @@
 //! The differential engine: for each case, reference vs canon(model), and object code vs model, byte for byte.
 //!
-//! Case i depends only on (seed, i). Workers (one emulator each) take chunks of case indices from a shared counter,
-//! so any number of jobs runs the same cases; results are sorted by case index.
+//! Case i depends only on (seed, i). Workers (one emulator each) take chunks of case indices from a shared
+//! dispenser, so any number of jobs runs the same cases. A resumed campaign skips the ranges already run. A case
+//! whose emulator died or hung is retried once on a fresh emulator before it counts as a fault. Failing inputs
+//! are shrunk (see [`crate::shrink`]).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use tracing::info;
+use tracing::{info, warn};
 
-use crate::backend::{Arg, Backend, BackendKind, Call, CallError, Limits};
+use crate::backend::{Arg, Backend, BackendKind, Call, CallError, CallOutput, Limits};
+use crate::ranges::Ranges;
 use crate::registry::{KernelSpec, Outcome, case_rng};
+use crate::shrink;
 
 #[derive(Debug, Clone)]
 pub struct Campaign {
     pub kernel: &'static KernelSpec,
     pub backend: BackendKind,
     pub seed: u64,
+    /// Cases `0..cases` (with a duration, an upper bound).
     pub cases: u64,
+    /// Stop dispensing new cases after this long.
+    pub duration: Option<Duration>,
     pub jobs: usize,
     /// Cases per guest round trip.
     pub batch: usize,
@@ -26,6 +33,41 @@ pub struct Campaign {
     pub keep_going: bool,
     pub limits: Limits,
     pub progress: bool,
+    /// Evaluations spent shrinking each failing input (0: no shrinking).
+    pub shrink_budget: usize,
+}
+
+impl Campaign {
+    /// A campaign with the usual settings: 64 cases per round trip, stop at the first failure, shrink it.
+    pub fn new(kernel: &'static KernelSpec, backend: BackendKind, seed: u64, cases: u64, jobs: usize) -> Self {
+        Self {
+            kernel,
+            backend,
+            seed,
+            cases,
+            duration: None,
+            jobs,
+            batch: 64,
+            keep_going: false,
+            limits: Limits::default(),
+            progress: false,
+            shrink_budget: 2000,
+        }
+    }
+}
+
+/// Called after every completed chunk with its case range and failures.
+pub type ChunkHook<'a> = &'a (dyn Fn([u64; 2], &[CaseFailure]) + Sync);
+
+/// Outside control of a running campaign.
+#[derive(Default)]
+pub struct Control<'a> {
+    /// Cases already run (from a checkpoint): skipped.
+    pub done: Ranges,
+    /// Once set, no new chunk starts; chunks in flight finish and are reported.
+    pub interrupt: Option<&'a AtomicBool>,
+    /// Called after every completed chunk, with the chunk's range and failures (checkpointing).
+    pub on_chunk: Option<ChunkHook<'a>>,
 }
 
 /// The first place where two outcomes differ.
@@ -37,7 +79,7 @@ pub struct Difference {
     pub actual: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Failure {
     /// `left` and `right` name the two sides, e.g. `reference` and `canon(model)`, or `model` and `qemu`.
     Mismatch {
@@ -48,11 +90,26 @@ pub enum Failure {
     Fault(CallError),
 }
 
+impl Failure {
+    /// Failures of the same class: what shrinking must preserve.
+    fn same_class(&self, other: &Failure) -> bool {
+        match (self, other) {
+            (Failure::Mismatch { left: a, right: b, .. }, Failure::Mismatch { left: c, right: d, .. }) => {
+                (a, b) == (c, d)
+            }
+            (Failure::Fault(a), Failure::Fault(b)) => std::mem::discriminant(a) == std::mem::discriminant(b),
+            _ => false,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct CaseFailure {
     pub case: u64,
     pub failure: Failure,
     pub args: Vec<Arg>,
+    /// The smallest input found that fails the same way, when shrinking ran and found a smaller one.
+    pub shrunk: Option<Vec<Arg>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -70,7 +127,7 @@ impl InstructionStats {
         self.total += n;
         self.calls += 1;
     }
-    fn merge(&mut self, other: &InstructionStats) {
+    pub fn merge(&mut self, other: &InstructionStats) {
         if other.calls == 0 {
             return;
         }
@@ -89,15 +146,23 @@ pub struct CampaignResult {
     pub kernel: &'static str,
     pub backend: BackendKind,
     pub seed: u64,
-    pub cases_run: u64,
+    /// The cases this run executed (not those skipped as already done).
+    pub ran: Ranges,
     pub failures: Vec<CaseFailure>,
     pub instructions: InstructionStats,
     pub elapsed: Duration,
+    /// Cases run again after their emulator died or hung.
+    pub retries: u64,
+    /// Stopped by the interrupt flag before all cases ran.
+    pub interrupted: bool,
     /// A backend that could not start: no case ran.
     pub setup_error: Option<String>,
 }
 
 impl CampaignResult {
+    pub fn cases_run(&self) -> u64 {
+        self.ran.count()
+    }
     pub fn mismatches(&self) -> usize {
         self.failures.iter().filter(|f| matches!(f.failure, Failure::Mismatch { .. })).count()
     }
@@ -108,18 +173,17 @@ impl CampaignResult {
         self.failures.is_empty() && self.setup_error.is_none()
     }
     pub fn cases_per_second(&self) -> f64 {
-        self.cases_run as f64 / self.elapsed.as_secs_f64().max(1e-9)
+        self.cases_run() as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
     /// The closing line of a fuzz run.
     pub fn summary_line(&self) -> String {
-        format!(
-            "{} cases, {} mismatches, {} faults, {:.0} cases/s",
-            self.cases_run,
-            self.mismatches(),
-            self.faults(),
-            self.cases_per_second()
-        )
+        summary_line(self.cases_run(), self.mismatches(), self.faults(), self.elapsed)
     }
+}
+
+pub fn summary_line(cases: u64, mismatches: usize, faults: usize, elapsed: Duration) -> String {
+    let rate = cases as f64 / elapsed.as_secs_f64().max(1e-9);
+    format!("{cases} cases, {mismatches} mismatches, {faults} faults, {rate:.0} cases/s")
 }
 
 impl std::fmt::Display for CaseFailure {
@@ -183,13 +247,13 @@ pub fn check_model(kernel: &KernelSpec, args: &[Arg]) -> (Outcome, Option<Failur
     (model, failure)
 }
 
-/// Checks one emulated outcome against the model.
+/// Checks one emulated outcome against the model; returns the instructions executed when the call returned.
 pub fn check_object_code(
     kernel: &KernelSpec,
     backend: BackendKind,
     args: &[Arg],
     model: &Outcome,
-    result: Result<crate::backend::CallOutput, CallError>,
+    result: Result<CallOutput, CallError>,
 ) -> (Option<u64>, Option<Failure>) {
     match result {
         Err(e) => (None, Some(Failure::Fault(e))),
@@ -205,54 +269,141 @@ pub fn check_object_code(
     }
 }
 
-struct Shared {
-    next: AtomicU64,
+/// Runs one case completely (model, reference and, for an emulator backend, the object code); the first failure.
+pub fn check_case(
+    kernel: &KernelSpec,
+    kind: BackendKind,
+    backend: Option<&mut (dyn Backend + 'static)>,
+    args: &[Arg],
+) -> Option<Failure> {
+    let (model, failure) = check_model(kernel, args);
+    if failure.is_some() {
+        return failure;
+    }
+    let backend = backend?;
+    let result = backend.call(&Call::new(kernel.symbol, args.to_vec()));
+    check_object_code(kernel, kind, args, &model, result).1
+}
+
+/// For regression tests: runs one case on a fresh backend and panics with the difference if it fails.
+pub fn assert_case_passes(kernel_id: &str, kind: BackendKind, args: &[Arg]) {
+    let kernel = crate::registry::find(kernel_id).unwrap_or_else(|| panic!("unknown kernel {kernel_id}"));
+    let mut backend = match kind {
+        BackendKind::Model => None,
+        other => Some(other.open(Limits::default()).unwrap_or_else(|e| panic!("{other}: {e}"))),
+    };
+    if let Some(failure) = check_case(kernel, kind, backend.as_deref_mut(), args) {
+        panic!("{kernel_id} on {kind}: {failure:?}");
+    }
+}
+
+/// Hands out chunks of the case indices still owed, in order.
+struct Dispenser {
+    holes: Vec<[u64; 2]>,
+    state: Mutex<(usize, u64)>,
+}
+
+impl Dispenser {
+    fn new(done: &Ranges, cases: u64) -> Self {
+        let holes = done.holes(cases);
+        let start = holes.first().map_or(0, |h| h[0]);
+        Self { holes, state: Mutex::new((0, start)) }
+    }
+
+    fn next(&self, size: u64) -> Option<[u64; 2]> {
+        let mut state = self.state.lock().unwrap();
+        let (hole, at) = *state;
+        let [_, end] = *self.holes.get(hole)?;
+        let last = end.min(at.saturating_add(size));
+        *state = if last == end { (hole + 1, self.holes.get(hole + 1).map_or(0, |h| h[0])) } else { (hole, last) };
+        Some([at, last])
+    }
+}
+
+struct Shared<'a> {
+    campaign: &'a Campaign,
+    control: &'a Control<'a>,
+    dispenser: Dispenser,
+    deadline: Option<Instant>,
     stop: AtomicBool,
+    ran: Mutex<Ranges>,
     failures: Mutex<Vec<CaseFailure>>,
     instructions: Mutex<InstructionStats>,
-    done: AtomicU64,
+    retries: AtomicU64,
     setup_error: Mutex<Option<String>>,
+    bar: ProgressBar,
+}
+
+impl Shared<'_> {
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+            || self.control.interrupt.is_some_and(|i| i.load(Ordering::SeqCst))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 pub fn run(campaign: &Campaign) -> CampaignResult {
+    run_with(campaign, &Control::default())
+}
+
+pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
     let kernel = campaign.kernel;
-    let shared = Shared {
-        next: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
-        failures: Mutex::new(Vec::new()),
-        instructions: Mutex::new(InstructionStats::default()),
-        done: AtomicU64::new(0),
-        setup_error: Mutex::new(None),
+    let owed: u64 = control.done.holes(campaign.cases).iter().map(|[a, b]| b - a).sum();
+    let bar = if !campaign.progress {
+        ProgressBar::hidden()
+    } else if campaign.duration.is_some() {
+        ProgressBar::new_spinner()
+    } else {
+        ProgressBar::new(owed)
     };
-    let bar = if campaign.progress { ProgressBar::new(campaign.cases) } else { ProgressBar::hidden() };
     bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {per_sec} ETA {eta}")
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}")
             .expect("valid template")
             .progress_chars("=> "),
     );
     bar.set_prefix(format!("{} on {}", kernel.id, campaign.backend));
     let started = Instant::now();
-    let jobs = campaign.jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().expect("thread pool");
-    pool.broadcast(|_| worker(campaign, &shared, &bar));
-    bar.finish_and_clear();
+    let shared = Shared {
+        campaign,
+        control,
+        dispenser: Dispenser::new(&control.done, campaign.cases),
+        deadline: campaign.duration.map(|d| started + d),
+        stop: AtomicBool::new(false),
+        ran: Mutex::new(Ranges::new()),
+        failures: Mutex::new(Vec::new()),
+        instructions: Mutex::new(InstructionStats::default()),
+        retries: AtomicU64::new(0),
+        setup_error: Mutex::new(None),
+        bar,
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(campaign.jobs.max(1)).build().expect("thread pool");
+    pool.broadcast(|_| worker(&shared));
+    shared.bar.finish_and_clear();
+    let ran = shared.ran.into_inner().unwrap();
+    let mut covered = control.done.clone();
+    covered.extend(&ran);
+    let owed_left = !covered.holes(campaign.cases).is_empty();
     let mut failures = shared.failures.into_inner().unwrap();
     failures.sort_by_key(|f| f.case);
+    let interrupted = owed_left && control.interrupt.is_some_and(|i| i.load(Ordering::SeqCst));
     let result = CampaignResult {
         kernel: kernel.id,
         backend: campaign.backend,
         seed: campaign.seed,
-        cases_run: shared.done.load(Ordering::SeqCst),
+        ran,
         failures,
         instructions: shared.instructions.into_inner().unwrap(),
         elapsed: started.elapsed(),
+        retries: shared.retries.load(Ordering::SeqCst),
+        interrupted,
         setup_error: shared.setup_error.into_inner().unwrap(),
     };
     info!(kernel = kernel.id, backend = %campaign.backend, "{}", result.summary_line());
     result
 }
 
-fn worker(campaign: &Campaign, shared: &Shared, bar: &ProgressBar) {
+fn worker(shared: &Shared) {
+    let campaign = shared.campaign;
     let kernel = campaign.kernel;
     let mut backend: Option<Box<dyn Backend>> = match campaign.backend {
         BackendKind::Model => None,
@@ -265,42 +416,61 @@ fn worker(campaign: &Campaign, shared: &Shared, bar: &ProgressBar) {
             }
         },
     };
-    let batch = campaign.batch.max(1) as u64;
     let mut stats = InstructionStats::default();
-    while !shared.stop.load(Ordering::SeqCst) {
-        let first = shared.next.fetch_add(batch, Ordering::SeqCst);
-        if first >= campaign.cases {
-            break;
-        }
-        let last = (first + batch).min(campaign.cases);
+    while !shared.should_stop() {
+        let Some([first, last]) = shared.dispenser.next(campaign.batch.max(1) as u64) else { break };
         let cases: Vec<(u64, Vec<Arg>)> =
             (first..last).map(|i| (i, (kernel.generate)(i, &mut case_rng(campaign.seed, i)))).collect();
+        let check_models =
+            || -> Vec<(Outcome, Option<Failure>)> { cases.iter().map(|(_, args)| check_model(kernel, args)).collect() };
+        // The host checks the models while the guest runs the object code: the two overlap.
+        let (models, results) = match backend.as_mut() {
+            None => (check_models(), None),
+            Some(backend) => {
+                let calls: Vec<Call> = cases.iter().map(|(_, args)| Call::new(kernel.symbol, args.clone())).collect();
+                std::thread::scope(|scope| {
+                    let models = scope.spawn(check_models);
+                    let results = backend.run_batch(&calls);
+                    (models.join().expect("model check panicked"), Some((calls, results)))
+                })
+            }
+        };
         let mut failures = Vec::new();
-        let models: Vec<Outcome> = cases
-            .iter()
-            .map(|(i, args)| {
-                let (model, failure) = check_model(kernel, args);
-                if let Some(failure) = failure {
-                    failures.push(CaseFailure { case: *i, failure, args: args.clone() });
-                }
-                model
-            })
-            .collect();
-        if let Some(backend) = backend.as_mut() {
-            let calls: Vec<Call> = cases.iter().map(|(_, args)| Call::new(kernel.symbol, args.clone())).collect();
-            let results = backend.run_batch(&calls);
-            for (((i, args), model), result) in cases.iter().zip(&models).zip(results) {
+        for ((i, args), (_, failure)) in cases.iter().zip(&models) {
+            if let Some(failure) = failure {
+                failures.push(CaseFailure { case: *i, failure: failure.clone(), args: args.clone(), shrunk: None });
+            }
+        }
+        if let (Some(backend), Some((calls, results))) = (backend.as_mut(), results) {
+            for ((((i, args), (model, _)), result), call) in cases.iter().zip(&models).zip(results).zip(&calls) {
+                let result = match result {
+                    // The emulator died or hung under this case: once more, on a fresh one, before blaming it.
+                    Err(CallError::WorkerDied(_) | CallError::Timeout(_)) => {
+                        warn!(case = i, "retrying once after a dead or hung emulator");
+                        shared.retries.fetch_add(1, Ordering::SeqCst);
+                        backend.call(call)
+                    }
+                    other => other,
+                };
                 let (instructions, failure) = check_object_code(kernel, campaign.backend, args, model, result);
                 if let Some(n) = instructions {
                     stats.add(n);
                 }
                 if let Some(failure) = failure {
-                    failures.push(CaseFailure { case: *i, failure, args: args.clone() });
+                    failures.push(CaseFailure { case: *i, failure, args: args.clone(), shrunk: None });
                 }
             }
         }
-        shared.done.fetch_add(last - first, Ordering::SeqCst);
-        bar.inc(last - first);
+        if campaign.shrink_budget > 0 {
+            for f in &mut failures {
+                f.shrunk = shrink_failure(campaign, backend.as_deref_mut(), f);
+            }
+        }
+        shared.ran.lock().unwrap().insert(first, last);
+        shared.bar.inc(last - first);
+        if let Some(on_chunk) = shared.control.on_chunk {
+            on_chunk([first, last], &failures);
+        }
         if !failures.is_empty() {
             if !campaign.keep_going {
                 shared.stop.store(true, Ordering::SeqCst);
@@ -309,4 +479,19 @@ fn worker(campaign: &Campaign, shared: &Shared, bar: &ProgressBar) {
         }
     }
     shared.instructions.lock().unwrap().merge(&stats);
+}
+
+/// The smallest input that fails like `failure` does, if smaller than the original.
+fn shrink_failure(
+    campaign: &Campaign,
+    mut backend: Option<&mut (dyn Backend + 'static)>,
+    failure: &CaseFailure,
+) -> Option<Vec<Arg>> {
+    let kernel = campaign.kernel;
+    let simplest = (kernel.generate)(0, &mut case_rng(campaign.seed, 0));
+    let shrunk = shrink::shrink(&failure.args, &simplest, campaign.shrink_budget, |candidate| {
+        let backend = backend.as_deref_mut();
+        check_case(kernel, campaign.backend, backend, candidate).is_some_and(|f| f.same_class(&failure.failure))
+    });
+    (shrunk != failure.args).then_some(shrunk)
 }

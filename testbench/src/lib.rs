@@ -5,10 +5,16 @@
 //! - [`backend`]: the emulators (unicorn in process, QEMU worker processes) behind one trait;
 //! - [`registry`]: one contract per kernel;
 //! - [`diff`]: the differential engine behind `pqhelium fuzz` and `pqhelium check`;
-//! - [`kat`]: known-answer tests from `vectors/`.
+//! - [`kat`]: known-answer tests from `vectors/`, with any kernel provider;
+//! - [`report`]: JSON reports (also the checkpoint of a campaign) and JUnit XML;
+//! - [`ranges`], [`shrink`]: case bookkeeping and minimal counterexamples.
 
 pub mod backend;
 pub mod diff;
 pub mod elf;
 pub mod kat;
+pub mod ranges;
 pub mod registry;
+pub mod report;
+pub mod scheme_bench;
+pub mod shrink;

@@ -60,3 +60,28 @@ fn repro_prints_inputs_and_every_output() {
         assert!(stdout.contains(needle), "{needle} missing from:\n{stdout}");
     }
 }
+
+#[test]
+fn kat_runs_every_suite_with_every_provider() {
+    let (ok, stdout) = pqhelium(&["kat"]);
+    assert!(ok, "{stdout}");
+    for provider in ["reference", "model", "unicorn", "qemu"] {
+        assert!(stdout.contains(&format!("fips202 with {provider}: 8/8 passed")), "{stdout}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(["kat", "--suite", "nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_passes_and_writes_its_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, junit) = (dir.path().join("check.json"), dir.path().join("check.xml"));
+    let (ok, stdout) =
+        pqhelium(&["check", "--cases", "200", "--report", json.to_str().unwrap(), "--junit", junit.to_str().unwrap()]);
+    assert!(ok, "{stdout}");
+    assert!(stdout.lines().last().unwrap() == "check passed");
+    assert!(stdout.contains("| keccak.f1600 | qemu | 200 | 0 | 0 |"), "{stdout}");
+    let report = pqhelium_testbench::report::Report::load(&json).unwrap();
+    assert!(report.complete && report.passed());
+    assert!(std::fs::read_to_string(junit).unwrap().contains("<testcase classname=\"keccak.f1600\" name=\"qemu\""));
+}

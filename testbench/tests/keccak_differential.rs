@@ -11,17 +11,7 @@ use pqhelium_testbench::registry::{self, KernelSpec};
 const CASES: u64 = 1602 + 10_000;
 
 fn campaign(kernel: &'static KernelSpec, backend: BackendKind, cases: u64) -> Campaign {
-    Campaign {
-        kernel,
-        backend,
-        seed: 0x5EED,
-        cases,
-        jobs: 2,
-        batch: 64,
-        keep_going: false,
-        limits: Limits { timeout: Duration::from_secs(60) },
-        progress: false,
-    }
+    Campaign { limits: Limits { timeout: Duration::from_secs(60) }, ..Campaign::new(kernel, backend, 0x5EED, cases, 2) }
 }
 
 fn run_clean(kernel: &str, backend: BackendKind, cases: u64) {
@@ -30,7 +20,7 @@ fn run_clean(kernel: &str, backend: BackendKind, cases: u64) {
     assert_eq!(result.setup_error, None);
     let failures: Vec<String> = result.failures.iter().map(ToString::to_string).collect();
     assert!(failures.is_empty(), "{} on {backend}: {failures:?}", kernel.id);
-    assert_eq!(result.cases_run, cases);
+    assert_eq!(result.cases_run(), cases);
     if backend != BackendKind::Model {
         assert_eq!(result.instructions.calls, cases, "every emulated call was counted");
         assert!(result.instructions.min > 0);

@@ -157,6 +157,8 @@ fn pack(engine: &mut dyn Engine, calls: &[Call], chunk: &[usize]) -> Vec<Placed>
         placed.push(Placed { buffers });
     }
     window.write_u32(abi::CTRL_OFFSET + ctrl::NCALLS as u32, chunk.len() as u32);
+    // If the guest dies before it starts this batch, call 0 is the one that failed, not a stale index.
+    window.write_u32(abi::CTRL_OFFSET + ctrl::CURRENT_CALL as u32, 0);
     placed
 }
 

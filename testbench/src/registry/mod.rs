@@ -6,6 +6,7 @@
 //! the canonicalisation between the two.
 
 mod keccak;
+mod schemes;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -100,7 +101,7 @@ impl KernelSpec {
 }
 
 /// The kernel families; each module lists its contracts. A new family is one line here.
-const FAMILIES: &[&[KernelSpec]] = &[keccak::KERNELS];
+const FAMILIES: &[&[KernelSpec]] = &[keccak::KERNELS, schemes::KERNELS];
 
 /// Every kernel pqhelium knows, family by family.
 pub fn all() -> impl Iterator<Item = &'static KernelSpec> {

@@ -1,0 +1,60 @@
+//! FN-DSA as in Pornin's v0.4 (crate `fn-dsa` 0.4.0, tracking the FIPS 206 draft): arithmetic modulo q, encodings,
+//! hash-to-point and signature verification. Key generation and signing are not here yet.
+
+pub mod codec;
+pub mod hash;
+pub mod ntt;
+pub mod verify;
+
+pub use codec::{Signature, signature_size, verifying_key_size};
+pub use hash::{HashId, compute_mu, hash_to_point, hash_verifying_key};
+pub use ntt::{NttKernels, Reference};
+pub use verify::VerifyingKey;
+
+/// Smallest and largest degrees (as logn) of the encodings and of verification.
+pub const MIN_LOGN: u32 = 2;
+pub const MAX_LOGN: u32 = 10;
+
+/// Largest |coefficient| of s1 and s2 in a valid signature (the infinity-norm bound B_inf of v0.4).
+pub const B_INF: u32 = 840;
+
+/// floor(beta^2): the largest accepted squared norm of (s1, s2), by logn (fn-dsa-comm 0.4.0 `mq::SQBETA`).
+pub const SQBETA: [u32; 11] =
+    [0, 101498, 208714, 428865, 892039, 1852696, 3842630, 7959734, 16468416, 34034726, 70265242];
+
+/// Why an FN-DSA encoding, hash input or signature was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    #[error("empty encoding")]
+    Empty,
+    #[error("verifying-key header byte {0:#04x}: expected 0x00 + logn")]
+    VerifyingKeyHeader(u8),
+    #[error("signature header byte {got:#04x}: expected {expected:#04x} (0x30 + logn)")]
+    SignatureHeader { got: u8, expected: u8 },
+    #[error("logn {0} unsupported: expected {MIN_LOGN}..={MAX_LOGN}")]
+    UnsupportedDegree(u32),
+    #[error("encoding is {got} bytes: expected {expected}")]
+    Length { got: usize, expected: usize },
+    #[error("coefficient {index} is {value}: not below q = 12289")]
+    CoefficientNotReduced { index: usize, value: u16 },
+    #[error("compressed coefficient {index} is '-0'")]
+    NegativeZero { index: usize },
+    #[error("compressed coefficient {index} has magnitude at least {magnitude}, above B_inf = 840")]
+    CoefficientTooLarge { index: usize, magnitude: u32 },
+    #[error("compressed data ends inside coefficient {index}")]
+    Truncated { index: usize },
+    #[error("non-zero padding bits after the last compressed coefficient")]
+    NonZeroPadding,
+    #[error("s2 needs more than the {capacity} bytes a signature holds")]
+    TooManyBits { capacity: usize },
+    #[error("context is {0} bytes: at most 255")]
+    ContextTooLong(usize),
+    #[error("external mu is {0} bytes: expected 64")]
+    ExternalMuLength(usize),
+    #[error("the external-mu identifier has no message to hash")]
+    ExternalMuNotHashable,
+    #[error("|s1[{index}]| = {magnitude} above B_inf = 840")]
+    S1TooLarge { index: usize, magnitude: u32 },
+    #[error("squared norm {norm} above the bound {bound}")]
+    NormTooLarge { norm: u64, bound: u32 },
+}

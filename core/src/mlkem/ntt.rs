@@ -1,0 +1,179 @@
+//! The NTT-domain kernels of ML-KEM (FIPS 203 section 4.3) behind a provider trait, and the reference provider.
+//!
+//! A provider may come from an emulated Cortex-M kernel with its own lazy reductions, so the contract is loose on
+//! output: inputs are canonical (`0..q`), outputs may be any `i16` congruent to the exact result modulo q. The
+//! scheme code reduces after every call.
+
+/// The ML-KEM modulus.
+pub const Q: i16 = 3329;
+/// Coefficients per polynomial.
+pub const N: usize = 256;
+
+/// One polynomial of R_q, coefficient `i` at index `i`; in the NTT domain, FIPS 203's bit-reversed order.
+pub type Poly = [i16; N];
+
+/// NTT, inverse NTT and NTT-domain multiplication, in FIPS 203's orders and scaling (Algorithms 9, 10, 11).
+pub trait MlkemKernels {
+    /// Forward NTT in place (Algorithm 9).
+    fn ntt(&self, poly: &mut Poly);
+    /// Inverse NTT in place, including the factor 128^-1 (Algorithm 10).
+    fn inv_ntt(&self, poly: &mut Poly);
+    /// `out = a * b` in T_q, the 128 degree-one products of Algorithm 11.
+    fn basemul(&self, out: &mut Poly, a: &Poly, b: &Poly);
+}
+
+/// The algorithms as FIPS 203 writes them, with exact reductions modulo q.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reference;
+
+const QI: i32 = Q as i32;
+/// 128^-1 mod q, the scaling of the inverse NTT.
+const INV_128: i32 = 3303;
+
+const fn bit_reverse7(i: usize) -> usize {
+    ((i as u8).reverse_bits() >> 1) as usize
+}
+
+const fn pow_mod_q(base: i32, mut exp: usize) -> i32 {
+    let mut result = 1;
+    let mut b = base % QI;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            result = result * b % QI;
+        }
+        b = b * b % QI;
+        exp >>= 1;
+    }
+    result
+}
+
+/// zeta^BitRev7(i) for zeta = 17, the primitive 256th root of unity (FIPS 203 appendix A).
+const ZETAS: [i32; 128] = {
+    let mut table = [0; 128];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = pow_mod_q(17, bit_reverse7(i));
+        i += 1;
+    }
+    table
+};
+
+/// zeta^(2 BitRev7(i) + 1), the moduli X^2 - gamma of the degree-one products.
+const GAMMAS: [i32; 128] = {
+    let mut table = [0; 128];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = pow_mod_q(17, 2 * bit_reverse7(i) + 1);
+        i += 1;
+    }
+    table
+};
+
+fn widen(poly: &Poly) -> [i32; N] {
+    std::array::from_fn(|i| i32::from(poly[i]))
+}
+
+fn narrow(out: &mut Poly, wide: &[i32; N]) {
+    for (o, &w) in out.iter_mut().zip(wide) {
+        *o = w.rem_euclid(QI) as i16;
+    }
+}
+
+impl MlkemKernels for Reference {
+    fn ntt(&self, poly: &mut Poly) {
+        let mut f = widen(poly);
+        let mut k = 1;
+        let mut len = 128;
+        while len >= 2 {
+            for start in (0..N).step_by(2 * len) {
+                let zeta = ZETAS[k];
+                k += 1;
+                for j in start..start + len {
+                    let t = zeta * f[j + len] % QI;
+                    f[j + len] = (f[j] - t).rem_euclid(QI);
+                    f[j] = (f[j] + t) % QI;
+                }
+            }
+            len /= 2;
+        }
+        narrow(poly, &f);
+    }
+
+    fn inv_ntt(&self, poly: &mut Poly) {
+        let mut f = widen(poly);
+        let mut k = 127;
+        let mut len = 2;
+        while len <= 128 {
+            for start in (0..N).step_by(2 * len) {
+                let zeta = ZETAS[k];
+                k -= 1;
+                for j in start..start + len {
+                    let t = f[j];
+                    f[j] = (t + f[j + len]) % QI;
+                    f[j + len] = zeta * (f[j + len] - t).rem_euclid(QI) % QI;
+                }
+            }
+            len *= 2;
+        }
+        for x in &mut f {
+            *x = *x * INV_128 % QI;
+        }
+        narrow(poly, &f);
+    }
+
+    fn basemul(&self, out: &mut Poly, a: &Poly, b: &Poly) {
+        for (i, &gamma) in GAMMAS.iter().enumerate() {
+            let (a0, a1) = (i32::from(a[2 * i]), i32::from(a[2 * i + 1]));
+            let (b0, b1) = (i32::from(b[2 * i]), i32::from(b[2 * i + 1]));
+            out[2 * i] = ((a0 * b0 + a1 * b1 % QI * gamma) % QI) as i16;
+            out[2 * i + 1] = ((a0 * b1 + a1 * b0) % QI) as i16;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_match_fips203_appendix_a() {
+        assert_eq!(&ZETAS[..4], &[1, 1729, 2580, 3289]);
+        assert_eq!(&GAMMAS[..4], &[17, 3312, 2761, 568]);
+        // The moduli come in pairs X^2 - gamma, X^2 + gamma.
+        assert!(GAMMAS.chunks(2).all(|pair| pair[0] + pair[1] == QI));
+    }
+
+    #[test]
+    fn inverse_ntt_undoes_ntt() {
+        let mut p: Poly = std::array::from_fn(|i| ((i * 37 + 11) % 3329) as i16);
+        let original = p;
+        Reference.ntt(&mut p);
+        assert_ne!(p, original);
+        Reference.inv_ntt(&mut p);
+        assert_eq!(p, original);
+    }
+
+    #[test]
+    fn basemul_is_negacyclic_convolution() {
+        let a: Poly = std::array::from_fn(|i| ((i * i * 7 + 3) % 3329) as i16);
+        let b: Poly = std::array::from_fn(|i| ((i * 1021 + 5) % 3329) as i16);
+        let mut schoolbook = [0i64; N];
+        for i in 0..N {
+            for j in 0..N {
+                let product = i64::from(a[i]) * i64::from(b[j]);
+                if i + j < N {
+                    schoolbook[i + j] += product;
+                } else {
+                    schoolbook[i + j - N] -= product;
+                }
+            }
+        }
+        let (mut a_hat, mut b_hat, mut c) = (a, b, [0; N]);
+        Reference.ntt(&mut a_hat);
+        Reference.ntt(&mut b_hat);
+        Reference.basemul(&mut c, &a_hat, &b_hat);
+        Reference.inv_ntt(&mut c);
+        let expected: Poly = std::array::from_fn(|i| schoolbook[i].rem_euclid(3329) as i16);
+        assert_eq!(c, expected);
+    }
+}

@@ -1,0 +1,868 @@
+//! A model of the Armv8.1-M M-Profile Vector Extension (MVE, "Helium") integer instructions, one function per Arm C
+//! intrinsic (`vqdmulhq_s16(a, b)` models `VQDMULH.S16 Qd, Qn, Qm` as `arm_mve.h` exposes it), so that a kernel model
+//! reads like the kernel's C source.
+//!
+//! Every vector is a [`Q`]: 128 bits, viewable as 16x8, 8x16, 4x32 or 2x64-bit lanes, signed or unsigned, lane 0 in
+//! the lowest bytes (little-endian, as in the register file and in memory). Scalars are typed like the intrinsic's
+//! scalar argument. State that the instruction keeps outside the vector registers is explicit:
+//!
+//! - the carry of `VADC`/`VSBC` (FPSCR.C) is an argument and a return value, `0` or `1`, like the intrinsic's
+//!   `unsigned *carry`;
+//! - predicates are `u16` values (`mve_pred16_t`), one bit per byte of the vector: a comparison sets all the bits of
+//!   a lane, and predicated instructions select byte by byte, as the hardware does.
+//!
+//! Loads and stores work on slices standing for memory; an index outside the slice panics.
+//!
+//! Every function here is checked against the Cortex-M55 instruction under QEMU by
+//! `testbench/tests/mve_validation.rs` (see `docs/mve.md`).
+
+use std::fmt;
+
+/// A 128-bit MVE vector register (Q0..Q7).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Q(pub [u8; 16]);
+
+impl fmt::Debug for Q {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Highest byte first, as a 128-bit number: lanes of any width read left to right from the top lane.
+        write!(f, "Q(0x")?;
+        for (i, b) in self.0.iter().rev().enumerate() {
+            if i > 0 && i % 4 == 0 {
+                write!(f, "_")?;
+            }
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+macro_rules! lane_views {
+    ($($from:ident, $to:ident, $t:ty, $n:expr;)+) => {
+        impl Q {
+            $(
+                #[doc = concat!("A vector from ", stringify!($n), " lanes of `", stringify!($t), "`, lane 0 first.")]
+                pub fn $from(lanes: [$t; $n]) -> Q {
+                    let mut q = [0u8; 16];
+                    for (chunk, lane) in q.chunks_exact_mut(16 / $n).zip(lanes) {
+                        chunk.copy_from_slice(&lane.to_le_bytes());
+                    }
+                    Q(q)
+                }
+
+                #[doc = concat!("The vector as ", stringify!($n), " lanes of `", stringify!($t), "`, lane 0 first.")]
+                pub fn $to(self) -> [$t; $n] {
+                    core::array::from_fn(|i| {
+                        const W: usize = 16 / $n;
+                        <$t>::from_le_bytes(self.0[i * W..(i + 1) * W].try_into().unwrap())
+                    })
+                }
+            )+
+        }
+    };
+}
+
+lane_views! {
+    from_u8, u8, u8, 16;
+    from_i8, i8, i8, 16;
+    from_u16, u16, u16, 8;
+    from_i16, i16, i16, 8;
+    from_u32, u32, u32, 4;
+    from_i32, i32, i32, 4;
+    from_u64, u64, u64, 2;
+    from_i64, i64, i64, 2;
+}
+
+impl Q {
+    pub const ZERO: Q = Q([0; 16]);
+
+    pub fn from_bytes(bytes: [u8; 16]) -> Q {
+        Q(bytes)
+    }
+
+    pub fn to_bytes(self) -> [u8; 16] {
+        self.0
+    }
+
+    /// Lane `i` of type `t`, sign- or zero-extended.
+    fn lane(self, t: Ty, i: usize) -> i128 {
+        let mut raw = [0u8; 8];
+        raw[..t.bytes].copy_from_slice(&self.0[i * t.bytes..(i + 1) * t.bytes]);
+        let v = u64::from_le_bytes(raw) as i128;
+        if t.signed && v >> (t.bits() - 1) & 1 == 1 { v - (1i128 << t.bits()) } else { v }
+    }
+
+    /// Sets lane `i` of type `t` to the low bits of `v` (wrapping).
+    fn set_lane(&mut self, t: Ty, i: usize, v: i128) {
+        let bytes = (v as u128 as u64).to_le_bytes();
+        self.0[i * t.bytes..(i + 1) * t.bytes].copy_from_slice(&bytes[..t.bytes]);
+    }
+}
+
+/// A lane type: width and signedness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ty {
+    bytes: usize,
+    signed: bool,
+}
+
+const S8: Ty = Ty { bytes: 1, signed: true };
+const S16: Ty = Ty { bytes: 2, signed: true };
+const S32: Ty = Ty { bytes: 4, signed: true };
+const U8: Ty = Ty { bytes: 1, signed: false };
+const U16: Ty = Ty { bytes: 2, signed: false };
+const U32: Ty = Ty { bytes: 4, signed: false };
+
+impl Ty {
+    fn bits(self) -> u32 {
+        8 * self.bytes as u32
+    }
+
+    fn lanes(self) -> usize {
+        16 / self.bytes
+    }
+
+    fn min(self) -> i128 {
+        if self.signed { -(1i128 << (self.bits() - 1)) } else { 0 }
+    }
+
+    fn max(self) -> i128 {
+        if self.signed { (1i128 << (self.bits() - 1)) - 1 } else { (1i128 << self.bits()) - 1 }
+    }
+
+    /// Saturates to the lane range (the Arm pseudocode's `SignedSatQ` / `UnsignedSatQ`).
+    fn sat(self, v: i128) -> i128 {
+        v.clamp(self.min(), self.max())
+    }
+
+    /// All ones in the lane's width.
+    fn ones(self) -> i128 {
+        (1i128 << self.bits()) - 1
+    }
+
+    /// The type with lanes twice as wide (same signedness).
+    fn wide(self) -> Ty {
+        Ty { bytes: 2 * self.bytes, signed: self.signed }
+    }
+
+    /// The type with lanes half as wide (same signedness).
+    fn narrow(self) -> Ty {
+        Ty { bytes: self.bytes / 2, signed: self.signed }
+    }
+}
+
+fn map1(t: Ty, a: Q, f: impl Fn(i128) -> i128) -> Q {
+    let mut r = Q::ZERO;
+    for i in 0..t.lanes() {
+        r.set_lane(t, i, f(a.lane(t, i)));
+    }
+    r
+}
+
+fn map2(t: Ty, a: Q, b: Q, f: impl Fn(i128, i128) -> i128) -> Q {
+    let mut r = Q::ZERO;
+    for i in 0..t.lanes() {
+        r.set_lane(t, i, f(a.lane(t, i), b.lane(t, i)));
+    }
+    r
+}
+
+fn map3(t: Ty, a: Q, b: Q, c: Q, f: impl Fn(i128, i128, i128) -> i128) -> Q {
+    let mut r = Q::ZERO;
+    for i in 0..t.lanes() {
+        r.set_lane(t, i, f(a.lane(t, i), b.lane(t, i), c.lane(t, i)));
+    }
+    r
+}
+
+fn dup(t: Ty, v: i128) -> Q {
+    let mut r = Q::ZERO;
+    for i in 0..t.lanes() {
+        r.set_lane(t, i, v);
+    }
+    r
+}
+
+/// Byte-wise select: byte `i` from `a` where predicate bit `i` is set, else from `b` (`VPSEL`).
+fn select(a: Q, b: Q, p: u16) -> Q {
+    Q(core::array::from_fn(|i| if p >> i & 1 == 1 { a.0[i] } else { b.0[i] }))
+}
+
+// ---- per-lane operations: each is the Arm pseudocode of one instruction on one lane, in i128 (no overflow) ----
+
+fn add(_: Ty, x: i128, y: i128) -> i128 {
+    x + y
+}
+fn sub(_: Ty, x: i128, y: i128) -> i128 {
+    x - y
+}
+fn qadd(t: Ty, x: i128, y: i128) -> i128 {
+    t.sat(x + y)
+}
+fn qsub(t: Ty, x: i128, y: i128) -> i128 {
+    t.sat(x - y)
+}
+fn mul(_: Ty, x: i128, y: i128) -> i128 {
+    x * y
+}
+fn mulh(t: Ty, x: i128, y: i128) -> i128 {
+    (x * y) >> t.bits()
+}
+fn rmulh(t: Ty, x: i128, y: i128) -> i128 {
+    (x * y + (1 << (t.bits() - 1))) >> t.bits()
+}
+fn qdmulh(t: Ty, x: i128, y: i128) -> i128 {
+    t.sat((2 * x * y) >> t.bits())
+}
+fn qrdmulh(t: Ty, x: i128, y: i128) -> i128 {
+    t.sat((2 * x * y + (1 << (t.bits() - 1))) >> t.bits())
+}
+fn and(_: Ty, x: i128, y: i128) -> i128 {
+    x & y
+}
+fn orr(_: Ty, x: i128, y: i128) -> i128 {
+    x | y
+}
+fn eor(_: Ty, x: i128, y: i128) -> i128 {
+    x ^ y
+}
+fn bic(_: Ty, x: i128, y: i128) -> i128 {
+    x & !y
+}
+/// `VSHL` (vector): the shift count is the signed bottom byte of the count lane; negative shifts right
+/// (arithmetic for signed lanes), truncating; shifts of the lane width or more give 0 (or the sign).
+fn shl_vec(_: Ty, x: i128, count: i128) -> i128 {
+    let s = count as i8 as i32;
+    if s >= 0 { x << s.min(127) } else { x >> (-s).min(127) }
+}
+
+/// `VQDMLAH`: (accumulator << esize + 2 * m1 * m2) >> esize, saturated; `round` adds half an LSB first.
+fn qdmlah(t: Ty, acc: i128, m1: i128, m2: i128, round: bool) -> i128 {
+    let r = if round { 1 << (t.bits() - 1) } else { 0 };
+    t.sat(((acc << t.bits()) + 2 * m1 * m2 + r) >> t.bits())
+}
+
+macro_rules! binary {
+    ($op:ident: $($name:ident $t:ident),+ $(,)?) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            pub fn $name(a: Q, b: Q) -> Q {
+                map2($t, a, b, |x, y| $op($t, x, y))
+            }
+        )+
+    };
+}
+
+macro_rules! all6 {
+    ($mac:ident, $op:ident: $s8:ident $s16:ident $s32:ident $u8:ident $u16:ident $u32:ident) => {
+        $mac!($op: $s8 S8, $s16 S16, $s32 S32, $u8 U8, $u16 U16, $u32 U32);
+    };
+}
+
+all6!(binary, add: vaddq_s8 vaddq_s16 vaddq_s32 vaddq_u8 vaddq_u16 vaddq_u32);
+all6!(binary, sub: vsubq_s8 vsubq_s16 vsubq_s32 vsubq_u8 vsubq_u16 vsubq_u32);
+all6!(binary, qadd: vqaddq_s8 vqaddq_s16 vqaddq_s32 vqaddq_u8 vqaddq_u16 vqaddq_u32);
+all6!(binary, qsub: vqsubq_s8 vqsubq_s16 vqsubq_s32 vqsubq_u8 vqsubq_u16 vqsubq_u32);
+all6!(binary, mul: vmulq_s8 vmulq_s16 vmulq_s32 vmulq_u8 vmulq_u16 vmulq_u32);
+all6!(binary, mulh: vmulhq_s8 vmulhq_s16 vmulhq_s32 vmulhq_u8 vmulhq_u16 vmulhq_u32);
+all6!(binary, rmulh: vrmulhq_s8 vrmulhq_s16 vrmulhq_s32 vrmulhq_u8 vrmulhq_u16 vrmulhq_u32);
+binary!(qdmulh: vqdmulhq_s8 S8, vqdmulhq_s16 S16, vqdmulhq_s32 S32);
+binary!(qrdmulh: vqrdmulhq_s8 S8, vqrdmulhq_s16 S16, vqrdmulhq_s32 S32);
+all6!(binary, and: vandq_s8 vandq_s16 vandq_s32 vandq_u8 vandq_u16 vandq_u32);
+all6!(binary, orr: vorrq_s8 vorrq_s16 vorrq_s32 vorrq_u8 vorrq_u16 vorrq_u32);
+all6!(binary, eor: veorq_s8 veorq_s16 veorq_s32 veorq_u8 veorq_u16 veorq_u32);
+all6!(binary, bic: vbicq_s8 vbicq_s16 vbicq_s32 vbicq_u8 vbicq_u16 vbicq_u32);
+all6!(binary, shl_vec: vshlq_s8 vshlq_s16 vshlq_s32 vshlq_u8 vshlq_u16 vshlq_u32);
+
+macro_rules! by_scalar {
+    ($op:ident: $($name:ident $t:ident $st:ty),+ $(,)?) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            pub fn $name(a: Q, b: $st) -> Q {
+                map2($t, a, dup($t, b as i128), |x, y| $op($t, x, y))
+            }
+        )+
+    };
+}
+
+by_scalar!(qdmulh: vqdmulhq_n_s8 S8 i8, vqdmulhq_n_s16 S16 i16, vqdmulhq_n_s32 S32 i32);
+by_scalar!(qrdmulh: vqrdmulhq_n_s8 S8 i8, vqrdmulhq_n_s16 S16 i16, vqrdmulhq_n_s32 S32 i32);
+
+macro_rules! mac_scalar {
+    ($($name:ident $t:ident $st:ty => |$acc:ident, $m1:ident, $m2:ident, $tt:ident| $body:expr;)+) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            pub fn $name($acc: Q, $m1: Q, $m2: $st) -> Q {
+                let $tt = $t;
+                map3($t, $acc, $m1, dup($t, $m2 as i128), |$acc, $m1, $m2| $body)
+            }
+        )+
+    };
+}
+
+mac_scalar! {
+    vqdmlahq_n_s8 S8 i8 => |add, m1, m2, t| qdmlah(t, add, m1, m2, false);
+    vqdmlahq_n_s16 S16 i16 => |add, m1, m2, t| qdmlah(t, add, m1, m2, false);
+    vqdmlahq_n_s32 S32 i32 => |add, m1, m2, t| qdmlah(t, add, m1, m2, false);
+    vqrdmlahq_n_s8 S8 i8 => |add, m1, m2, t| qdmlah(t, add, m1, m2, true);
+    vqrdmlahq_n_s16 S16 i16 => |add, m1, m2, t| qdmlah(t, add, m1, m2, true);
+    vqrdmlahq_n_s32 S32 i32 => |add, m1, m2, t| qdmlah(t, add, m1, m2, true);
+    vmlaq_n_s8 S8 i8 => |add, m1, m2, _t| add + m1 * m2;
+    vmlaq_n_s16 S16 i16 => |add, m1, m2, _t| add + m1 * m2;
+    vmlaq_n_s32 S32 i32 => |add, m1, m2, _t| add + m1 * m2;
+    vmlaq_n_u8 U8 u8 => |add, m1, m2, _t| add + m1 * m2;
+    vmlaq_n_u16 U16 u16 => |add, m1, m2, _t| add + m1 * m2;
+    vmlaq_n_u32 U32 u32 => |add, m1, m2, _t| add + m1 * m2;
+}
+
+macro_rules! mlas {
+    ($($name:ident $t:ident $st:ty),+ $(,)?) => {
+        $(
+            /// `VMLAS`: `m1 * m2 + add`, wrapping, where `m1` is the accumulator register and `add` the scalar.
+            pub fn $name(m1: Q, m2: Q, add: $st) -> Q {
+                map3($t, m1, m2, dup($t, add as i128), |x, y, z| x * y + z)
+            }
+        )+
+    };
+}
+
+mlas!(vmlasq_n_s8 S8 i8, vmlasq_n_s16 S16 i16, vmlasq_n_s32 S32 i32, vmlasq_n_u8 U8 u8, vmlasq_n_u16 U16 u16);
+mlas!(vmlasq_n_u32 U32 u32);
+
+// ---- shifts by immediate: `imm` must be in the intrinsic's range (checked) ----
+
+/// Shifts by an immediate, lane by lane: `$op(type, lane, imm)`, with `imm` in `$lo..=esize - $below` (checked, as
+/// the compiler checks the intrinsic's constant).
+macro_rules! shift_imm {
+    ($op:ident, $lo:literal..=esize - $below:literal: $($name:ident $t:ident),+ $(,)?) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            pub fn $name(a: Q, imm: u32) -> Q {
+                assert!(
+                    ($lo..=$t.bits() - $below).contains(&imm),
+                    concat!(stringify!($name), ": immediate {} out of range"),
+                    imm
+                );
+                map1($t, a, |x| $op($t, x, imm))
+            }
+        )+
+    };
+}
+
+fn shl_imm(_: Ty, x: i128, n: u32) -> i128 {
+    x << n
+}
+fn shr_imm(_: Ty, x: i128, n: u32) -> i128 {
+    x >> n
+}
+fn rshr_imm(_: Ty, x: i128, n: u32) -> i128 {
+    (x + (1 << (n - 1))) >> n
+}
+fn qshl_imm(t: Ty, x: i128, n: u32) -> i128 {
+    t.sat(x << n)
+}
+
+shift_imm!(shl_imm, 0..=esize - 1: vshlq_n_s8 S8, vshlq_n_s16 S16, vshlq_n_s32 S32);
+shift_imm!(shl_imm, 0..=esize - 1: vshlq_n_u8 U8, vshlq_n_u16 U16, vshlq_n_u32 U32);
+shift_imm!(shr_imm, 1..=esize - 0: vshrq_n_s8 S8, vshrq_n_s16 S16, vshrq_n_s32 S32);
+shift_imm!(shr_imm, 1..=esize - 0: vshrq_n_u8 U8, vshrq_n_u16 U16, vshrq_n_u32 U32);
+shift_imm!(rshr_imm, 1..=esize - 0: vrshrq_n_s8 S8, vrshrq_n_s16 S16, vrshrq_n_s32 S32);
+shift_imm!(rshr_imm, 1..=esize - 0: vrshrq_n_u8 U8, vrshrq_n_u16 U16, vrshrq_n_u32 U32);
+shift_imm!(qshl_imm, 0..=esize - 1: vqshlq_n_s8 S8, vqshlq_n_s16 S16, vqshlq_n_s32 S32);
+shift_imm!(qshl_imm, 0..=esize - 1: vqshlq_n_u8 U8, vqshlq_n_u16 U16, vqshlq_n_u32 U32);
+
+macro_rules! insert_imm {
+    ($($name:ident $t:ident $left:literal),+ $(,)?) => {
+        $(
+            /// Shift-and-insert: the bits of the shifted `b` replace those of `a`; the other bits of `a` stay.
+            pub fn $name(a: Q, b: Q, imm: u32) -> Q {
+                let t = $t;
+                let (lo, hi) = if $left { (0, t.bits() - 1) } else { (1, t.bits()) };
+                assert!((lo..=hi).contains(&imm), concat!(stringify!($name), ": immediate {} out of range"), imm);
+                map2(t, a, b, |x, y| {
+                    let (x, y) = (x & t.ones(), y & t.ones());
+                    let (shifted, mask) =
+                        if $left { (y << imm, (t.ones() << imm) & t.ones()) } else { (y >> imm, t.ones() >> imm) };
+                    (shifted & mask) | (x & !mask)
+                })
+            }
+        )+
+    };
+}
+
+insert_imm!(vsliq_n_s8 S8 true, vsliq_n_s16 S16 true, vsliq_n_s32 S32 true);
+insert_imm!(vsliq_n_u8 U8 true, vsliq_n_u16 U16 true, vsliq_n_u32 U32 true);
+insert_imm!(vsriq_n_s8 S8 false, vsriq_n_s16 S16 false, vsriq_n_s32 S32 false);
+insert_imm!(vsriq_n_u8 U8 false, vsriq_n_u16 U16 false, vsriq_n_u32 U32 false);
+
+// ---- bitwise NOT, duplication, reversal ----
+
+macro_rules! unary {
+    ($($name:ident => |$x:ident| $body:expr;)+) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            pub fn $name($x: Q) -> Q {
+                $body
+            }
+        )+
+    };
+}
+
+fn mvn(a: Q) -> Q {
+    Q(a.0.map(|b| !b))
+}
+
+/// Reverses the order of `t` lanes within each `group`-byte container.
+fn rev(t: Ty, group: usize, a: Q) -> Q {
+    let per = group / t.bytes;
+    let mut r = Q::ZERO;
+    for i in 0..t.lanes() {
+        let j = i / per * per + (per - 1 - i % per);
+        r.set_lane(t, i, a.lane(t, j));
+    }
+    r
+}
+
+unary! {
+    vmvnq_s8 => |a| mvn(a);
+    vmvnq_s16 => |a| mvn(a);
+    vmvnq_s32 => |a| mvn(a);
+    vmvnq_u8 => |a| mvn(a);
+    vmvnq_u16 => |a| mvn(a);
+    vmvnq_u32 => |a| mvn(a);
+    vrev32q_s8 => |a| rev(S8, 4, a);
+    vrev32q_s16 => |a| rev(S16, 4, a);
+    vrev32q_u8 => |a| rev(U8, 4, a);
+    vrev32q_u16 => |a| rev(U16, 4, a);
+    vrev64q_s8 => |a| rev(S8, 8, a);
+    vrev64q_s16 => |a| rev(S16, 8, a);
+    vrev64q_s32 => |a| rev(S32, 8, a);
+    vrev64q_u8 => |a| rev(U8, 8, a);
+    vrev64q_u16 => |a| rev(U16, 8, a);
+    vrev64q_u32 => |a| rev(U32, 8, a);
+}
+
+macro_rules! dup_n {
+    ($($name:ident $t:ident $st:ty),+ $(,)?) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            pub fn $name(a: $st) -> Q {
+                dup($t, a as i128)
+            }
+        )+
+    };
+}
+
+dup_n!(vdupq_n_s8 S8 i8, vdupq_n_s16 S16 i16, vdupq_n_s32 S32 i32, vdupq_n_u8 U8 u8, vdupq_n_u16 U16 u16);
+dup_n!(vdupq_n_u32 U32 u32);
+
+// ---- widening and narrowing ----
+
+/// Widens the bottom (even, `top == false`) or top (odd) lanes of `a`.
+fn movl(t: Ty, a: Q, top: bool) -> Q {
+    let w = t.wide();
+    let mut r = Q::ZERO;
+    for i in 0..w.lanes() {
+        r.set_lane(w, i, a.lane(t, 2 * i + top as usize));
+    }
+    r
+}
+
+/// Narrows the `t` lanes of `b` into the bottom (even) or top (odd) narrow lanes of `a`; the other lanes of `a` stay.
+fn movn(t: Ty, a: Q, b: Q, top: bool) -> Q {
+    let n = t.narrow();
+    let mut r = a;
+    for i in 0..t.lanes() {
+        r.set_lane(n, 2 * i + top as usize, b.lane(t, i));
+    }
+    r
+}
+
+/// Widening multiply of the bottom (even) or top (odd) lanes.
+fn mull(t: Ty, a: Q, b: Q, top: bool) -> Q {
+    let w = t.wide();
+    let mut r = Q::ZERO;
+    for i in 0..w.lanes() {
+        let k = 2 * i + top as usize;
+        r.set_lane(w, i, a.lane(t, k) * b.lane(t, k));
+    }
+    r
+}
+
+unary! {
+    vmovlbq_s8 => |a| movl(S8, a, false);
+    vmovlbq_s16 => |a| movl(S16, a, false);
+    vmovlbq_u8 => |a| movl(U8, a, false);
+    vmovlbq_u16 => |a| movl(U16, a, false);
+    vmovltq_s8 => |a| movl(S8, a, true);
+    vmovltq_s16 => |a| movl(S16, a, true);
+    vmovltq_u8 => |a| movl(U8, a, true);
+    vmovltq_u16 => |a| movl(U16, a, true);
+}
+
+macro_rules! pairwise {
+    ($($name:ident => |$a:ident, $b:ident| $body:expr;)+) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            pub fn $name($a: Q, $b: Q) -> Q {
+                $body
+            }
+        )+
+    };
+}
+
+pairwise! {
+    vmovnbq_s16 => |a, b| movn(S16, a, b, false);
+    vmovnbq_s32 => |a, b| movn(S32, a, b, false);
+    vmovnbq_u16 => |a, b| movn(U16, a, b, false);
+    vmovnbq_u32 => |a, b| movn(U32, a, b, false);
+    vmovntq_s16 => |a, b| movn(S16, a, b, true);
+    vmovntq_s32 => |a, b| movn(S32, a, b, true);
+    vmovntq_u16 => |a, b| movn(U16, a, b, true);
+    vmovntq_u32 => |a, b| movn(U32, a, b, true);
+    vmullbq_int_s8 => |a, b| mull(S8, a, b, false);
+    vmullbq_int_s16 => |a, b| mull(S16, a, b, false);
+    vmullbq_int_s32 => |a, b| mull(S32, a, b, false);
+    vmullbq_int_u8 => |a, b| mull(U8, a, b, false);
+    vmullbq_int_u16 => |a, b| mull(U16, a, b, false);
+    vmullbq_int_u32 => |a, b| mull(U32, a, b, false);
+    vmulltq_int_s8 => |a, b| mull(S8, a, b, true);
+    vmulltq_int_s16 => |a, b| mull(S16, a, b, true);
+    vmulltq_int_s32 => |a, b| mull(S32, a, b, true);
+    vmulltq_int_u8 => |a, b| mull(U8, a, b, true);
+    vmulltq_int_u16 => |a, b| mull(U16, a, b, true);
+    vmulltq_int_u32 => |a, b| mull(U32, a, b, true);
+}
+
+// ---- carry chains: the four 32-bit lanes form one 128-bit addition, carry in at lane 0, out of lane 3 ----
+
+fn adc(a: Q, b: Q, carry: u32, invert_b: bool) -> (Q, u32) {
+    assert!(carry <= 1, "carry must be 0 or 1");
+    let mut c = carry as u64;
+    let (a, b) = (a.u32(), b.u32());
+    let r = core::array::from_fn(|i| {
+        let y = if invert_b { !b[i] } else { b[i] };
+        let s = a[i] as u64 + y as u64 + c;
+        c = s >> 32;
+        s as u32
+    });
+    (Q::from_u32(r), c as u32)
+}
+
+/// `VADC`: `a + b + carry` over 128 bits; returns the sum and the carry out (FPSCR.C).
+pub fn vadcq_s32(a: Q, b: Q, carry: u32) -> (Q, u32) {
+    adc(a, b, carry, false)
+}
+pub fn vadcq_u32(a: Q, b: Q, carry: u32) -> (Q, u32) {
+    adc(a, b, carry, false)
+}
+/// `VADCI`: `a + b` with carry in 0.
+pub fn vadciq_s32(a: Q, b: Q) -> (Q, u32) {
+    adc(a, b, 0, false)
+}
+pub fn vadciq_u32(a: Q, b: Q) -> (Q, u32) {
+    adc(a, b, 0, false)
+}
+/// `VSBC`: `a + !b + carry` (the carry is "no borrow").
+pub fn vsbcq_s32(a: Q, b: Q, carry: u32) -> (Q, u32) {
+    adc(a, b, carry, true)
+}
+pub fn vsbcq_u32(a: Q, b: Q, carry: u32) -> (Q, u32) {
+    adc(a, b, carry, true)
+}
+/// `VSBCI`: `a - b`, carry in 1.
+pub fn vsbciq_s32(a: Q, b: Q) -> (Q, u32) {
+    adc(a, b, 1, true)
+}
+pub fn vsbciq_u32(a: Q, b: Q) -> (Q, u32) {
+    adc(a, b, 1, true)
+}
+
+// ---- predication ----
+
+/// Compares lane by lane; a true lane sets all its bytes' predicate bits.
+fn cmp(t: Ty, a: Q, b: Q, f: impl Fn(i128, i128) -> bool) -> u16 {
+    let mut p = 0u16;
+    for i in 0..t.lanes() {
+        if f(a.lane(t, i), b.lane(t, i)) {
+            p |= (((1u32 << t.bytes) - 1) << (i * t.bytes)) as u16;
+        }
+    }
+    p
+}
+
+macro_rules! compare {
+    ($op:tt: $($name:ident $t:ident),+ $(,)?) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            pub fn $name(a: Q, b: Q) -> u16 {
+                cmp($t, a, b, |x, y| x $op y)
+            }
+        )+
+    };
+}
+
+compare!(==: vcmpeqq_s8 S8, vcmpeqq_s16 S16, vcmpeqq_s32 S32, vcmpeqq_u8 U8, vcmpeqq_u16 U16, vcmpeqq_u32 U32);
+compare!(!=: vcmpneq_s8 S8, vcmpneq_s16 S16, vcmpneq_s32 S32, vcmpneq_u8 U8, vcmpneq_u16 U16, vcmpneq_u32 U32);
+compare!(>: vcmpgtq_s8 S8, vcmpgtq_s16 S16, vcmpgtq_s32 S32, vcmphiq_u8 U8, vcmphiq_u16 U16, vcmphiq_u32 U32);
+compare!(>=: vcmpgeq_s8 S8, vcmpgeq_s16 S16, vcmpgeq_s32 S32, vcmpcsq_u8 U8, vcmpcsq_u16 U16, vcmpcsq_u32 U32);
+compare!(<: vcmpltq_s8 S8, vcmpltq_s16 S16, vcmpltq_s32 S32);
+compare!(<=: vcmpleq_s8 S8, vcmpleq_s16 S16, vcmpleq_s32 S32);
+
+macro_rules! psel {
+    ($($name:ident),+) => {
+        $(
+            /// `VPSEL`: byte `i` from `a` where bit `i` of `p` is set, else from `b`.
+            pub fn $name(a: Q, b: Q, p: u16) -> Q {
+                select(a, b, p)
+            }
+        )+
+    };
+}
+
+psel!(vpselq_s8, vpselq_s16, vpselq_s32, vpselq_u8, vpselq_u16, vpselq_u32);
+
+macro_rules! predicated {
+    ($($name:ident = $op:ident),+ $(,)?) => {
+        $(
+            /// Predicated (`_m`) form: `op(a, b)` in the bytes whose predicate bit is set, `inactive` elsewhere.
+            pub fn $name(inactive: Q, a: Q, b: Q, p: u16) -> Q {
+                select($op(a, b), inactive, p)
+            }
+        )+
+    };
+}
+
+predicated!(vaddq_m_s8 = vaddq_s8, vaddq_m_s16 = vaddq_s16, vaddq_m_s32 = vaddq_s32);
+predicated!(vaddq_m_u8 = vaddq_u8, vaddq_m_u16 = vaddq_u16, vaddq_m_u32 = vaddq_u32);
+predicated!(vsubq_m_s8 = vsubq_s8, vsubq_m_s16 = vsubq_s16, vsubq_m_s32 = vsubq_s32);
+predicated!(vsubq_m_u8 = vsubq_u8, vsubq_m_u16 = vsubq_u16, vsubq_m_u32 = vsubq_u32);
+
+// ---- interleaving loads and stores, on memory slices ----
+
+macro_rules! interleave {
+    ($($ld:ident $st:ident $e:ty, $n:literal, $from:ident, $to:ident;)+) => {
+        $(
+            #[doc = concat!("De-interleaves ", stringify!($n), " vectors from `addr` (at least ", stringify!($n),
+                            "x16 bytes): element `j` of vector `k` is `addr[", stringify!($n), " * j + k]`.")]
+            pub fn $ld(addr: &[$e]) -> [Q; $n] {
+                core::array::from_fn(|k| Q::$from(core::array::from_fn(|j| addr[$n * j + k])))
+            }
+
+            #[doc = concat!("Interleaves ", stringify!($n), " vectors into `addr`: the inverse of the load.")]
+            pub fn $st(addr: &mut [$e], value: [Q; $n]) {
+                for (k, v) in value.iter().enumerate() {
+                    for (j, x) in v.$to().into_iter().enumerate() {
+                        addr[$n * j + k] = x;
+                    }
+                }
+            }
+        )+
+    };
+}
+
+interleave! {
+    vld2q_s8 vst2q_s8 i8, 2, from_i8, i8;
+    vld2q_s16 vst2q_s16 i16, 2, from_i16, i16;
+    vld2q_s32 vst2q_s32 i32, 2, from_i32, i32;
+    vld4q_s8 vst4q_s8 i8, 4, from_i8, i8;
+    vld4q_s16 vst4q_s16 i16, 4, from_i16, i16;
+    vld4q_s32 vst4q_s32 i32, 4, from_i32, i32;
+}
+
+// ---- gather and scatter with shifted (element-indexed) offsets ----
+
+/// `VLDRH.S16 Qd, [Rn, Qm, UXTW #1]`: lane `i` is `base[offset.u16()[i]]`.
+pub fn vldrhq_gather_shifted_offset_s16(base: &[i16], offset: Q) -> Q {
+    Q::from_i16(offset.u16().map(|o| base[o as usize]))
+}
+
+/// `VLDRW.U32 Qd, [Rn, Qm, UXTW #2]`: lane `i` is `base[offset.u32()[i]]`.
+pub fn vldrwq_gather_shifted_offset_s32(base: &[i32], offset: Q) -> Q {
+    Q::from_i32(offset.u32().map(|o| base[o as usize]))
+}
+
+/// `VSTRH.16 Qd, [Rn, Qm, UXTW #1]`: lanes stored in order 0..7, so for equal offsets the highest lane wins.
+pub fn vstrhq_scatter_shifted_offset_s16(base: &mut [i16], offset: Q, value: Q) {
+    for (o, v) in offset.u16().into_iter().zip(value.i16()) {
+        base[o as usize] = v;
+    }
+}
+
+/// `VSTRW.32 Qd, [Rn, Qm, UXTW #2]`: lanes stored in order 0..3, so for equal offsets the highest lane wins.
+pub fn vstrwq_scatter_shifted_offset_s32(base: &mut [i32], offset: Q, value: Q) {
+    for (o, v) in offset.u32().into_iter().zip(value.i32()) {
+        base[o as usize] = v;
+    }
+}
+
+// ---- by-scalar arithmetic ----
+
+fn abs(_: Ty, x: i128) -> i128 {
+    x.abs()
+}
+fn qabs(t: Ty, x: i128) -> i128 {
+    t.sat(x.abs())
+}
+fn neg(_: Ty, x: i128) -> i128 {
+    -x
+}
+fn qneg(t: Ty, x: i128) -> i128 {
+    t.sat(-x)
+}
+fn hadd(_: Ty, x: i128, y: i128) -> i128 {
+    (x + y) >> 1
+}
+fn rhadd(_: Ty, x: i128, y: i128) -> i128 {
+    (x + y + 1) >> 1
+}
+fn hsub(_: Ty, x: i128, y: i128) -> i128 {
+    (x - y) >> 1
+}
+fn min(_: Ty, x: i128, y: i128) -> i128 {
+    x.min(y)
+}
+fn max(_: Ty, x: i128, y: i128) -> i128 {
+    x.max(y)
+}
+
+by_scalar!(add: vaddq_n_s8 S8 i8, vaddq_n_s16 S16 i16, vaddq_n_s32 S32 i32);
+by_scalar!(add: vaddq_n_u8 U8 u8, vaddq_n_u16 U16 u16, vaddq_n_u32 U32 u32);
+by_scalar!(sub: vsubq_n_s8 S8 i8, vsubq_n_s16 S16 i16, vsubq_n_s32 S32 i32);
+by_scalar!(sub: vsubq_n_u8 U8 u8, vsubq_n_u16 U16 u16, vsubq_n_u32 U32 u32);
+by_scalar!(mul: vmulq_n_s8 S8 i8, vmulq_n_s16 S16 i16, vmulq_n_s32 S32 i32);
+by_scalar!(mul: vmulq_n_u8 U8 u8, vmulq_n_u16 U16 u16, vmulq_n_u32 U32 u32);
+
+macro_rules! qdmlash {
+    ($($name:ident $t:ident $st:ty, $round:literal);+ $(;)?) => {
+        $(
+            /// `VQDMLASH`/`VQRDMLASH`: `(2 * m1 * m2 + (add << esize)) >> esize`, saturated, where `m1` is the
+            /// accumulator register and `add` the scalar; the rounding form adds half an LSB first.
+            pub fn $name(m1: Q, m2: Q, add: $st) -> Q {
+                map2($t, m1, m2, |x, y| qdmlah($t, add as i128, x, y, $round))
+            }
+        )+
+    };
+}
+
+qdmlash! {
+    vqdmlashq_n_s8 S8 i8, false;
+    vqdmlashq_n_s16 S16 i16, false;
+    vqdmlashq_n_s32 S32 i32, false;
+    vqrdmlashq_n_s8 S8 i8, true;
+    vqrdmlashq_n_s16 S16 i16, true;
+    vqrdmlashq_n_s32 S32 i32, true;
+}
+
+// ---- halving, min/max, absolute value and negation ----
+
+all6!(binary, hadd: vhaddq_s8 vhaddq_s16 vhaddq_s32 vhaddq_u8 vhaddq_u16 vhaddq_u32);
+all6!(binary, rhadd: vrhaddq_s8 vrhaddq_s16 vrhaddq_s32 vrhaddq_u8 vrhaddq_u16 vrhaddq_u32);
+all6!(binary, hsub: vhsubq_s8 vhsubq_s16 vhsubq_s32 vhsubq_u8 vhsubq_u16 vhsubq_u32);
+all6!(binary, min: vminq_s8 vminq_s16 vminq_s32 vminq_u8 vminq_u16 vminq_u32);
+all6!(binary, max: vmaxq_s8 vmaxq_s16 vmaxq_s32 vmaxq_u8 vmaxq_u16 vmaxq_u32);
+
+unary! {
+    vabsq_s8 => |a| map1(S8, a, |x| abs(S8, x));
+    vabsq_s16 => |a| map1(S16, a, |x| abs(S16, x));
+    vabsq_s32 => |a| map1(S32, a, |x| abs(S32, x));
+    vqabsq_s8 => |a| map1(S8, a, |x| qabs(S8, x));
+    vqabsq_s16 => |a| map1(S16, a, |x| qabs(S16, x));
+    vqabsq_s32 => |a| map1(S32, a, |x| qabs(S32, x));
+    vnegq_s8 => |a| map1(S8, a, |x| neg(S8, x));
+    vnegq_s16 => |a| map1(S16, a, |x| neg(S16, x));
+    vnegq_s32 => |a| map1(S32, a, |x| neg(S32, x));
+    vqnegq_s8 => |a| map1(S8, a, |x| qneg(S8, x));
+    vqnegq_s16 => |a| map1(S16, a, |x| qneg(S16, x));
+    vqnegq_s32 => |a| map1(S32, a, |x| qneg(S32, x));
+}
+
+// ---- saturating widening and narrowing ----
+
+/// Saturating doubling widening multiply of the bottom (even) or top (odd) lanes (`VQDMULLB`/`VQDMULLT`).
+fn qdmull(t: Ty, a: Q, b: Q, top: bool) -> Q {
+    let w = t.wide();
+    let mut r = Q::ZERO;
+    for i in 0..w.lanes() {
+        let k = 2 * i + top as usize;
+        r.set_lane(w, i, w.sat(2 * a.lane(t, k) * b.lane(t, k)));
+    }
+    r
+}
+
+/// Saturating narrow of the `t` lanes of `b` into the bottom or top narrow lanes of `a` (`VQMOVNB`/`VQMOVNT`).
+fn qmovn(t: Ty, a: Q, b: Q, top: bool) -> Q {
+    let n = t.narrow();
+    let mut r = a;
+    for i in 0..t.lanes() {
+        r.set_lane(n, 2 * i + top as usize, n.sat(b.lane(t, i)));
+    }
+    r
+}
+
+pairwise! {
+    vqdmullbq_s16 => |a, b| qdmull(S16, a, b, false);
+    vqdmullbq_s32 => |a, b| qdmull(S32, a, b, false);
+    vqdmulltq_s16 => |a, b| qdmull(S16, a, b, true);
+    vqdmulltq_s32 => |a, b| qdmull(S32, a, b, true);
+    vqmovnbq_s16 => |a, b| qmovn(S16, a, b, false);
+    vqmovnbq_s32 => |a, b| qmovn(S32, a, b, false);
+    vqmovnbq_u16 => |a, b| qmovn(U16, a, b, false);
+    vqmovnbq_u32 => |a, b| qmovn(U32, a, b, false);
+    vqmovntq_s16 => |a, b| qmovn(S16, a, b, true);
+    vqmovntq_s32 => |a, b| qmovn(S32, a, b, true);
+    vqmovntq_u16 => |a, b| qmovn(U16, a, b, true);
+    vqmovntq_u32 => |a, b| qmovn(U32, a, b, true);
+}
+
+// ---- reductions across lanes (32-bit results, wrapping) ----
+
+macro_rules! reduce {
+    ($($name:ident $t:ident -> $rt:ty => |$a:ident $(, $b:ident)?| $lane:expr;)+) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            pub fn $name($a: Q $(, $b: Q)?) -> $rt {
+                (0..$t.lanes()).fold(0i128, |acc, i| {
+                    let $a = $a.lane($t, i);
+                    $(let $b = $b.lane($t, i);)?
+                    acc + $lane
+                }) as $rt
+            }
+        )+
+    };
+}
+
+reduce! {
+    vaddvq_s8 S8 -> i32 => |a| a;
+    vaddvq_s16 S16 -> i32 => |a| a;
+    vaddvq_s32 S32 -> i32 => |a| a;
+    vaddvq_u8 U8 -> u32 => |a| a;
+    vaddvq_u16 U16 -> u32 => |a| a;
+    vaddvq_u32 U32 -> u32 => |a| a;
+    vmladavq_s8 S8 -> i32 => |a, b| a * b;
+    vmladavq_s16 S16 -> i32 => |a, b| a * b;
+    vmladavq_s32 S32 -> i32 => |a, b| a * b;
+    vmladavq_u8 U8 -> u32 => |a, b| a * b;
+    vmladavq_u16 U16 -> u32 => |a, b| a * b;
+    vmladavq_u32 U32 -> u32 => |a, b| a * b;
+}
+
+// ---- tail predicates and more predicated forms ----
+
+macro_rules! ctp {
+    ($($name:ident $t:ident),+) => {
+        $(
+            /// `VCTP`: a predicate with the first `min(n, lanes)` lanes true (loop tails).
+            pub fn $name(n: u32) -> u16 {
+                let bytes = (n as usize).min($t.lanes()) * $t.bytes;
+                ((1u32 << bytes) - 1) as u16
+            }
+        )+
+    };
+}
+
+ctp!(vctp8q U8, vctp16q U16, vctp32q U32);
+
+predicated!(vmulq_m_s8 = vmulq_s8, vmulq_m_s16 = vmulq_s16, vmulq_m_s32 = vmulq_s32);
+predicated!(vmulq_m_u8 = vmulq_u8, vmulq_m_u16 = vmulq_u16, vmulq_m_u32 = vmulq_u32);
+predicated!(vqdmulhq_m_s8 = vqdmulhq_s8, vqdmulhq_m_s16 = vqdmulhq_s16, vqdmulhq_m_s32 = vqdmulhq_s32);
+predicated!(vqrdmulhq_m_s8 = vqrdmulhq_s8, vqrdmulhq_m_s16 = vqrdmulhq_s16, vqrdmulhq_m_s32 = vqrdmulhq_s32);

@@ -1,0 +1,136 @@
+//! `pqhelium bench`: calls/s per kernel and backend with one call per guest round trip, with 64, in a whole
+//! one-job differential campaign (generation, model, reference and comparison included), and with the kernel looping
+//! inside the guest (no host work at all); the ratios to the last are the harness efficiency.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use pqhelium_testbench::backend::{Backend, BackendKind, Call, Limits};
+use pqhelium_testbench::diff::{self, Campaign};
+use pqhelium_testbench::registry::{self, case_rng};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Row {
+    kernel: String,
+    backend: String,
+    calls_per_second_single: f64,
+    calls_per_second_batched: Option<f64>,
+    calls_per_second_in_guest: Option<f64>,
+    cases_per_second_campaign: Option<f64>,
+    efficiency_single: Option<f64>,
+    efficiency_batched: Option<f64>,
+    efficiency_campaign: Option<f64>,
+    instructions_per_call: Option<u64>,
+}
+
+pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
+    let kernels = registry::matching(pattern);
+    if kernels.is_empty() {
+        bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
+    }
+    println!("{calls} calls per measurement, best of 3 rounds, one worker per backend\n");
+    println!(
+        "| kernel | backend | calls/s, 1 per round trip | calls/s, 64 per round trip | campaign cases/s (1 job) | \
+         calls/s, loop in guest | efficiency 1 | efficiency 64 | efficiency campaign | instructions/call |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut rows = Vec::new();
+    for kernel in kernels {
+        let args = (kernel.generate)(kernel.edge_cases, &mut case_rng(1, kernel.edge_cases));
+        let started = Instant::now();
+        for _ in 0..calls {
+            std::hint::black_box((kernel.model)(std::hint::black_box(&args)));
+        }
+        let model_rate = calls as f64 / started.elapsed().as_secs_f64();
+        let campaign_rate = |backend| {
+            let result = diff::run(&Campaign::new(kernel, backend, 1, calls, 1));
+            if !result.passed() {
+                bail!("{} on {backend}: the campaign failed; run `pqhelium fuzz` on it", kernel.id);
+            }
+            Ok(result.cases_per_second())
+        };
+        println!("| {} | model | {model_rate:.0} | | {:.0} | | | | | |", kernel.id, campaign_rate(BackendKind::Model)?);
+        rows.push(Row {
+            kernel: kernel.id.into(),
+            backend: "model".into(),
+            calls_per_second_single: model_rate,
+            calls_per_second_batched: None,
+            calls_per_second_in_guest: None,
+            cases_per_second_campaign: None,
+            efficiency_single: None,
+            efficiency_batched: None,
+            efficiency_campaign: None,
+            instructions_per_call: None,
+        });
+        for backend in [BackendKind::Unicorn, BackendKind::Qemu].into_iter().filter(|&b| kernel.runs_on(b)) {
+            let mut emulator = backend.open(Limits { timeout: Duration::from_secs(600) })?;
+            let one = Call::new(kernel.symbol, args.clone());
+            emulator.call(&one).with_context(|| format!("{} on {backend}", kernel.id))?; // warm the caches
+            // Best of three rounds, interleaved, so that a burst of load on the machine hits all three alike.
+            let (mut single, mut batched, mut campaign, mut guest, mut per_call) = (0f64, 0f64, 0f64, 0f64, 0u64);
+            for _ in 0..3 {
+                single = single.max(round_trips(emulator.as_mut(), &one, calls, 1)?);
+                batched = batched.max(round_trips(emulator.as_mut(), &one, calls, 64)?);
+                campaign = campaign.max(campaign_rate(backend)?);
+                let started = Instant::now();
+                let out = emulator.call(&Call { repeat: calls as u32, ..one.clone() })?;
+                guest = guest.max(calls as f64 / started.elapsed().as_secs_f64());
+                per_call = out.instructions / calls;
+            }
+            println!(
+                "| {} | {backend} | {single:.0} | {batched:.0} | {campaign:.0} | {guest:.0} | {:.2} | {:.2} | {:.2} | \
+                 {per_call} |",
+                kernel.id,
+                single / guest,
+                batched / guest,
+                campaign / guest
+            );
+            rows.push(Row {
+                kernel: kernel.id.into(),
+                backend: backend.name().into(),
+                calls_per_second_single: single,
+                calls_per_second_batched: Some(batched),
+                calls_per_second_in_guest: Some(guest),
+                cases_per_second_campaign: Some(campaign),
+                efficiency_single: Some(single / guest),
+                efficiency_batched: Some(batched / guest),
+                efficiency_campaign: Some(campaign / guest),
+                instructions_per_call: Some(per_call),
+            });
+        }
+    }
+    if let Some(path) = json {
+        std::fs::write(path, serde_json::to_string_pretty(&rows)?).with_context(|| format!("{}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Calls/s when `calls` calls go `per_trip` to a guest round trip.
+fn round_trips(emulator: &mut dyn Backend, one: &Call, calls: u64, per_trip: u64) -> Result<f64> {
+    let batch = vec![one.clone(); per_trip as usize];
+    let started = Instant::now();
+    let mut done = 0;
+    while done < calls {
+        let n = per_trip.min(calls - done) as usize;
+        for r in emulator.run_batch(&batch[..n]) {
+            r?;
+        }
+        done += n as u64;
+    }
+    Ok(calls as f64 / started.elapsed().as_secs_f64())
+}
+
+/// Our schemes against the oracle crates, each operation timed on both sides in one run.
+pub fn schemes(iterations: u64) -> Result<ExitCode> {
+    let iterations = u32::try_from(iterations.min(100_000)).expect("bounded");
+    println!("{iterations} operations each, ours and the oracle crate's, in one run\n");
+    println!("| operation | ours (ops/s) | oracle (ops/s) | ours / oracle |");
+    println!("|---|---:|---:|---:|");
+    for (name, ours, oracle) in pqhelium_testbench::scheme_bench::run(iterations) {
+        println!("| {name} | {ours:.0} | {oracle:.0} | {:.2} |", ours / oracle);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,78 @@
+//! `pqhelium check`: the main job.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use pqhelium_testbench::backend::BackendKind;
+use pqhelium_testbench::diff::{self, Campaign, summary_line};
+use pqhelium_testbench::kat;
+use pqhelium_testbench::registry;
+use pqhelium_testbench::report::{self, Report};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Cases per kernel and backend.
+    #[arg(long, default_value_t = 2000)]
+    cases: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value_t = super::fuzz::default_jobs())]
+    jobs: usize,
+    /// Write the campaigns as a JSON report.
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Write the campaigns as JUnit XML.
+    #[arg(long)]
+    junit: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    println!("## Known-answer tests\n");
+    let mut passed = super::print_kats(&kat::run_all());
+
+    println!("\n## Differential campaigns (seed {}, {} cases each, {} jobs)\n", args.seed, args.cases, args.jobs);
+    println!("| kernel | backend | cases | mismatches | faults | cases/s | instructions/call | result |");
+    println!("|---|---|---:|---:|---:|---:|---:|---|");
+    let mut results = Vec::new();
+    let mut report = Report::new(args.seed);
+    for kernel in registry::all() {
+        for backend in BackendKind::ALL.into_iter().filter(|&b| kernel.runs_on(b)) {
+            let r = diff::run(&Campaign::new(kernel, backend, args.seed, args.cases, args.jobs));
+            let instructions = r.instructions.mean().map_or("-".to_string(), |m| format!("{m:.0}"));
+            println!(
+                "| {} | {} | {} | {} | {} | {:.0} | {instructions} | {} |",
+                r.kernel,
+                r.backend,
+                r.cases_run(),
+                r.mismatches(),
+                r.faults(),
+                r.cases_per_second(),
+                if r.passed() { "pass" } else { "FAIL" }
+            );
+            passed &= r.passed();
+            let entry = report.campaign_mut(r.kernel, r.backend.name());
+            entry.cases_requested = Some(args.cases);
+            entry.absorb(&r);
+            results.push(r);
+        }
+    }
+    println!();
+    for r in &results {
+        super::print_failures(r);
+    }
+    report.complete = true;
+    if let Some(path) = &args.report {
+        report.save(path).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.junit {
+        std::fs::write(path, report::junit(&report)).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let cases = results.iter().map(|r| r.cases_run()).sum();
+    let elapsed = results.iter().map(|r| r.elapsed).sum();
+    let mismatches = results.iter().map(|r| r.mismatches()).sum();
+    let faults = results.iter().map(|r| r.faults()).sum();
+    println!("{}", summary_line(cases, mismatches, faults, elapsed));
+    println!("{}", if passed { "check passed" } else { "check FAILED" });
+    Ok(super::exit(passed))
+}

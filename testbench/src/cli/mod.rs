@@ -1,0 +1,171 @@
+//! The commands of `pqhelium`. Each returns the process exit code: 0 when everything it checked passed.
+
+pub mod bench;
+pub mod check;
+pub mod fuzz;
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use pqhelium_testbench::backend::{Arg, BackendKind, Call, Limits};
+use pqhelium_testbench::diff::{self, CampaignResult, Failure};
+use pqhelium_testbench::kat::{self, KatResult, Provider};
+use pqhelium_testbench::registry::{self, KernelSpec, Outcome, case_rng};
+
+fn exit(passed: bool) -> ExitCode {
+    if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+pub fn find_kernel(id: &str) -> Result<&'static KernelSpec> {
+    registry::find(id).with_context(|| format!("unknown kernel `{id}` (see `pqhelium list`)"))
+}
+
+pub fn list() -> Result<ExitCode> {
+    println!("kernels:");
+    for k in registry::all() {
+        println!("  {:<22} {}", k.id, k.summary);
+        if !k.signature.is_empty() {
+            println!("  {:<22} {}", "", k.signature);
+        }
+        println!("  {:<22} pre: {}; post: {}", "", k.precondition, k.postcondition);
+    }
+    println!("backends:");
+    for b in BackendKind::ALL {
+        let what = match b {
+            BackendKind::Model => "the sim model against the reference (no object code)",
+            BackendKind::Unicorn => "Cortex-M7 image (Thumb-2 + FP64) in process",
+            BackendKind::Qemu => "Cortex-M55 image (FP64 + MVE) on qemu-system-arm mps3-an547",
+        };
+        match b.availability() {
+            Ok(()) => println!("  {:<8} available: {what}", b.name()),
+            Err(why) => println!("  {:<8} NOT available: {why}", b.name()),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the failures of a campaign (at most ten) with the command that reproduces each.
+pub fn print_failures(result: &CampaignResult) {
+    if let Some(e) = &result.setup_error {
+        println!("FAILED to start: {e}");
+    }
+    for f in result.failures.iter().take(10) {
+        println!("FAIL {} on {}, seed {}, {f}", result.kernel, result.backend, result.seed);
+        println!(
+            "     reproduce: pqhelium repro --kernel {} --backend {} --seed {} --case {}",
+            result.kernel, result.backend, result.seed, f.case
+        );
+        if let Some(shrunk) = &f.shrunk {
+            println!("     shrunk input: {}", describe_args(shrunk));
+        }
+    }
+    if result.failures.len() > 10 {
+        println!("... and {} more failing cases", result.failures.len() - 10);
+    }
+}
+
+fn describe_args(args: &[Arg]) -> String {
+    let parts: Vec<String> = args
+        .iter()
+        .map(|a| match a {
+            Arg::In(b) | Arg::InOut(b) => hex::encode(b),
+            Arg::Out(n) => format!("out[{n}]"),
+            Arg::U32(v) => format!("{v:#x}"),
+            Arg::F64(x) => format!("{x:e}"),
+        })
+        .collect();
+    parts.join(" ")
+}
+
+pub fn print_kats(results: &[KatResult]) -> bool {
+    let failed: Vec<_> = results.iter().filter(|k| !k.passed).collect();
+    let mut providers: Vec<&str> = Vec::new();
+    for name in results.iter().map(|r| r.provider.name()) {
+        if !providers.contains(&name) {
+            providers.push(name);
+        }
+    }
+    println!("{} known answers ({}), {} failed", results.len(), providers.join(", "), failed.len());
+    for k in &failed {
+        println!("FAIL {} {} with {}: {}", k.suite, k.name, k.provider.name(), k.detail);
+    }
+    failed.is_empty()
+}
+
+pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
+    let mut chosen: Vec<&'static str> = Vec::new();
+    for name in suites {
+        match kat::SUITES.iter().find(|s| *s == name) {
+            Some(suite) => chosen.push(suite),
+            None => bail!("no known-answer suite `{name}`; suites: {}", kat::SUITES.join(", ")),
+        }
+    }
+    if chosen.is_empty() {
+        chosen = kat::SUITES.to_vec();
+    }
+    let mut results = Vec::new();
+    for suite in chosen {
+        for &provider in kat::providers(suite) {
+            if !providers.is_empty() && !providers.contains(&provider) {
+                continue;
+            }
+            let r = kat::run(suite, provider);
+            let passed = r.iter().filter(|k| k.passed).count();
+            println!("{suite} with {}: {passed}/{} passed", provider.name(), r.len());
+            results.extend(r);
+        }
+    }
+    if results.is_empty() {
+        bail!("no suite has the requested providers (scheme suites run on the reference kernels for now)");
+    }
+    Ok(exit(print_kats(&results)))
+}
+
+pub fn repro(kernel: &str, backend: BackendKind, seed: u64, case: u64) -> Result<ExitCode> {
+    let kernel = find_kernel(kernel)?;
+    let args = (kernel.generate)(case, &mut case_rng(seed, case));
+    println!("kernel {} ({}), seed {seed}, case {case}", kernel.id, kernel.signature);
+    for (i, arg) in args.iter().enumerate() {
+        match arg {
+            Arg::In(b) => println!("arg {i} in     {}", hex::encode(b)),
+            Arg::InOut(b) => println!("arg {i} in/out {}", hex::encode(b)),
+            Arg::Out(n) => println!("arg {i} out    {n} bytes"),
+            Arg::U32(v) => println!("arg {i} u32    {v:#x}"),
+            Arg::F64(x) => println!("arg {i} f64    {x:e} ({:#018x})", x.to_bits()),
+        }
+    }
+    let show = |name: &str, o: &Outcome| {
+        for (i, b) in o.buffers.iter().enumerate() {
+            println!("{name:<12} buffer {i}: {}", hex::encode(b));
+        }
+        if let Some(r) = o.ret {
+            println!("{name:<12} returns {r:#x}");
+        }
+    };
+    let (model, model_failure) = diff::check_model(kernel, &args);
+    show("reference", &(kernel.reference)(&args));
+    show("canon(model)", &(kernel.canon)(&model));
+    show("model", &model);
+    let mut failure = model_failure;
+    if backend != BackendKind::Model {
+        if !kernel.runs_on(backend) {
+            bail!("{} has no build for {backend}", kernel.id);
+        }
+        let mut emulator = backend.open(Limits::default())?;
+        let result = emulator.call(&Call::new(kernel.symbol, args.clone()));
+        if let Ok(output) = &result {
+            show(backend.name(), &kernel.outcome_of(&args, output));
+            println!("{} executed {} instructions", backend, output.instructions);
+        }
+        let (_, object_failure) = diff::check_object_code(kernel, backend, &args, &model, result);
+        failure = failure.or(object_failure);
+    }
+    match &failure {
+        None => println!("no difference"),
+        Some(Failure::Mismatch { left, right, difference: d }) => {
+            println!("first difference: {left} vs {right} at {}: {} vs {}", d.place, d.expected, d.actual)
+        }
+        Some(Failure::Fault(e)) => println!("{e}"),
+    }
+    Ok(exit(failure.is_none()))
+}

@@ -1,0 +1,50 @@
+//! A QEMU worker killed in the middle of a campaign: the campaign completes with every case accounted for.
+//! Alone in its test binary, so that the QEMU it kills is the campaign's.
+
+use std::time::{Duration, Instant};
+
+use pqhelium_testbench::backend::BackendKind;
+use pqhelium_testbench::diff::{self, Campaign};
+use pqhelium_testbench::ranges::Ranges;
+use pqhelium_testbench::registry;
+
+/// QEMU processes started by this test process.
+fn qemu_children() -> Vec<i32> {
+    let me = std::process::id().to_string();
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // pid (comm) state ppid ...
+        let Some(close) = stat.rfind(')') else { continue };
+        let comm = &stat[stat.find('(').unwrap() + 1..close];
+        let ppid = stat[close + 2..].split_whitespace().nth(1).unwrap_or("");
+        if comm.starts_with("qemu-system-arm") && ppid == me {
+            pids.push(stat.split_whitespace().next().unwrap().parse().unwrap());
+        }
+    }
+    pids
+}
+
+#[test]
+fn a_campaign_survives_a_killed_qemu_worker_with_every_case_accounted_for() {
+    let kernel = registry::find("keccak.f1600").unwrap();
+    let campaign = Campaign::new(kernel, BackendKind::Qemu, 11, 30_000, 2);
+    let killer = std::thread::spawn(|| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Some(&pid) = qemu_children().first() {
+                std::thread::sleep(Duration::from_millis(300)); // mid-campaign
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    });
+    let result = diff::run(&campaign);
+    assert!(killer.join().unwrap(), "no QEMU worker was found to kill");
+    assert!(result.retries >= 1, "the killed worker's case was retried");
+    assert!(result.passed(), "{:?}", result.failures.iter().map(ToString::to_string).collect::<Vec<_>>());
+    assert_eq!(result.ran, Ranges::from_slice(&[[0, 30_000]]), "every case accounted for");
+    assert_eq!(result.instructions.calls, 30_000);
+}
