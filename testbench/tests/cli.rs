@@ -2,8 +2,11 @@
 
 use std::process::Command;
 
+/// Runs pqhelium in a fresh temporary directory, so that its files (the fuzz checkpoint) land there.
 fn pqhelium(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).current_dir(dir.path()).output().expect("run pqhelium");
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
