@@ -152,11 +152,22 @@ impl<const RATE: usize, const DS: u8, P: Permutation> Keccak<RATE, DS, P> {
     }
 
     /// Feed more message bytes. Panics if squeezing has started.
-    pub fn absorb(&mut self, data: &[u8]) {
+    pub fn absorb(&mut self, mut data: &[u8]) {
         assert!(!self.squeezing, "Keccak: absorb after squeeze");
-        for &byte in data {
-            self.xor_byte(self.pos, byte);
-            self.pos += 1;
+        while !data.is_empty() {
+            // Whole lanes at a time where aligned (the common case), single bytes at the edges.
+            if self.pos % 8 == 0 && data.len() >= 8 {
+                let lanes = ((RATE - self.pos) / 8).min(data.len() / 8);
+                for (i, chunk) in data[..8 * lanes].chunks_exact(8).enumerate() {
+                    self.state[self.pos / 8 + i] ^= u64::from_le_bytes(chunk.try_into().unwrap());
+                }
+                self.pos += 8 * lanes;
+                data = &data[8 * lanes..];
+            } else {
+                self.xor_byte(self.pos, data[0]);
+                self.pos += 1;
+                data = &data[1..];
+            }
             if self.pos == RATE {
                 self.permutation.permute(&mut self.state);
                 self.pos = 0;
@@ -166,17 +177,28 @@ impl<const RATE: usize, const DS: u8, P: Permutation> Keccak<RATE, DS, P> {
 
     /// Fill `out` with the next output bytes. The first call pads the
     /// message; later calls continue the same output stream.
-    pub fn squeeze(&mut self, out: &mut [u8]) {
+    pub fn squeeze(&mut self, mut out: &mut [u8]) {
         if !self.squeezing {
             self.pad();
         }
-        for byte in out {
+        while !out.is_empty() {
             if self.pos == RATE {
                 self.permutation.permute(&mut self.state);
                 self.pos = 0;
             }
-            *byte = self.get_byte(self.pos);
-            self.pos += 1;
+            if self.pos % 8 == 0 && out.len() >= 8 {
+                let lanes = ((RATE - self.pos) / 8).min(out.len() / 8);
+                let (head, rest) = std::mem::take(&mut out).split_at_mut(8 * lanes);
+                for (i, chunk) in head.chunks_exact_mut(8).enumerate() {
+                    chunk.copy_from_slice(&self.state[self.pos / 8 + i].to_le_bytes());
+                }
+                self.pos += 8 * lanes;
+                out = rest;
+            } else {
+                out[0] = self.get_byte(self.pos);
+                self.pos += 1;
+                out = &mut std::mem::take(&mut out)[1..];
+            }
         }
     }
 

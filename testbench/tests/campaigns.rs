@@ -8,14 +8,8 @@ use std::time::Duration;
 use pqhelium_testbench::backend::{Arg, BackendKind};
 use pqhelium_testbench::diff::{self, Campaign, CaseFailure, Control, Failure};
 use pqhelium_testbench::ranges::Ranges;
-use pqhelium_testbench::registry::{self, KernelSpec};
+use pqhelium_testbench::registry;
 use pqhelium_testbench::report::{self, Report};
-
-fn variant(id: &str, change: impl FnOnce(&mut KernelSpec)) -> &'static KernelSpec {
-    let mut spec = *registry::find(id).unwrap();
-    change(&mut spec);
-    Box::leak(Box::new(spec))
-}
 
 #[test]
 fn an_interrupted_campaign_resumes_without_redoing_or_skipping_cases() {
@@ -83,7 +77,7 @@ fn the_cli_resumes_a_campaign_interrupted_by_ctrl_c() {
 #[test]
 fn a_failure_is_shrunk_to_the_bytes_that_matter_and_reported_as_a_test() {
     // A model that is wrong only when byte 50 of the state is odd.
-    let broken = variant("keccak.f1600", |k| {
+    let broken = registry::variant("keccak.f1600", |k| {
         k.model = |args| {
             let mut o = (registry::find("keccak.f1600").unwrap().model)(args);
             let Arg::InOut(input) = &args[0] else { unreachable!() };

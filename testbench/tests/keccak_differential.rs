@@ -51,18 +51,11 @@ fn keccak_conversions_on_every_backend() {
     }
 }
 
-/// A variant of a registered kernel, for tests that need a contract to be wrong.
-fn variant(id: &str, change: impl FnOnce(&mut KernelSpec)) -> &'static KernelSpec {
-    let mut spec = *registry::find(id).unwrap();
-    change(&mut spec);
-    Box::leak(Box::new(spec))
-}
-
 /// The engine must be able to fail: a model with one flipped output bit is caught on the first case, and the report
 /// names the case, the byte and both values.
 #[test]
 fn a_wrong_model_is_caught_with_case_and_byte() {
-    let broken = variant("keccak.f1600", |k| {
+    let broken = registry::variant("keccak.f1600", |k| {
         k.model = |args| {
             let mut o = (registry::find("keccak.f1600").unwrap().model)(args);
             o.buffers[0][17] ^= 0x04;
@@ -86,7 +79,7 @@ fn a_wrong_model_is_caught_with_case_and_byte() {
 #[test]
 fn wrong_object_code_is_caught_with_case_and_byte() {
     // The deinterleave contract pointed at the interleave code: valid code, wrong function.
-    let wrong = variant("keccak.deinterleave", |k| k.symbol = "keccak_interleave");
+    let wrong = registry::variant("keccak.deinterleave", |k| k.symbol = "keccak_interleave");
     for backend in [BackendKind::Unicorn, BackendKind::Qemu] {
         let result = diff::run(&campaign(wrong, backend, 200));
         let first = result.failures.first().unwrap_or_else(|| panic!("{backend}: wrong code went unnoticed"));

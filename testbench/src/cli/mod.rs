@@ -95,9 +95,13 @@ pub fn print_kats(results: &[KatResult]) -> bool {
 pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
     let mut chosen: Vec<&'static str> = Vec::new();
     for name in suites {
-        match kat::SUITES.iter().find(|s| *s == name) {
+        match kat::SUITES.iter().chain(kat::LONG_SUITES).find(|s| *s == name) {
             Some(suite) => chosen.push(suite),
-            None => bail!("no known-answer suite `{name}`; suites: {}", kat::SUITES.join(", ")),
+            None => bail!(
+                "no known-answer suite `{name}`; suites: {} (long: {})",
+                kat::SUITES.join(", "),
+                kat::LONG_SUITES.join(", ")
+            ),
         }
     }
     if chosen.is_empty() {

@@ -112,6 +112,13 @@ pub fn find(id: &str) -> Option<&'static KernelSpec> {
     all().find(|k| k.id == id)
 }
 
+/// A changed copy of a registered contract, for tests that need a contract to be wrong (leaked: test use only).
+pub fn variant(id: &str, change: impl FnOnce(&mut KernelSpec)) -> &'static KernelSpec {
+    let mut spec = *find(id).unwrap_or_else(|| panic!("unknown kernel {id}"));
+    change(&mut spec);
+    Box::leak(Box::new(spec))
+}
+
 /// Kernels whose id matches a glob pattern (`*` any run of characters, `?` one character).
 pub fn matching(pattern: &str) -> Vec<&'static KernelSpec> {
     all().filter(|k| glob_match(pattern.as_bytes(), k.id.as_bytes())).collect()
