@@ -99,7 +99,7 @@ fn build_image(image: &Image, arm: &Path, sources: &[PathBuf], out: &Path) {
     let obj_dir = out.join(image.file.trim_end_matches(".elf"));
     std::fs::create_dir_all(&obj_dir).unwrap();
     let include_dirs: Vec<String> =
-        ["harness", "keccak"].iter().map(|d| format!("-I{}", arm.join(d).display())).collect();
+        ["harness", "keccak", "mlkem_ntt"].iter().map(|d| format!("-I{}", arm.join(d).display())).collect();
     let mut objects = Vec::new();
     for src in sources {
         let is_mve = src.to_str().unwrap().ends_with(".mve.c");

@@ -1,4 +1,6 @@
 //! Semantic models of the Cortex-M kernels.
 
+pub mod fndsa_ntt;
 pub mod keccak;
+pub mod mlkem_ntt;
 pub mod mve;

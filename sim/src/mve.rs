@@ -669,6 +669,16 @@ interleave! {
     vld4q_s32 vst4q_s32 i32, 4, from_i32, i32;
 }
 
+/// `VLDRH.16 Qd, [Rn]` (`vld1q_s16`): lane `i` is `addr[i]`.
+pub fn vld1q_s16(addr: &[i16]) -> Q {
+    Q::from_i16(core::array::from_fn(|i| addr[i]))
+}
+
+/// `VSTRH.16 Qd, [Rn]` (`vst1q_s16`): `addr[i]` is lane `i`.
+pub fn vst1q_s16(addr: &mut [i16], value: Q) {
+    addr[..8].copy_from_slice(&value.i16());
+}
+
 // ---- gather and scatter with shifted (element-indexed) offsets ----
 
 /// `VLDRH.S16 Qd, [Rn, Qm, UXTW #1]`: lane `i` is `base[offset.u16()[i]]`.

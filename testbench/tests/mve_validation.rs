@@ -547,6 +547,8 @@ fn forms() -> Vec<Form> {
     vsubq_m_u8: P3_8 => |x| q(vsubq_m_u8(x.c(), x.a(), x.b(), x.pred()));
     vsubq_m_u16: P3_16 => |x| q(vsubq_m_u16(x.c(), x.a(), x.b(), x.pred()));
     vsubq_m_u32: P3_32 => |x| q(vsubq_m_u32(x.c(), x.a(), x.b(), x.pred()));
+    vld1q_s16: M_16 => |x| q(vld1q_s16(&x.mem_i16()[8..]));
+    vst1q_s16: M_16 => |x| { let mut m = [0; 8]; vst1q_s16(&mut m, x.a()); [&[POISON; 16][..], &mem_i16(&m)].concat() };
     vld2q_s8: M_8 => |x| qs(&vld2q_s8(&x.mem_i8()));
     vld2q_s16: M_16 => |x| qs(&vld2q_s16(&x.mem_i16()));
     vld2q_s32: M_32 => |x| qs(&vld2q_s32(&x.mem_i32()));

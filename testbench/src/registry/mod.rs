@@ -5,7 +5,9 @@
 //! kernel's exact output, in its own layout), the reference (what the standard computes, in the standard layout) and
 //! the canonicalisation between the two.
 
+mod fndsa_ntt;
 mod keccak;
+mod mlkem_ntt;
 mod schemes;
 
 use rand::SeedableRng;
@@ -101,7 +103,7 @@ impl KernelSpec {
 }
 
 /// The kernel families; each module lists its contracts. A new family is one line here.
-const FAMILIES: &[&[KernelSpec]] = &[keccak::KERNELS, schemes::KERNELS];
+const FAMILIES: &[&[KernelSpec]] = &[keccak::KERNELS, schemes::KERNELS, fndsa_ntt::KERNELS, mlkem_ntt::KERNELS];
 
 /// Every kernel pqhelium knows, family by family.
 pub fn all() -> impl Iterator<Item = &'static KernelSpec> {

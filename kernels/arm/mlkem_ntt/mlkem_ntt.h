@@ -1,0 +1,30 @@
+#ifndef PQH_MLKEM_NTT_H
+#define PQH_MLKEM_NTT_H
+#include <stdint.h>
+
+/* q = 3329, n = 256. See mlkem_ntt_scalar.c and mlkem_ntt.mve.c for the contracts. */
+#define MLKEM_Q 3329
+/* 128^-1 and zeta_1 * 128^-1 mod q, centred, with their twisted forms round(z * 2^15 / q). */
+#define MLKEM_F (-26)
+#define MLKEM_F_TW (-256)
+#define MLKEM_ZF 1652
+#define MLKEM_ZF_TW 16261
+/* round(2^15 / q): twisted form of 1, for the Barrett reduction x * 1. */
+#define MLKEM_ONE_TW 10
+/* round(2^31 / q), for the 32-bit Barrett reduction. */
+#define MLKEM_BARRETT32 645084
+
+/* zeta^BitRev7(k) and zeta^(2 BitRev7(k) + 1), centred in [-1664, 1664], and their twisted forms. */
+extern const int16_t pqh_mlkem_zeta[128], pqh_mlkem_zeta_tw[128];
+extern const int16_t pqh_mlkem_gamma[128], pqh_mlkem_gamma_tw[128];
+
+void mlkem_ntt_fwd_scalar(int16_t p[256]);
+void mlkem_ntt_inv_scalar(int16_t p[256]);
+void mlkem_basemul_scalar(int16_t out[256], const int16_t a[256], const int16_t b[256]);
+
+void mlkem_ntt_fwd_mve(int16_t p[256]);
+void mlkem_ntt_inv_mve(int16_t p[256]);
+void mlkem_basemul_mve(int16_t out[256], const int16_t a[256], const int16_t b[256]);
+void mlkem_to_mve(int16_t out[256], const int16_t in[256]);
+void mlkem_from_mve(int16_t out[256], const int16_t in[256]);
+#endif

@@ -1,0 +1,510 @@
+//! Models of the FN-DSA NTT kernels, q = 12289 (`kernels/arm/fndsa_ntt/`): the MVE kernels of `fndsa_ntt.mve.c`
+//! written with [`crate::mve`] (one function per intrinsic, in the C source's order), the portable baselines of
+//! `fndsa_ntt_scalar.c` ([`scalar`]), and the worst-case bound propagation ([`bounds`]) that proves the MVE kernels
+//! never overflow a 16-bit lane.
+//!
+//! Representation of the MVE kernels: signed 16-bit lanes, x stands for x mod q, no Montgomery factor. Storage order
+//! of the NTT domain: position `64c + 8r + j` holds reference slot `64c + 8j + r` ([`ntt_slot`]).
+//!
+//! The twiddles are recomputed here from g = 7 and q, independently of the C tables.
+
+use crate::mve::*;
+
+/// The modulus.
+pub const Q: i16 = 12289;
+/// q^-1 mod 2^16, as a signed 16-bit value.
+pub const QINV: i16 = -12287;
+/// ~2^28 / q: the Barrett constant of [`red`].
+pub const RED_V: i16 = 21844;
+/// 2^16 mod q, which cancels the Montgomery factor of the pointwise product.
+pub const MONT_C: i16 = 4091;
+
+const _: () = assert!((Q as i32 * QINV as i32) & 0xFFFF == 1);
+const _: () = assert!((1i64 << 16) % Q as i64 == MONT_C as i64);
+
+/// Precondition of the forward MVE kernels: every int16 (no bound).
+pub const FWD_IN: i32 = 32768;
+/// Precondition of the inverse MVE kernels: |x| <= INV_IN.
+pub const INV_IN: i32 = 16383;
+/// Precondition of the pointwise MVE kernels: |a|, |b| <= PW_IN (-32768 excluded).
+pub const PW_IN: i32 = 32767;
+
+const fn pow_mod(base: u32, mut e: u32) -> u32 {
+    let q = Q as u64;
+    let mut r = 1u64;
+    let mut b = base as u64 % q;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r * b % q;
+        }
+        b = b * b % q;
+        e >>= 1;
+    }
+    r as u32
+}
+
+/// The centred representative of x mod q, in [-(q-1)/2, (q-1)/2].
+pub const fn centred(x: i64) -> i16 {
+    let r = x.rem_euclid(Q as i64);
+    (if r > (Q as i64 - 1) / 2 { r - Q as i64 } else { r }) as i16
+}
+
+/// round(w 2^15 / q) (never a tie: q is odd): the Barrett companion of the constant w.
+pub const fn barrett_companion(w: i16) -> i16 {
+    ((w as i64 * 65536 + Q as i64).div_euclid(2 * Q as i64)) as i16
+}
+
+const fn tables(root: u32) -> ([i16; 1024], [i16; 1024]) {
+    let mut w = [0i16; 1024];
+    let mut b = [0i16; 1024];
+    let mut k = 0;
+    while k < 1024 {
+        let rev = (k as u32).reverse_bits() >> 22;
+        w[k] = centred(pow_mod(root, rev) as i64);
+        b[k] = barrett_companion(w[k]);
+        k += 1;
+    }
+    (w, b)
+}
+
+const FWD: ([i16; 1024], [i16; 1024]) = tables(7);
+const INV: ([i16; 1024], [i16; 1024]) = tables(pow_mod(7, 2047));
+/// `fndsa_zeta[k] = g^rev10(k)` (centred) and its Barrett companions `fndsa_zeta_br`.
+pub static ZETA: [i16; 1024] = FWD.0;
+pub static ZETA_BR: [i16; 1024] = FWD.1;
+/// `fndsa_izeta[k] = g^-rev10(k)` (centred) and `fndsa_izeta_br`.
+pub static IZETA: [i16; 1024] = INV.0;
+pub static IZETA_BR: [i16; 1024] = INV.1;
+
+/// n^-1 mod q (centred) for n = 2^logn.
+pub fn ninv(logn: u32) -> i16 {
+    centred(i64::from(pow_mod(1 << logn, Q as u32 - 2)))
+}
+
+/// The reference slot held at storage position `p` of the MVE kernels' NTT order (an involution).
+pub fn ntt_slot(p: usize) -> usize {
+    (p & !63) | ((p & 7) << 3) | ((p >> 3) & 7)
+}
+
+fn vld1q_s16(a: &[i16]) -> Q {
+    Q::from_i16(a[..8].try_into().unwrap())
+}
+
+fn vst1q_s16(a: &mut [i16], v: Q) {
+    a[..8].copy_from_slice(&v.i16());
+}
+
+/// `static const uint16_t transpose_offsets[8]`.
+fn transpose_offsets() -> Q {
+    Q::from_u16([0, 8, 16, 24, 32, 40, 48, 56])
+}
+
+/// Barrett multiplication by the constant w (companion wbr): b*w - q*round(b*wbr/2^15).
+pub fn mul_n(b: Q, w: i16, wbr: i16) -> Q {
+    let hi = vqrdmulhq_n_s16(b, wbr);
+    let lo = vmulq_n_s16(b, w);
+    vmlaq_n_s16(lo, hi, -Q)
+}
+
+fn mul_v(b: Q, w: Q, wbr: Q) -> Q {
+    let hi = vqrdmulhq_s16(b, wbr);
+    let lo = vmulq_s16(b, w);
+    vmlaq_n_s16(lo, hi, -Q)
+}
+
+/// Barrett reduction of every lane.
+pub fn red(a: Q) -> Q {
+    let t = vqdmulhq_n_s16(a, RED_V);
+    let t = vrshrq_n_s16(t, 13);
+    vmlaq_n_s16(a, t, -Q)
+}
+
+fn fwd_pass(a: &mut [i16], logn: u32, l0: u32, nl: u32) {
+    let n = 1usize << logn;
+    let (group, d, nr) = (n >> l0, n >> (l0 + nl), 1usize << nl);
+    for g in 0..1usize << l0 {
+        for col in (0..d).step_by(8) {
+            let base = g * group + col;
+            let mut r = [Q::ZERO; 8];
+            for k in 0..nr {
+                r[k] = red(vld1q_s16(&a[base + k * d..]));
+            }
+            for s in 0..nl {
+                let dist = 1usize << (nl - 1 - s);
+                for k in (0..nr).filter(|k| k & dist == 0) {
+                    let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
+                    let t = mul_n(r[k + dist], ZETA[z], ZETA_BR[z]);
+                    r[k + dist] = vsubq_s16(r[k], t);
+                    r[k] = vaddq_s16(r[k], t);
+                }
+            }
+            for k in 0..nr {
+                vst1q_s16(&mut a[base + k * d..], r[k]);
+            }
+        }
+    }
+}
+
+fn ct_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q) {
+    let t = mul_v(r[y], w, wbr);
+    r[y] = vsubq_s16(r[x], t);
+    r[x] = vaddq_s16(r[x], t);
+}
+
+fn fwd_last(a: &mut [i16], logn: u32) {
+    let n = 1usize << logn;
+    let off = transpose_offsets();
+    for c in 0..n / 64 {
+        let base = 64 * c;
+        let mut r: [Q; 8] = std::array::from_fn(|k| red(vldrhq_gather_shifted_offset_s16(&a[base + k..], off)));
+        let (w, wb) = (vld1q_s16(&ZETA[n / 8 + 8 * c..]), vld1q_s16(&ZETA_BR[n / 8 + 8 * c..]));
+        for k in 0..4 {
+            ct_v(&mut r, k, k + 4, w, wb);
+        }
+        let (w2, wb2) = (vld2q_s16(&ZETA[n / 4 + 16 * c..]), vld2q_s16(&ZETA_BR[n / 4 + 16 * c..]));
+        for k in (0..8).filter(|k| k & 2 == 0) {
+            ct_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2]);
+        }
+        let (w4, wb4) = (vld4q_s16(&ZETA[n / 2 + 32 * c..]), vld4q_s16(&ZETA_BR[n / 2 + 32 * c..]));
+        for k in (0..8).step_by(2) {
+            ct_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1]);
+        }
+        for (k, v) in r.into_iter().enumerate() {
+            vst1q_s16(&mut a[base + 8 * k..], v);
+        }
+    }
+}
+
+fn gs_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q) {
+    let s = vaddq_s16(r[x], r[y]);
+    let d = vsubq_s16(r[x], r[y]);
+    r[x] = red(s);
+    r[y] = mul_v(d, w, wbr);
+}
+
+fn inv_first(a: &mut [i16], logn: u32) {
+    let n = 1usize << logn;
+    let off = transpose_offsets();
+    for c in 0..n / 64 {
+        let base = 64 * c;
+        let mut r: [Q; 8] = std::array::from_fn(|k| vld1q_s16(&a[base + 8 * k..]));
+        let (w4, wb4) = (vld4q_s16(&IZETA[n / 2 + 32 * c..]), vld4q_s16(&IZETA_BR[n / 2 + 32 * c..]));
+        for k in (0..8).step_by(2) {
+            gs_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1]);
+        }
+        let (w2, wb2) = (vld2q_s16(&IZETA[n / 4 + 16 * c..]), vld2q_s16(&IZETA_BR[n / 4 + 16 * c..]));
+        for k in (0..8).filter(|k| k & 2 == 0) {
+            gs_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2]);
+        }
+        let (w, wb) = (vld1q_s16(&IZETA[n / 8 + 8 * c..]), vld1q_s16(&IZETA_BR[n / 8 + 8 * c..]));
+        for k in 0..4 {
+            gs_v(&mut r, k, k + 4, w, wb);
+        }
+        for (k, v) in r.into_iter().enumerate() {
+            vstrhq_scatter_shifted_offset_s16(&mut a[base + k..], off, v);
+        }
+    }
+}
+
+fn inv_pass(a: &mut [i16], logn: u32, l0: u32, nl: u32) {
+    let n = 1usize << logn;
+    let ni = ninv(logn);
+    let last = centred(i64::from(IZETA[1]) * i64::from(ni));
+    let (group, d, nr) = (n >> l0, n >> (l0 + nl), 1usize << nl);
+    for g in 0..1usize << l0 {
+        for col in (0..d).step_by(8) {
+            let base = g * group + col;
+            let mut r = [Q::ZERO; 8];
+            for k in 0..nr {
+                r[k] = vld1q_s16(&a[base + k * d..]);
+            }
+            for u in 0..nl {
+                let (s, dist) = (nl - 1 - u, 1usize << u);
+                for k in (0..nr).filter(|k| k & dist == 0) {
+                    let sum = vaddq_s16(r[k], r[k + dist]);
+                    let dif = vsubq_s16(r[k], r[k + dist]);
+                    if l0 + s == 0 {
+                        r[k] = mul_n(sum, ni, barrett_companion(ni));
+                        r[k + dist] = mul_n(dif, last, barrett_companion(last));
+                    } else {
+                        let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
+                        r[k] = red(sum);
+                        r[k + dist] = mul_n(dif, IZETA[z], IZETA_BR[z]);
+                    }
+                }
+            }
+            for k in 0..nr {
+                vst1q_s16(&mut a[base + k * d..], r[k]);
+            }
+        }
+    }
+}
+
+/// The register passes (first layer, layer count) of the forward kernel; the inverse runs them in reverse order.
+pub fn passes(logn: u32) -> &'static [(u32, u32)] {
+    match logn {
+        9 => &[(0, 3), (3, 3)],
+        10 => &[(0, 3), (3, 2), (5, 2)],
+        _ => panic!("fndsa_ntt: n = 2^{logn} is not a kernel size"),
+    }
+}
+
+/// `fndsa_ntt{512,1024}_fwd`: forward NTT in place, natural order in, NTT order ([`ntt_slot`]) out.
+pub fn ntt_fwd(logn: u32, a: &mut [i16]) {
+    assert_eq!(a.len(), 1 << logn);
+    for &(l0, nl) in passes(logn) {
+        fwd_pass(a, logn, l0, nl);
+    }
+    fwd_last(a, logn);
+}
+
+/// `fndsa_ntt{512,1024}_inv`: inverse NTT in place with the scaling by 1/n, NTT order in, natural order out.
+pub fn ntt_inv(logn: u32, a: &mut [i16]) {
+    assert_eq!(a.len(), 1 << logn);
+    inv_first(a, logn);
+    for &(l0, nl) in passes(logn).iter().rev() {
+        inv_pass(a, logn, l0, nl);
+    }
+}
+
+/// The Montgomery product x*y / 2^16 mod q of the pointwise kernel (before the correction by 2^16).
+pub fn montgomery(x: Q, y: Q) -> Q {
+    let lo = vmulq_s16(x, y);
+    let hi = vqdmulhq_s16(x, y);
+    let m = vmulq_n_s16(lo, QINV);
+    let t = vqdmulhq_n_s16(m, Q);
+    vhsubq_s16(hi, t)
+}
+
+/// `fndsa_ntt{512,1024}_pointwise`: r = a*b mod q, lane by lane.
+pub fn pointwise(a: &[i16], b: &[i16]) -> Vec<i16> {
+    assert_eq!(a.len(), b.len());
+    let mut r = vec![0i16; a.len()];
+    for i in (0..a.len()).step_by(8) {
+        let p = montgomery(vld1q_s16(&a[i..]), vld1q_s16(&b[i..]));
+        vst1q_s16(&mut r[i..], mul_n(p, MONT_C, barrett_companion(MONT_C)));
+    }
+    r
+}
+
+/// Models of the portable baselines (`fndsa_ntt_scalar.c`): canonical [0, q-1] outputs, reference NTT order.
+pub mod scalar {
+    use super::{IZETA, Q, ZETA, ninv};
+
+    const QU: u32 = Q as u32;
+
+    fn canon(x: i16) -> u32 {
+        i32::from(x).rem_euclid(i32::from(Q)) as u32
+    }
+
+    pub fn ntt_fwd(logn: u32, a: &mut [i16]) {
+        let n = 1usize << logn;
+        let mut v: Vec<u32> = a.iter().map(|&x| canon(x)).collect();
+        let (mut m, mut t) = (1, n);
+        while m < n {
+            let ht = t / 2;
+            for i in 0..m {
+                let w = canon(ZETA[m + i]);
+                for j in i * t..i * t + ht {
+                    let (x, y) = (v[j], v[j + ht] * w % QU);
+                    v[j] = (x + y) % QU;
+                    v[j + ht] = (x + QU - y) % QU;
+                }
+            }
+            t = ht;
+            m *= 2;
+        }
+        for (d, x) in a.iter_mut().zip(v) {
+            *d = x as i16;
+        }
+    }
+
+    pub fn ntt_inv(logn: u32, a: &mut [i16]) {
+        let n = 1usize << logn;
+        let mut v: Vec<u32> = a.iter().map(|&x| canon(x)).collect();
+        let (mut m, mut t) = (n / 2, 1);
+        while m >= 1 {
+            for i in 0..m {
+                let w = canon(IZETA[m + i]);
+                for j in 2 * i * t..2 * i * t + t {
+                    let (x, y) = (v[j], v[j + t]);
+                    v[j] = (x + y) % QU;
+                    v[j + t] = (x + QU - y) * w % QU;
+                }
+            }
+            t *= 2;
+            m /= 2;
+        }
+        let ni = canon(ninv(logn));
+        for (d, x) in a.iter_mut().zip(v) {
+            *d = (x * ni % QU) as i16;
+        }
+    }
+
+    pub fn pointwise(a: &[i16], b: &[i16]) -> Vec<i16> {
+        a.iter().zip(b).map(|(&x, &y)| (canon(x) * canon(y) % QU) as i16).collect()
+    }
+}
+
+/// Worst-case bounds of the MVE kernels, per coefficient, layer by layer: every lane value is tracked as a bound on
+/// its absolute value, using the exact bounds of the two modular operations:
+///
+/// - Barrett multiplication by w (companion w' = round(w 2^15/q)): r = b w - q round(b w'/2^15), and
+///   |b w/q - b w'/2^15| = |b| |w 2^15 - w' q| / (q 2^15), so |r| <= floor(q/2 + |b| |w 2^15 - w' q| / 2^15);
+///   the `vmla` computes r mod 2^16, hence exactly when that bound is below 2^15;
+/// - reduction: |red(a)| <= [`red_max`] over every int16 a (computed exhaustively with the model);
+/// - pointwise: |x y / 2^16 mod q| = |x y - m q| / 2^16 <= (|x| |y| + 2^15 q) / 2^16 (m is a 16-bit lane).
+///
+/// Every sum and difference of a butterfly must stay within [-32767, 32767] (a wrapped `vadd`/`vsub` would be
+/// wrong mod q); the functions return `Err` naming the first place where a bound could exceed it.
+pub mod bounds {
+    use super::*;
+
+    /// The largest |lane| that an `int16_t` can hold without ambiguity for these kernels.
+    pub const LIMIT: i64 = 32767;
+
+    /// max |red(a)| over all int16 a, exhaustively.
+    pub fn red_max() -> i64 {
+        (i16::MIN..=i16::MAX)
+            .step_by(8)
+            .flat_map(|x| red(Q::from_i16(std::array::from_fn(|i| x + i as i16))).i16())
+            .map(|v| i64::from(v).abs())
+            .max()
+            .unwrap()
+    }
+
+    /// Bound of |Barrett multiplication of b by w| for |b| <= b_max.
+    pub fn mul_max(b_max: i64, w: i16) -> i64 {
+        let delta = (i64::from(w) * 32768 - i64::from(barrett_companion(w)) * i64::from(Q)).abs();
+        (i64::from(Q) * 16384 + b_max * delta) / 32768
+    }
+
+    fn check(v: i64, what: &str) -> Result<i64, String> {
+        if v <= LIMIT { Ok(v) } else { Err(format!("{what}: bound {v} exceeds {LIMIT}")) }
+    }
+
+    /// Forward CT butterfly on bounds: returns (bound of x + t, bound of x - t).
+    fn ct(x: i64, y: i64, w: i16, place: &str) -> Result<(i64, i64), String> {
+        let t = check(mul_max(y, w), place)?;
+        let v = check(x + t, place)?;
+        Ok((v, v))
+    }
+
+    fn gs(x: i64, y: i64, w: i16, rmax: i64, sum_mul: Option<i16>, place: &str) -> Result<(i64, i64), String> {
+        let s = check(x + y, place)?;
+        let a = match sum_mul {
+            Some(ni) => check(mul_max(s, ni), place)?,
+            None => rmax,
+        };
+        Ok((a, check(mul_max(s, w), place)?))
+    }
+
+    /// Per-coefficient output bounds of the forward kernel for |input| <= in_max (storage order of the output);
+    /// the maximum over every intermediate value is checked against [`LIMIT`].
+    pub fn forward(logn: u32, in_max: i64) -> Result<Vec<i64>, String> {
+        let n = 1usize << logn;
+        let rmax = red_max();
+        let mut a = vec![in_max; n];
+        for &(l0, nl) in passes(logn) {
+            let (group, d) = (n >> l0, n >> (l0 + nl));
+            for g in 0..1usize << l0 {
+                for col in 0..d {
+                    let base = g * group + col;
+                    let mut r: Vec<i64> = (0..1usize << nl).map(|_| rmax).collect();
+                    for s in 0..nl {
+                        let dist = 1usize << (nl - 1 - s);
+                        for k in (0..r.len()).filter(|k| k & dist == 0) {
+                            let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
+                            (r[k], r[k + dist]) = ct(r[k], r[k + dist], ZETA[z], &format!("fwd layer {}", l0 + s))?;
+                        }
+                    }
+                    for (k, v) in r.into_iter().enumerate() {
+                        a[base + k * d] = v;
+                    }
+                }
+            }
+        }
+        let mut out = vec![0; n];
+        for c in 0..n / 64 {
+            for j in 0..8 {
+                // lane j of register k is coefficient 64c + 8j + k; its twiddles at distances 4, 2, 1:
+                let mut r: Vec<i64> = (0..8).map(|_| rmax).collect();
+                for k in 0..4 {
+                    (r[k], r[k + 4]) = ct(r[k], r[k + 4], ZETA[n / 8 + 8 * c + j], "fwd distance 4")?;
+                }
+                for k in (0..8).filter(|k| k & 2 == 0) {
+                    let z = n / 4 + 16 * c + 2 * j + (k >> 2);
+                    (r[k], r[k + 2]) = ct(r[k], r[k + 2], ZETA[z], "fwd distance 2")?;
+                }
+                for k in (0..8).step_by(2) {
+                    let z = n / 2 + 32 * c + 4 * j + (k >> 1);
+                    (r[k], r[k + 1]) = ct(r[k], r[k + 1], ZETA[z], "fwd distance 1")?;
+                }
+                for (k, v) in r.into_iter().enumerate() {
+                    out[64 * c + 8 * k + j] = v;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Per-coefficient output bounds of the inverse kernel for |input| <= in_max (natural output order).
+    pub fn inverse(logn: u32, in_max: i64) -> Result<Vec<i64>, String> {
+        let n = 1usize << logn;
+        let rmax = red_max();
+        // After the first pass, in the natural order.
+        let mut a = vec![0; n];
+        for c in 0..n / 64 {
+            for j in 0..8 {
+                let mut r = [in_max; 8];
+                for k in (0..8).step_by(2) {
+                    let z = n / 2 + 32 * c + 4 * j + (k >> 1);
+                    (r[k], r[k + 1]) = gs(r[k], r[k + 1], IZETA[z], rmax, None, "inv distance 1")?;
+                }
+                for k in (0..8).filter(|k| k & 2 == 0) {
+                    let z = n / 4 + 16 * c + 2 * j + (k >> 2);
+                    (r[k], r[k + 2]) = gs(r[k], r[k + 2], IZETA[z], rmax, None, "inv distance 2")?;
+                }
+                for k in 0..4 {
+                    (r[k], r[k + 4]) = gs(r[k], r[k + 4], IZETA[n / 8 + 8 * c + j], rmax, None, "inv distance 4")?;
+                }
+                for (k, v) in r.into_iter().enumerate() {
+                    a[64 * c + 8 * j + k] = v;
+                }
+            }
+        }
+        let ni = ninv(logn);
+        let last = centred(i64::from(IZETA[1]) * i64::from(ni));
+        for &(l0, nl) in passes(logn).iter().rev() {
+            let (group, d) = (n >> l0, n >> (l0 + nl));
+            for g in 0..1usize << l0 {
+                for col in 0..d {
+                    let base = g * group + col;
+                    let mut r: Vec<i64> = (0..1usize << nl).map(|k| a[base + k * d]).collect();
+                    for s in (0..nl).rev() {
+                        let dist = 1usize << (nl - 1 - s);
+                        for k in (0..r.len()).filter(|k| k & dist == 0) {
+                            let place = format!("inv layer {}", l0 + s);
+                            (r[k], r[k + dist]) = if l0 + s == 0 {
+                                gs(r[k], r[k + dist], last, rmax, Some(ni), &place)?
+                            } else {
+                                let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
+                                gs(r[k], r[k + dist], IZETA[z], rmax, None, &place)?
+                            };
+                        }
+                    }
+                    for (k, v) in r.into_iter().enumerate() {
+                        a[base + k * d] = v;
+                    }
+                }
+            }
+        }
+        Ok(a)
+    }
+
+    /// Bound of the pointwise output for |a|, |b| <= in_max.
+    pub fn pointwise(in_max: i64) -> Result<i64, String> {
+        let m = check((in_max * in_max + 32768 * i64::from(Q)) / 65536, "pointwise montgomery")?;
+        check(mul_max(m, MONT_C), "pointwise correction")
+    }
+}

@@ -1,0 +1,492 @@
+//! Models of the ML-KEM NTT kernels (`kernels/arm/mlkem_ntt/`), q = 3329, n = 256.
+//!
+//! - The MVE kernels (`mlkem_ntt.mve.c`) are modelled with [`crate::mve`], one intrinsic per call, in the C source's
+//!   order, so the models reproduce the kernels' exact outputs: signed 16-bit non-canonical representatives (no
+//!   Montgomery factor), in the "MVE order" ([`mve_coeff`]).
+//! - The scalar baselines (`mlkem_ntt_scalar.c`) are modelled in plain Rust, in the FIPS 203 order, with the same
+//!   arithmetic coefficient by coefficient.
+//! - [`bounds`] propagates worst-case magnitudes through every operation of the kernels and proves that no 16-bit
+//!   (or, in the basemul, 32-bit) lane overflows for inputs inside the preconditions.
+
+use std::sync::LazyLock;
+
+use crate::mve::*;
+
+pub const Q: i16 = 3329;
+pub const N: usize = 256;
+pub type Poly = [i16; N];
+
+/// Precondition of the forward NTT: |x| <= FWD_IN_MAX.
+pub const FWD_IN_MAX: i64 = 8192;
+/// Precondition of the basemul: |a|, |b| <= BASEMUL_IN_MAX.
+pub const BASEMUL_IN_MAX: i64 = 32767;
+/// The inverse NTT and from_mve accept every int16_t: |x| <= 32768.
+pub const ANY_I16: i64 = 32768;
+
+/// round(2^15 / q): the twisted form of 1.
+pub const ONE_TW: i16 = 10;
+/// round(2^31 / q), the 32-bit Barrett constant.
+pub const BARRETT32: i32 = 645_084;
+
+const fn bit_reverse7(i: usize) -> usize {
+    ((i as u8).reverse_bits() >> 1) as usize
+}
+
+const fn pow17(exp: usize) -> i64 {
+    let mut r = 1i64;
+    let mut e = 0;
+    while e < exp {
+        r = r * 17 % 3329;
+        e += 1;
+    }
+    r
+}
+
+/// The centred representative of x mod q, in [-1664, 1664].
+pub const fn centre(x: i64) -> i16 {
+    let r = x.rem_euclid(3329);
+    if r > 1664 { (r - 3329) as i16 } else { r as i16 }
+}
+
+/// The twisted constant of z: round(z 2^15 / q) (half up).
+pub const fn twist(z: i16) -> i16 {
+    (2 * (z as i64) * 32768 + 3329).div_euclid(2 * 3329) as i16
+}
+
+const fn table(odd: bool, twisted: bool) -> [i16; 128] {
+    let mut t = [0; 128];
+    let mut k = 0;
+    while k < 128 {
+        let e = if odd { 2 * bit_reverse7(k) + 1 } else { bit_reverse7(k) };
+        let z = centre(pow17(e));
+        t[k] = if twisted { twist(z) } else { z };
+        k += 1;
+    }
+    t
+}
+
+/// zeta^BitRev7(k), centred, and the twisted forms (`pqh_mlkem_zeta`, `pqh_mlkem_zeta_tw`).
+pub const ZETA: [i16; 128] = table(false, false);
+pub const ZETA_TW: [i16; 128] = table(false, true);
+/// zeta^(2 BitRev7(k) + 1), centred, and the twisted forms (`pqh_mlkem_gamma`, `pqh_mlkem_gamma_tw`).
+pub const GAMMA: [i16; 128] = table(true, false);
+pub const GAMMA_TW: [i16; 128] = table(true, true);
+/// 128^-1 and zeta_1 128^-1, centred.
+pub const F: i16 = centre(3303);
+pub const ZF: i16 = centre(ZETA[1] as i64 * F as i64);
+
+/// The FIPS 203 index of the coefficient at storage index `s` of the MVE order:
+/// s0 s1 -> c1 c2, s2 -> c0, s3 -> c4, s4 -> c5, s5 -> c3, s6 s7 -> c6 c7.
+pub const fn mve_coeff(s: usize) -> usize {
+    ((s & 1) << 1) | ((s & 2) << 1) | ((s >> 2) & 1) | ((s & 8) << 1) | ((s & 16) << 1) | ((s >> 2) & 8) | (s & 0xC0)
+}
+
+// ---- scalar arithmetic (the C baselines, and the reference of the per-lane arithmetic) ----
+
+/// Barrett multiplication with a twisted constant: a z - q round(a z' / 2^15).
+pub fn mulmod(a: i16, z: i16, zt: i16) -> i16 {
+    let t = (i32::from(a) * i32::from(zt) + (1 << 14)) >> 15;
+    (i32::from(a) * i32::from(z)).wrapping_sub(t * 3329) as i16
+}
+
+fn reduce1(a: i16) -> i16 {
+    mulmod(a, 1, ONE_TW)
+}
+
+/// 32-bit Barrett reduction: x - q round(x BARRETT32 / 2^31), narrowed to 16 bits.
+pub fn barrett32(x: i32) -> i16 {
+    let t = ((i64::from(x) * i64::from(BARRETT32) + (1 << 30)) >> 31) as i32;
+    x.wrapping_sub(t.wrapping_mul(3329)) as i16
+}
+
+/// `mlkem_ntt_fwd_scalar`: FIPS order in and out.
+pub fn ntt_fwd_scalar(p: &mut Poly) {
+    let mut k = 1;
+    let mut len = 128;
+    while len >= 2 {
+        for start in (0..N).step_by(2 * len) {
+            let (z, zt) = (ZETA[k], ZETA_TW[k]);
+            k += 1;
+            for j in start..start + len {
+                let t = mulmod(p[j + len], z, zt);
+                let u = p[j];
+                p[j + len] = u.wrapping_sub(t);
+                p[j] = u.wrapping_add(t);
+            }
+        }
+        len /= 2;
+    }
+}
+
+fn inv_layer(p: &mut Poly, len: usize) {
+    let mut k = 256 / len - 1;
+    for start in (0..N).step_by(2 * len) {
+        let (z, zt) = (ZETA[k], ZETA_TW[k]);
+        for j in start..start + len {
+            let (u, v) = (p[j], p[j + len]);
+            p[j] = u.wrapping_add(v);
+            p[j + len] = mulmod(v.wrapping_sub(u), z, zt);
+        }
+        k = k.wrapping_sub(1);
+    }
+}
+
+/// `mlkem_ntt_inv_scalar`: FIPS order in and out, scaled by 128^-1.
+pub fn ntt_inv_scalar(p: &mut Poly) {
+    p.iter_mut().for_each(|x| *x = reduce1(*x));
+    for len in [2, 4, 8] {
+        inv_layer(p, len);
+    }
+    p.iter_mut().for_each(|x| *x = reduce1(*x));
+    for len in [16, 32, 64] {
+        inv_layer(p, len);
+    }
+    for j in 0..128 {
+        let (u, v) = (p[j], p[j + 128]);
+        p[j] = mulmod(u.wrapping_add(v), F, twist(F));
+        p[j + 128] = mulmod(v.wrapping_sub(u), ZF, twist(ZF));
+    }
+}
+
+/// `mlkem_basemul_scalar`: FIPS order.
+pub fn basemul_scalar(a: &Poly, b: &Poly) -> Poly {
+    let mut out = [0; N];
+    for i in 0..128 {
+        let (a0, a1) = (i32::from(a[2 * i]), i32::from(a[2 * i + 1]));
+        let (b0, b1) = (i32::from(b[2 * i]), i32::from(b[2 * i + 1]));
+        let bg = i32::from(mulmod(b1 as i16, GAMMA[i], GAMMA_TW[i]));
+        out[2 * i] = barrett32((a0 * b0).wrapping_add(a1 * bg));
+        out[2 * i + 1] = barrett32((a0 * b1).wrapping_add(a1 * b0));
+    }
+    out
+}
+
+// ---- the MVE kernels ----
+
+/// The kernels' constant tables (`fwd_d`, `inv_d`, `bm_g` in `mlkem_ntt.mve.c`): rows of 8 zetas then their 8
+/// twisted forms.
+struct Tables {
+    fwd_d: Vec<i16>,
+    inv_d: Vec<i16>,
+    bm_g: Vec<i16>,
+}
+
+fn row(out: &mut Vec<i16>, lane: impl Fn(usize, usize) -> i16) {
+    // lane l = (c0, c4, c5): l1 = c4, l2 = c5
+    let zetas: Vec<i16> = (0..8).map(|l| lane((l >> 1) & 1, (l >> 2) & 1)).collect();
+    out.extend(&zetas);
+    out.extend(zetas.iter().map(|&z| twist(z)));
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let (mut fwd_d, mut inv_d, mut bm_g) = (Vec::new(), Vec::new(), Vec::new());
+    for blk in 0..8 {
+        // block = (c3, c6, c7): h = c3, m = (c6, c7)
+        let (m, h) = (blk >> 1, blk & 1);
+        row(&mut fwd_d, |l1, l2| ZETA[32 + 8 * m + 4 * l2 + 2 * l1 + h]);
+        for c2 in 0..2 {
+            row(&mut fwd_d, |l1, l2| ZETA[64 + 16 * m + 8 * l2 + 4 * l1 + 2 * h + c2]);
+        }
+        for c2 in 0..2 {
+            row(&mut inv_d, |l1, l2| ZETA[127 - (16 * m + 8 * l2 + 4 * l1 + 2 * h + c2)]);
+        }
+        row(&mut inv_d, |l1, l2| ZETA[63 - (8 * m + 4 * l2 + 2 * l1 + h)]);
+        for k in 0..4 {
+            let gammas: Vec<i16> = (0..8).map(|l| GAMMA[mve_coeff(32 * blk + 4 * l + k) >> 1]).collect();
+            bm_g.extend(&gammas);
+            bm_g.extend(gammas.iter().map(|&z| twist(z)));
+        }
+    }
+    Tables { fwd_d, inv_d, bm_g }
+});
+
+fn mulmod_n(a: Q, z: i16, zt: i16) -> Q {
+    vmlaq_n_s16(vmulq_n_s16(a, z), vqrdmulhq_n_s16(a, zt), -Q)
+}
+
+fn mulmod_v(a: Q, row: &[i16]) -> Q {
+    vmlaq_n_s16(vmulq_s16(a, vld1q_s16(row)), vqrdmulhq_s16(a, vld1q_s16(&row[8..])), -Q)
+}
+
+fn reduce1_v(a: Q) -> Q {
+    vmlaq_n_s16(a, vqrdmulhq_n_s16(a, ONE_TW), -Q)
+}
+
+/// Cooley-Tukey butterfly on x[u], x[v] with t = x[v] * zeta.
+fn ct(x: &mut [Q], u: usize, v: usize, t: impl Fn(Q) -> Q) {
+    let t = t(x[v]);
+    x[v] = vsubq_s16(x[u], t);
+    x[u] = vaddq_s16(x[u], t);
+}
+
+/// Gentleman-Sande butterfly: (u, v) -> (u + v, (v - u) * zeta).
+fn gs(x: &mut [Q], u: usize, v: usize, m: impl Fn(Q) -> Q) {
+    let d = vsubq_s16(x[v], x[u]);
+    x[u] = vaddq_s16(x[u], x[v]);
+    x[v] = m(d);
+}
+
+fn zeta_n(k: usize) -> impl Fn(Q) -> Q {
+    move |a| mulmod_n(a, ZETA[k], ZETA_TW[k])
+}
+
+fn zeta_v(row: &[i16]) -> impl Fn(Q) -> Q + '_ {
+    move |a| mulmod_v(a, row)
+}
+
+fn load4(p: &[i16], offsets: [usize; 4]) -> [Q; 4] {
+    offsets.map(|o| vld1q_s16(&p[o..]))
+}
+
+fn store4(p: &mut [i16], offsets: [usize; 4], x: [Q; 4]) {
+    for (o, v) in offsets.into_iter().zip(x) {
+        vst1q_s16(&mut p[o..], v);
+    }
+}
+
+/// `mlkem_ntt_fwd_mve`: MVE order in and out.
+pub fn ntt_fwd_mve(p: &mut Poly) {
+    let t = &*TABLES;
+    for j in 0..8 {
+        let o = [8 * j, 8 * j + 64, 8 * j + 128, 8 * j + 192];
+        let mut x = load4(p, o);
+        ct(&mut x, 0, 2, zeta_n(1));
+        ct(&mut x, 1, 3, zeta_n(1));
+        ct(&mut x, 0, 1, zeta_n(2));
+        ct(&mut x, 2, 3, zeta_n(3));
+        store4(p, o, x);
+    }
+    for g in 0..8 {
+        let m = g >> 1;
+        let o = [32 * g, 32 * g + 8, 32 * g + 16, 32 * g + 24];
+        let mut x = load4(p, o);
+        ct(&mut x, 0, 2, zeta_n(4 + m));
+        ct(&mut x, 1, 3, zeta_n(4 + m));
+        ct(&mut x, 0, 1, zeta_n(8 + 2 * m));
+        ct(&mut x, 2, 3, zeta_n(9 + 2 * m));
+        store4(p, o, x);
+    }
+    for i in 0..16 {
+        let r = 64 * (i >> 2) + 8 * (i & 3);
+        let mut x = [vld1q_s16(&p[r..]), vld1q_s16(&p[r + 32..])];
+        ct(&mut x, 0, 1, zeta_n(16 + i));
+        vst1q_s16(&mut p[r..], x[0]);
+        vst1q_s16(&mut p[r + 32..], x[1]);
+    }
+    for blk in 0..8 {
+        let r = 32 * blk;
+        let z = &t.fwd_d[48 * blk..];
+        let mut a = vld4q_s16(&p[r..]);
+        ct(&mut a, 0, 2, zeta_v(z));
+        ct(&mut a, 1, 3, zeta_v(z));
+        ct(&mut a, 0, 1, zeta_v(&z[16..]));
+        ct(&mut a, 2, 3, zeta_v(&z[32..]));
+        vst4q_s16(&mut p[r..], a);
+    }
+}
+
+/// `mlkem_ntt_inv_mve`: MVE order in and out, scaled by 128^-1.
+pub fn ntt_inv_mve(p: &mut Poly) {
+    let t = &*TABLES;
+    for blk in 0..8 {
+        let r = 32 * blk;
+        let z = &t.inv_d[48 * blk..];
+        let mut a = vld4q_s16(&p[r..]).map(reduce1_v);
+        gs(&mut a, 0, 1, zeta_v(z));
+        gs(&mut a, 2, 3, zeta_v(&z[16..]));
+        gs(&mut a, 0, 2, zeta_v(&z[32..]));
+        gs(&mut a, 1, 3, zeta_v(&z[32..]));
+        vst4q_s16(&mut p[r..], a);
+    }
+    for i in 0..16 {
+        let r = 64 * (i >> 2) + 8 * (i & 3);
+        let mut x = [vld1q_s16(&p[r..]), vld1q_s16(&p[r + 32..])];
+        gs(&mut x, 0, 1, zeta_n(31 - i));
+        vst1q_s16(&mut p[r..], reduce1_v(x[0]));
+        vst1q_s16(&mut p[r + 32..], reduce1_v(x[1]));
+    }
+    for g in 0..8 {
+        let m = g >> 1;
+        let o = [32 * g, 32 * g + 8, 32 * g + 16, 32 * g + 24];
+        let mut x = load4(p, o);
+        gs(&mut x, 0, 1, zeta_n(15 - 2 * m));
+        gs(&mut x, 2, 3, zeta_n(14 - 2 * m));
+        gs(&mut x, 0, 2, zeta_n(7 - m));
+        gs(&mut x, 1, 3, zeta_n(7 - m));
+        store4(p, o, x);
+    }
+    for j in 0..8 {
+        let o = [8 * j, 8 * j + 64, 8 * j + 128, 8 * j + 192];
+        let mut x = load4(p, o);
+        gs(&mut x, 0, 1, zeta_n(3));
+        gs(&mut x, 2, 3, zeta_n(2));
+        let (d0, d1) = (vsubq_s16(x[2], x[0]), vsubq_s16(x[3], x[1]));
+        x[0] = mulmod_n(vaddq_s16(x[0], x[2]), F, twist(F));
+        x[1] = mulmod_n(vaddq_s16(x[1], x[3]), F, twist(F));
+        x[2] = mulmod_n(d0, ZF, twist(ZF));
+        x[3] = mulmod_n(d1, ZF, twist(ZF));
+        store4(p, o, x);
+    }
+}
+
+fn barrett32_pair(even: Q, odd: Q, inactive: Q) -> Q {
+    let re = vmlaq_n_s32(even, vqrdmulhq_n_s32(even, BARRETT32), -3329);
+    let ro = vmlaq_n_s32(odd, vqrdmulhq_n_s32(odd, BARRETT32), -3329);
+    vmovntq_s32(vmovnbq_s32(inactive, re), ro)
+}
+
+/// `mlkem_basemul_mve`: MVE order.
+pub fn basemul_mve(a: &Poly, b: &Poly) -> Poly {
+    let t = &*TABLES;
+    let mut out = [0; N];
+    for blk in 0..8 {
+        let (x, y) = (vld4q_s16(&a[32 * blk..]), vld4q_s16(&b[32 * blk..]));
+        let g = &t.bm_g[64 * blk..];
+        let o: [Q; 4] = std::array::from_fn(|k| {
+            let bg = mulmod_v(y[k], &g[16 * k..]);
+            let bs = vrev32q_s16(y[k]);
+            let even = vaddq_s32(vmullbq_int_s16(x[k], y[k]), vmulltq_int_s16(x[k], bg));
+            let odd = vaddq_s32(vmullbq_int_s16(x[k], bs), vmulltq_int_s16(x[k], bs));
+            barrett32_pair(even, odd, bg)
+        });
+        vst4q_s16(&mut out[32 * blk..], o);
+    }
+    out
+}
+
+const LANE_COEFF: [i16; 8] = [0, 2, 4, 6, 1, 3, 5, 7];
+
+fn coeff_of_vector(v: usize) -> u16 {
+    (((v & 1) << 4) | ((v & 2) << 4) | ((v & 4) << 1) | ((v & 24) << 3)) as u16
+}
+
+/// `mlkem_to_mve`: FIPS order -> MVE order (a permutation).
+pub fn to_mve(input: &Poly) -> Poly {
+    let mut out = [0; N];
+    let base = vld1q_s16(&LANE_COEFF);
+    for v in 0..32 {
+        vst1q_s16(&mut out[8 * v..], vldrhq_gather_shifted_offset_s16(input, vaddq_n_u16(base, coeff_of_vector(v))));
+    }
+    out
+}
+
+/// `mlkem_from_mve`: MVE order -> FIPS order, canonical 0..q-1.
+pub fn from_mve(input: &Poly) -> Poly {
+    let mut out = [0; N];
+    let base = vld1q_s16(&LANE_COEFF);
+    let q = vdupq_n_s16(Q);
+    for v in 0..32 {
+        let mut x = reduce1_v(vld1q_s16(&input[8 * v..]));
+        x = vaddq_s16(x, vandq_s16(vshrq_n_s16(x, 16), q));
+        vstrhq_scatter_shifted_offset_s16(&mut out, vaddq_n_u16(base, coeff_of_vector(v)), x);
+    }
+    out
+}
+
+/// Worst-case magnitude propagation through every operation of the kernels (the MVE kernels and the scalar
+/// baselines perform the same operations on each coefficient, so one propagation covers both), in FIPS order.
+pub mod bounds {
+    use super::{ANY_I16, BASEMUL_IN_MAX, F, FWD_IN_MAX, GAMMA, N, ONE_TW, ZETA, ZF, twist};
+
+    const Q: i64 = 3329;
+    /// Largest magnitude a 16-bit lane may hold (symmetric intervals).
+    pub const I16_MAX: i64 = 32767;
+
+    /// |mulmod(a, z)| for |a| <= a_max: a z - q round(a z'/2^15) = q (a z/q - t) + a e/2^15 with e = z' q - z 2^15,
+    /// so |mulmod| <= q/2 + a_max |e| / 2^15, an integer: floor((q 2^15 + 2 a_max |e|) / 2^16).
+    pub fn mulmod_bound(a_max: i64, z: i16) -> i64 {
+        let e = (i64::from(twist(z)) * Q - i64::from(z) * 32768).abs();
+        (Q * 32768 + 2 * a_max * e) / 65536
+    }
+
+    /// The same for the 32-bit Barrett reduction with m = round(2^31/q): e = m q - 2^31.
+    pub fn barrett32_bound(x_max: i64) -> i64 {
+        let e = (i64::from(super::BARRETT32) * Q - (1i64 << 31)).abs();
+        (Q * (1i64 << 31) + 2 * x_max * e) >> 32
+    }
+
+    fn fits(what: &str, b: i64, limit: i64) -> Result<i64, String> {
+        if b <= limit { Ok(b) } else { Err(format!("{what}: bound {b} exceeds {limit}")) }
+    }
+
+    /// Output bounds of the forward NTT, coefficient by coefficient (FIPS order), for |x| <= input.
+    pub fn fwd(input: i64) -> Result<[i64; N], String> {
+        let mut b = [input; N];
+        let (mut k, mut len) = (1, 128);
+        while len >= 2 {
+            for start in (0..N).step_by(2 * len) {
+                for j in start..start + len {
+                    let t = mulmod_bound(b[j + len], ZETA[k]);
+                    let s = fits(&format!("fwd len {len} coefficient {j}"), b[j] + t, I16_MAX)?;
+                    b[j] = s;
+                    b[j + len] = s;
+                }
+                k += 1;
+            }
+            len /= 2;
+        }
+        Ok(b)
+    }
+
+    fn inv_layer(b: &mut [i64; N], len: usize) -> Result<(), String> {
+        let mut k = 256 / len - 1;
+        for start in (0..N).step_by(2 * len) {
+            for j in start..start + len {
+                let s = fits(&format!("inv len {len} coefficient {j}"), b[j] + b[j + len], I16_MAX)?;
+                b[j] = s;
+                b[j + len] = mulmod_bound(s, ZETA[k]);
+            }
+            k = k.wrapping_sub(1);
+        }
+        Ok(())
+    }
+
+    /// Output bounds of the inverse NTT for |x| <= input.
+    pub fn inv(input: i64) -> Result<[i64; N], String> {
+        let one = |x: i64| mulmod_bound(x, 1);
+        debug_assert_eq!(twist(1), ONE_TW);
+        let mut b = [one(input); N];
+        for len in [2, 4, 8] {
+            inv_layer(&mut b, len)?;
+        }
+        b.iter_mut().for_each(|x| *x = one(*x));
+        for len in [16, 32, 64] {
+            inv_layer(&mut b, len)?;
+        }
+        for j in 0..128 {
+            let s = fits(&format!("inv last layer coefficient {j}"), b[j] + b[j + 128], I16_MAX)?;
+            b[j] = mulmod_bound(s, F);
+            b[j + 128] = mulmod_bound(s, ZF);
+        }
+        Ok(b)
+    }
+
+    /// Output bounds of the basemul for |a| <= a_max, |b| <= b_max; checks the 32-bit sums.
+    pub fn basemul(a_max: i64, b_max: i64) -> Result<[i64; N], String> {
+        let mut out = [0; N];
+        for (i, &gamma) in GAMMA.iter().enumerate() {
+            let bg = fits("b1 gamma", mulmod_bound(b_max, gamma), I16_MAX)?;
+            let even = fits("even sum", a_max * b_max + a_max * bg, i64::from(i32::MAX))?;
+            let odd = fits("odd sum", 2 * a_max * b_max, i64::from(i32::MAX))?;
+            out[2 * i] = fits("even", barrett32_bound(even), I16_MAX)?;
+            out[2 * i + 1] = fits("odd", barrett32_bound(odd), I16_MAX)?;
+        }
+        Ok(out)
+    }
+
+    /// from_mve: the reduction by 1 must land in (-q, q) for the conditional addition of q to give 0..q-1.
+    pub fn from_mve(input: i64) -> Result<i64, String> {
+        fits("from_mve reduction", mulmod_bound(input, 1), Q - 1)
+    }
+
+    /// The documented contracts: (fwd out, inv out, basemul out, from_mve reduction) maxima.
+    pub fn contracts() -> Result<(i64, i64, i64, i64), String> {
+        let max = |b: [i64; N]| b.into_iter().max().unwrap();
+        Ok((
+            max(fwd(FWD_IN_MAX)?),
+            max(inv(ANY_I16)?),
+            max(basemul(BASEMUL_IN_MAX, BASEMUL_IN_MAX)?),
+            from_mve(ANY_I16)?,
+        ))
+    }
+}

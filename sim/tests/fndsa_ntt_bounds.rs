@@ -1,0 +1,73 @@
+//! The FN-DSA NTT MVE kernels never overflow a 16-bit lane for any input inside their preconditions, and their
+//! outputs meet the postconditions stated in `kernels/arm/fndsa_ntt/fndsa_ntt.mve.c`: a worst-case propagation of
+//! per-coefficient bounds through every butterfly of every pass (`pqhelium_sim::fndsa_ntt::bounds`), plus exhaustive
+//! checks that the bounds of the two modular operations it relies on are sound.
+
+use pqhelium_sim::fndsa_ntt::{
+    self as ntt, FWD_IN, INV_IN, IZETA, MONT_C, PW_IN, Q, RED_V, ZETA, barrett_companion, bounds, centred, ninv,
+};
+use pqhelium_sim::mve::Q as V;
+
+/// The postconditions of the contracts.
+const FWD_OUT: [i64; 2] = [32028, 32065];
+const INV_OUT: i64 = 8067;
+const PW_OUT: i64 = 9909;
+
+#[test]
+fn no_lane_overflows_and_postconditions_hold() {
+    for (logn, fwd_out) in [9, 10].into_iter().zip(FWD_OUT) {
+        let fwd = bounds::forward(logn, i64::from(FWD_IN)).unwrap();
+        assert_eq!(*fwd.iter().max().unwrap(), fwd_out, "forward n = 2^{logn}");
+        let inv = bounds::inverse(logn, i64::from(INV_IN)).unwrap();
+        assert!(*inv.iter().max().unwrap() <= INV_OUT, "inverse n = 2^{logn}");
+        // The outputs feed the next kernel: forward -> pointwise -> inverse.
+        assert!(fwd_out <= i64::from(PW_IN));
+        assert!(PW_OUT <= i64::from(INV_IN));
+        // One more unit of input bound on the inverse would not be covered: the precondition is what the proof uses.
+        assert!(bounds::inverse(logn, i64::from(INV_IN) + 1).is_err());
+    }
+    assert_eq!(bounds::pointwise(i64::from(PW_IN)).unwrap(), PW_OUT);
+    assert!(bounds::red_max() <= 6145);
+    let _ = RED_V;
+}
+
+/// `mul_max` is sound: for every int16 input b, the Barrett product by w stays within mul_max(|b|, w) (checked on
+/// 64 of the table twiddles, n^-1, the fused last-layer twiddles and 2^16 mod q).
+#[test]
+fn barrett_multiplication_bound_is_sound() {
+    let mut consts: Vec<i16> = ZETA.iter().step_by(32).chain(IZETA.iter().step_by(32)).copied().collect();
+    for logn in [9, 10] {
+        consts.push(ninv(logn));
+        consts.push(centred(i64::from(IZETA[1]) * i64::from(ninv(logn))));
+    }
+    consts.push(MONT_C);
+    for w in consts {
+        let wbr = barrett_companion(w);
+        for x in (i16::MIN..=i16::MAX).step_by(8) {
+            let b: [i16; 8] = std::array::from_fn(|i| x + i as i16);
+            let r = ntt::mul_n(V::from_i16(b), w, wbr).i16();
+            for (bi, ri) in b.into_iter().zip(r) {
+                let exact = i64::from(bi) * i64::from(w);
+                assert_eq!((exact - i64::from(ri)).rem_euclid(i64::from(Q)), 0, "w = {w}, b = {bi}");
+                let bound = bounds::mul_max(i64::from(bi).abs(), w);
+                if bound <= bounds::LIMIT {
+                    assert!(i64::from(ri).abs() <= bound, "w = {w}, b = {bi}: {ri} > {bound}");
+                }
+            }
+        }
+    }
+}
+
+/// The Montgomery step of the pointwise kernel: x*y/2^16 mod q within the bound, over a grid of extreme inputs.
+#[test]
+fn pointwise_montgomery_bound_is_sound() {
+    let edges: Vec<i16> = vec![-32767, -32766, -12289, -6145, -1, 0, 1, 6144, 12288, 32766, 32767];
+    let r16 = 65536i64.rem_euclid(i64::from(Q));
+    for &x in &edges {
+        for &y in &edges {
+            let m = ntt::montgomery(V::from_i16([x; 8]), V::from_i16([y; 8])).i16()[0];
+            assert_eq!((i64::from(m) * r16 - i64::from(x) * i64::from(y)).rem_euclid(i64::from(Q)), 0);
+            assert!(i64::from(m).abs() <= (i64::from(x).abs() * i64::from(y).abs() + 32768 * i64::from(Q)) / 65536);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! The ML-KEM NTT models (pqhelium_sim::mlkem_ntt): the worst-case bounds (no 16-bit lane, and in the basemul no
+//! 32-bit lane, overflows for any input inside the preconditions, and the outputs meet their postconditions), the
+//! exactness of the modular multiplication's bound, the round trip, and the MVE models against the scalar ones.
+
+use pqhelium_core::mlkem::{MlkemKernels, Reference};
+use pqhelium_sim::mlkem_ntt::{self as m, Poly, bounds};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const Q: i32 = 3329;
+
+fn canonical(p: &Poly) -> Poly {
+    p.map(|x| i32::from(x).rem_euclid(Q) as i16)
+}
+
+fn random(rng: &mut ChaCha8Rng, max: i16) -> Poly {
+    std::array::from_fn(|_| rng.gen_range(-max..=max))
+}
+
+/// MVE order -> FIPS order, through the model's own permutation.
+fn fips(p: &Poly) -> Poly {
+    let mut out = [0; 256];
+    for (s, &x) in p.iter().enumerate() {
+        out[m::mve_coeff(s)] = x;
+    }
+    out
+}
+
+#[test]
+fn no_lane_overflows_inside_the_preconditions_and_postconditions_hold() {
+    let max = |b: [i64; 256]| b.into_iter().max().unwrap();
+    let fwd = max(bounds::fwd(m::FWD_IN_MAX).unwrap());
+    assert_eq!(fwd, 23588, "documented forward output bound");
+    let inv = max(bounds::inv(m::ANY_I16).unwrap());
+    assert_eq!(inv, 1907, "documented inverse output bound");
+    assert!(inv < i64::from(Q));
+    let bm = max(bounds::basemul(m::BASEMUL_IN_MAX, m::BASEMUL_IN_MAX).unwrap());
+    assert_eq!(bm, 2652, "documented basemul output bound");
+    assert!(bm < i64::from(Q));
+    assert!(bounds::from_mve(m::ANY_I16).unwrap() < i64::from(Q));
+    // The chain fwd -> basemul -> inv stays inside the preconditions.
+    assert!(fwd <= m::BASEMUL_IN_MAX);
+    // The propagation fails where it must: a larger forward input overflows a lane.
+    assert!(bounds::fwd(16384).is_err());
+    assert!(bounds::basemul(32768, 32768).is_err());
+}
+
+/// The bound of mulmod is checked against every |a| <= 32767 for every twiddle the kernels use.
+#[test]
+fn the_mulmod_bound_holds_exhaustively() {
+    let mut zs: Vec<i16> = m::ZETA.iter().chain(&m::GAMMA).copied().collect();
+    zs.extend([1, m::F, m::ZF]);
+    for &z in &zs {
+        let zt = m::twist(z);
+        let (mut worst_small, mut worst_all) = (0i64, 0i64);
+        for a in -32767i16..=32767 {
+            let r = i64::from(m::mulmod(a, z, zt));
+            assert_eq!((r - i64::from(a) * i64::from(z)).rem_euclid(3329), 0);
+            if a.unsigned_abs() <= 8192 {
+                worst_small = worst_small.max(r.abs());
+            }
+            worst_all = worst_all.max(r.abs());
+        }
+        assert!(worst_all <= bounds::mulmod_bound(32767, z), "z = {z}");
+        assert!(worst_small <= bounds::mulmod_bound(8192, z), "z = {z}");
+    }
+}
+
+/// Observed maxima on edge inputs stay inside the proved bounds.
+#[test]
+fn observed_outputs_stay_inside_the_bounds() {
+    let fwd_b = bounds::fwd(m::FWD_IN_MAX).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for case in 0..300 {
+        let x: Poly = match case {
+            0 => [8192; 256],
+            1 => [-8192; 256],
+            2 => std::array::from_fn(|i| if i % 2 == 0 { 8192 } else { -8192 }),
+            _ => random(&mut rng, 8192),
+        };
+        let mut y = x;
+        m::ntt_fwd_scalar(&mut y);
+        assert!(y.iter().zip(&fwd_b).all(|(&v, &b)| i64::from(v).abs() <= b));
+        let mut z = y;
+        m::ntt_inv_scalar(&mut z);
+        assert!(z.iter().all(|&v| i32::from(v).abs() <= 1907));
+    }
+}
+
+#[test]
+fn round_trip_through_the_models() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for case in 0..500 {
+        let x: Poly = match case {
+            0 => [0; 256],
+            1 => [3328; 256],
+            2 => [8192; 256],
+            3 => [-8192; 256],
+            _ if case % 2 == 0 => std::array::from_fn(|_| rng.gen_range(0..3329)),
+            _ => random(&mut rng, 8192),
+        };
+        let mut p = m::to_mve(&x);
+        m::ntt_fwd_mve(&mut p);
+        m::ntt_inv_mve(&mut p);
+        assert_eq!(m::from_mve(&p), canonical(&x), "case {case}");
+    }
+}
+
+/// The MVE models perform the scalar models' arithmetic coefficient by coefficient: equal after the permutation,
+/// and both equal to the reference mod q.
+#[test]
+fn mve_models_equal_scalar_models_and_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..300 {
+        let x = random(&mut rng, 8192);
+        let mut v = x;
+        m::ntt_fwd_mve(&mut v);
+        let mut s = fips(&x);
+        m::ntt_fwd_scalar(&mut s);
+        assert_eq!(fips(&v), s);
+        let mut r = canonical(&s);
+        let mut ref_in = canonical(&fips(&x));
+        Reference.ntt(&mut ref_in);
+        assert_eq!(canonical(&r), ref_in);
+
+        let y = random(&mut rng, i16::MAX);
+        let mut v = y;
+        m::ntt_inv_mve(&mut v);
+        let mut s = fips(&y);
+        m::ntt_inv_scalar(&mut s);
+        assert_eq!(fips(&v), s);
+
+        let (a, b) = (random(&mut rng, i16::MAX), random(&mut rng, i16::MAX));
+        let s = m::basemul_scalar(&fips(&a), &fips(&b));
+        assert_eq!(fips(&m::basemul_mve(&a, &b)), s);
+        Reference.basemul(&mut r, &canonical(&fips(&a)), &canonical(&fips(&b)));
+        assert_eq!(canonical(&s), r);
+    }
+}
