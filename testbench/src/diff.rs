@@ -297,6 +297,24 @@ pub fn assert_case_passes(kernel_id: &str, kind: BackendKind, args: &[Arg]) {
     }
 }
 
+/// For tests: runs `cases` cases of a kernel on a backend (two jobs, generous timeout) and panics unless every case
+/// passed and, on an emulator, every call was counted.
+pub fn assert_campaign_passes(kernel_id: &str, kind: BackendKind, seed: u64, cases: u64) {
+    let kernel = crate::registry::find(kernel_id).unwrap_or_else(|| panic!("{kernel_id} is not registered"));
+    assert!(kernel.runs_on(kind), "{kernel_id} has no build for {kind}");
+    let campaign =
+        Campaign { limits: Limits { timeout: Duration::from_secs(60) }, ..Campaign::new(kernel, kind, seed, cases, 2) };
+    let result = run(&campaign);
+    assert_eq!(result.setup_error, None);
+    let failures: Vec<String> = result.failures.iter().map(ToString::to_string).collect();
+    assert!(failures.is_empty(), "{kernel_id} on {kind}: {failures:?}");
+    assert_eq!(result.cases_run(), cases);
+    if kind != BackendKind::Model {
+        assert_eq!(result.instructions.calls, cases, "every emulated call was counted");
+        assert!(result.instructions.min > 0);
+    }
+}
+
 /// Hands out chunks of the case indices still owed, in order.
 struct Dispenser {
     holes: Vec<[u64; 2]>,
