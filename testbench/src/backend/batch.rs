@@ -35,9 +35,9 @@ pub(crate) trait Engine {
     fn prepare(&mut self) -> Result<(), CallError> {
         Ok(())
     }
-    /// Runs descriptors `0..ncalls`. On failure, returns the index of the failed call: the calls before it
-    /// completed, the ones after it did not run. The engine is usable again afterwards.
-    fn execute(&mut self, ncalls: usize) -> Result<(), (usize, CallError)>;
+    /// Runs the descriptors in the window (`ctrl.ncalls` of them). On failure, returns the index of the failed
+    /// call: the calls before it completed, the ones after it did not run. The engine is usable again afterwards.
+    fn execute(&mut self) -> Result<(), (usize, CallError)>;
 }
 
 /// Where one call's buffers went.
@@ -66,10 +66,10 @@ pub(crate) fn run_batch(engine: &mut dyn Engine, calls: &[Call]) -> Vec<Result<C
             continue;
         }
         let placed = pack(engine, calls, chunk);
-        let failed = engine.execute(chunk.len()).err();
+        let failed = engine.execute().err();
         let completed = failed.as_ref().map_or(chunk.len(), |(k, _)| *k);
         for (slot, (&index, place)) in chunk.iter().zip(&placed).enumerate().take(completed) {
-            results[index] = Some(unpack(engine.window(), slot, &calls[index], place));
+            results[index] = Some(unpack(engine.window(), slot, place));
         }
         if let Some((k, error)) = failed {
             results[chunk[k]] = Some(Err(error));
@@ -175,7 +175,7 @@ fn place(window: &mut dyn Window, cursor: &mut u32, data: &[u8], buffers: &mut V
     abi::DDR_BASE + offset
 }
 
-fn unpack(window: &dyn Window, slot: usize, call: &Call, placed: &Placed) -> Result<CallOutput, CallError> {
+fn unpack(window: &dyn Window, slot: usize, placed: &Placed) -> Result<CallOutput, CallError> {
     let desc = window.read(abi::CALLS_OFFSET + (slot * abi::CALL_SIZE) as u32, abi::CALL_SIZE);
     let word = |at: usize| u32::from_le_bytes(desc[at..at + 4].try_into().unwrap());
     let dword = |at: usize| u64::from_le_bytes(desc[at..at + 8].try_into().unwrap());
@@ -192,7 +192,6 @@ fn unpack(window: &dyn Window, slot: usize, call: &Call, placed: &Placed) -> Res
         }
         buffers.push(window.read(offset, len));
     }
-    let _ = call;
     Ok(CallOutput {
         r0: word(cd::R0),
         r1: word(cd::R1),

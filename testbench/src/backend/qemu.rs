@@ -339,7 +339,7 @@ impl Engine for QemuBackend {
         }
     }
 
-    fn execute(&mut self, _ncalls: usize) -> Result<(), (usize, CallError)> {
+    fn execute(&mut self) -> Result<(), (usize, CallError)> {
         let timeout = self.limits.timeout;
         let Some(worker) = self.worker.as_mut() else {
             return Err((0, CallError::WorkerDied("no qemu worker".into())));

@@ -150,7 +150,7 @@ impl Engine for UnicornBackend {
         self
     }
 
-    fn execute(&mut self, _ncalls: usize) -> Result<(), (usize, CallError)> {
+    fn execute(&mut self) -> Result<(), (usize, CallError)> {
         for (addr, bytes) in &self.writable {
             self.uc.mem_write(u64::from(*addr), bytes).expect("segment is mapped");
         }
