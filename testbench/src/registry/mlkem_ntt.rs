@@ -73,6 +73,18 @@ fn one(p: Poly) -> Outcome {
 /// -max..=max, a quarter canonical 0..q-1, a quarter with edge values sprinkled.
 const EDGE_CASES: u64 = 8;
 
+/// Inputs of both base multiplications: edge cases pair edge polynomials (a with the one three further on), then two
+/// independent random polynomials.
+fn basemul_case(case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+    let a = poly_case(case, rng, BASEMUL_MAX);
+    let b = if case < EDGE_CASES {
+        poly_case((case + 3) % EDGE_CASES, rng, BASEMUL_MAX)
+    } else {
+        poly_case(case, rng, BASEMUL_MAX)
+    };
+    vec![Arg::Out(BYTES), Arg::In(bytes(&a)), Arg::In(bytes(&b))]
+}
+
 fn poly_case(case: u64, rng: &mut CaseRng, max: i16) -> Poly {
     let q1 = (Q - 1) as i16;
     match case {
@@ -185,15 +197,7 @@ pub(super) const KERNELS: &[KernelSpec] = &[
         postcondition: "MVE order, |out| <= 2652 (< q), out = a * b in T_q (FIPS 203 Algorithm 11)",
         returns: Returns::Nothing,
         edge_cases: EDGE_CASES,
-        generate: |case, rng| {
-            let a = poly_case(case, rng, BASEMUL_MAX);
-            let b = if case < EDGE_CASES {
-                poly_case((case + 3) % EDGE_CASES, rng, BASEMUL_MAX)
-            } else {
-                poly_case(case, rng, BASEMUL_MAX)
-            };
-            vec![Arg::Out(BYTES), Arg::In(bytes(&a)), Arg::In(bytes(&b))]
-        },
+        generate: basemul_case,
         model: |args| one(model::basemul_mve(&arg_poly(args, 1), &arg_poly(args, 2))),
         reference: |args| one(reference_basemul(&fips_of_mve(&arg_poly(args, 1)), &fips_of_mve(&arg_poly(args, 2)))),
         canon: canon_mve,
@@ -276,15 +280,7 @@ pub(super) const KERNELS: &[KernelSpec] = &[
         postcondition: "FIPS order, |out| <= 2652, out = a * b in T_q",
         returns: Returns::Nothing,
         edge_cases: EDGE_CASES,
-        generate: |case, rng| {
-            let a = poly_case(case, rng, BASEMUL_MAX);
-            let b = if case < EDGE_CASES {
-                poly_case((case + 3) % EDGE_CASES, rng, BASEMUL_MAX)
-            } else {
-                poly_case(case, rng, BASEMUL_MAX)
-            };
-            vec![Arg::Out(BYTES), Arg::In(bytes(&a)), Arg::In(bytes(&b))]
-        },
+        generate: basemul_case,
         model: |args| one(model::basemul_scalar(&arg_poly(args, 1), &arg_poly(args, 2))),
         reference: |args| one(reference_basemul(&arg_poly(args, 1), &arg_poly(args, 2))),
         canon: canon_fips,
