@@ -120,6 +120,13 @@ pub trait Permutation {
     fn permute(&mut self, state: &mut [u64; 25]);
 }
 
+/// A borrowed provider serves as well, so several sponges of one computation can share one kernel (and its counts).
+impl<P: Permutation + ?Sized> Permutation for &mut P {
+    fn permute(&mut self, state: &mut [u64; 25]) {
+        (**self).permute(state);
+    }
+}
+
 /// [`keccak_f1600`] as a [`Permutation`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReferencePermutation;

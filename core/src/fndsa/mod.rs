@@ -11,6 +11,18 @@ pub use hash::{HashId, compute_mu, hash_to_point, hash_verifying_key};
 pub use ntt::{NttKernels, Reference};
 pub use verify::VerifyingKey;
 
+/// The kernel families FN-DSA calls out to, one provider each: NTT modulo q, the signing FP64 kernels, the key
+/// generation fixed-point kernels and the Keccak permutation. core holds a reference for each; the testbench plugs
+/// in models and emulated object code. Key generation and signing take `&mut Kernels<..>` and reach every kernel of
+/// those families through it, so one swapped provider changes exactly its own part of the computation.
+#[derive(Clone, Debug, Default)]
+pub struct Kernels<N, F, X, P> {
+    pub ntt: N,
+    pub fpu: F,
+    pub fxp: X,
+    pub keccak: P,
+}
+
 /// Smallest and largest degrees (as logn) of the encodings and of verification.
 pub const MIN_LOGN: u32 = 2;
 pub const MAX_LOGN: u32 = 10;
