@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 
 use pqhelium_core::drbg::NistDrbg;
-use pqhelium_core::keccak::{Keccak, Permutation, ReferencePermutation, Shake128, shake256};
+use pqhelium_core::fndsa;
+use pqhelium_core::keccak::{self, Keccak, Permutation, ReferencePermutation, Shake128, shake256};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::rsp::Record;
 use pqhelium_core::x25519::{self, Reference as Field};
@@ -17,6 +18,7 @@ use crate::registry::{bytes_to_words, words_to_bytes};
 
 const FIPS202: &str = include_str!("../../vectors/fips202.kat");
 const SCHEMES: &str = include_str!("../../vectors/schemes.kat");
+const FNDSA: &str = include_str!("../../vectors/fndsa.kat");
 
 /// Who computes the kernels of a known-answer test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -50,7 +52,7 @@ pub struct KatResult {
 }
 
 /// The suites `check` and `kat` run by default.
-pub const SUITES: &[&str] = &["fips202", "mlkem768", "x25519", "xwing"];
+pub const SUITES: &[&str] = &["fips202", "mlkem768", "x25519", "xwing", "fndsa", "fndsa-keygen"];
 /// Suites too long for every run (a minute or more); `pqhelium kat --suite NAME` runs them.
 pub const LONG_SUITES: &[&str] = &["x25519-1m"];
 
@@ -87,6 +89,7 @@ pub fn run_all() -> Vec<KatResult> {
 fn run_schemes(suite: &'static str) -> Vec<KatResult> {
     SCHEMES
         .lines()
+        .chain(FNDSA.lines())
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter(|l| l.split_whitespace().next() == Some(suite))
@@ -135,6 +138,8 @@ fn check_scheme(suite: &str, f: &Fields) -> Result<(), String> {
     match suite {
         "mlkem768" => check_mlkem768(f),
         "x25519" | "x25519-1m" => check_x25519(f),
+        "fndsa" => check_fndsa(f),
+        "fndsa-keygen" => check_fndsa_keygen(f),
         _ => check_xwing(f),
     }
 }
@@ -212,6 +217,38 @@ fn check_xwing(f: &Fields) -> Result<(), String> {
     f.expect("ct_sha256", &Sha256::digest(ct))?;
     let decapsulated = xwing.decaps(&seed, &ct).map_err(|e| e.to_string())?;
     f.expect("ss", &decapsulated)
+}
+
+/// The fn-dsa 0.4.0 signature KAT: keys from seed_kgen, a signature of "message" in the context "domain" with
+/// seed_sign (pre-hashed with SHA3-256 for odd j), all through our keygen and signer; SHA3-256(sk || vk || sig).
+fn check_fndsa(f: &Fields) -> Result<(), String> {
+    let (logn, j) = (f.array::<1>("logn")?[0], f.array::<1>("j")?[0]);
+    let mut seeds = [0u8; 72];
+    shake256(&[logn, j, 0, 0, 0], &mut seeds);
+    let (seed_kgen, seed_sign) = seeds.split_at(32);
+    let logn = u32::from(logn);
+    let mut kernels = fndsa::ReferenceKernels::default();
+    let mut sign = || {
+        let (sk, vk) = fndsa::keygen(&mut kernels, logn, seed_kgen.try_into().unwrap())?;
+        let key = fndsa::SigningKey::decode_with(&mut kernels, &sk)?;
+        let message = b"message";
+        let sha3 = keccak::sha3_256(message);
+        let (id, hv) =
+            if j % 2 == 1 { (fndsa::HashId::SHA3_256, &sha3[..]) } else { (fndsa::HashId::RAW, &message[..]) };
+        let sig = key.sign(&mut kernels, seed_sign.try_into().unwrap(), b"domain", id, hv)?;
+        Ok::<_, fndsa::Error>([sk, vk, sig].concat())
+    };
+    f.expect("value", &keccak::sha3_256(&sign().map_err(|e| e.to_string())?))
+}
+
+/// fn-dsa-kgen 0.4.0's key generation KAT: SHA-256(f || g || F || G) from an ASCII seed.
+fn check_fndsa_keygen(f: &Fields) -> Result<(), String> {
+    let logn = u32::from(f.array::<1>("logn")?[0]);
+    let keys = fndsa::keygen_from_seed(&mut fndsa::ReferenceKernels::default(), logn, f.get("seed")?)
+        .map_err(|e| e.to_string())?;
+    let bytes: Vec<u8> =
+        [keys.f, keys.g, keys.capital_f, keys.capital_g].concat().into_iter().map(|c| c as u8).collect();
+    f.expect("fgFG_sha256", &Sha256::digest(bytes))
 }
 
 fn fips202_entries() -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {

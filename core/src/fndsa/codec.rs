@@ -207,3 +207,151 @@ impl Signature {
         Ok(out)
     }
 }
+
+/// Bits per coefficient of f and g in a signing key, by logn (their spread shrinks as n grows; key generation
+/// discards any f, g that does not fit).
+pub fn small_bits(logn: u32) -> u32 {
+    match logn {
+        0..=5 => 8,
+        6..=7 => 7,
+        8..=9 => 6,
+        _ => 5,
+    }
+}
+
+/// Bits per coefficient of F in a signing key, at every degree.
+pub const BIG_F_BITS: u32 = 8;
+
+/// Signing-key size: header, f and g trimmed, F on 8 bits, and the 64-byte verifying-key hash.
+pub fn signing_key_size(logn: u32) -> usize {
+    let n = 1usize << logn;
+    1 + 2 * (n * small_bits(logn) as usize) / 8 + n * BIG_F_BITS as usize / 8 + 64
+}
+
+/// Which polynomial of a signing key a coefficient error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyPoly {
+    F,
+    G,
+    BigF,
+    BigG,
+}
+
+impl std::fmt::Display for KeyPoly {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            KeyPoly::F => "f",
+            KeyPoly::G => "g",
+            KeyPoly::BigF => "F",
+            KeyPoly::BigG => "G",
+        })
+    }
+}
+
+/// Packs signed coefficients in two's complement on `bits` bits each (LSB first). Every value must lie in
+/// `[-(2^(bits-1) - 1), 2^(bits-1) - 1]`: the most negative pattern is reserved (decoders reject it), which keeps the
+/// range symmetric.
+pub fn trim_i8_encode(poly: KeyPoly, v: &[i8], bits: u32) -> Result<Vec<u8>, Error> {
+    assert!((2..=8).contains(&bits), "trim_i8_encode: width {bits} outside 2..=8");
+    assert!(v.len() * bits as usize % 8 == 0, "trim_i8_encode: output is not whole bytes");
+    let limit = (1i32 << (bits - 1)) - 1;
+    let mask = (1u32 << bits) - 1;
+    let mut out = Vec::with_capacity(v.len() * bits as usize / 8);
+    let (mut acc, mut acc_bits) = (0u32, 0);
+    for (index, &x) in v.iter().enumerate() {
+        if i32::from(x).abs() > limit {
+            return Err(Error::SmallCoefficientRange { poly, index, value: i32::from(x), bits });
+        }
+        acc |= (x as u8 as u32 & mask) << acc_bits;
+        acc_bits += bits;
+        while acc_bits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            acc_bits -= 8;
+        }
+    }
+    Ok(out)
+}
+
+/// Unpacks `n` signed coefficients of `bits` bits each from exactly `n*bits/8` bytes, rejecting the reserved value
+/// -2^(bits-1).
+pub fn trim_i8_decode(poly: KeyPoly, d: &[u8], n: usize, bits: u32) -> Result<Vec<i8>, Error> {
+    assert!((2..=8).contains(&bits), "trim_i8_decode: width {bits} outside 2..=8");
+    let expected = n * bits as usize / 8;
+    if d.len() != expected {
+        return Err(Error::Length { got: d.len(), expected });
+    }
+    let mask = (1u32 << bits) - 1;
+    let sign = 1u32 << (bits - 1);
+    let mut v = Vec::with_capacity(n);
+    let (mut acc, mut acc_bits) = (0u32, 0);
+    for &byte in d {
+        acc |= u32::from(byte) << acc_bits;
+        acc_bits += 8;
+        while acc_bits >= bits {
+            let w = acc & mask;
+            acc >>= bits;
+            acc_bits -= bits;
+            if w == sign {
+                return Err(Error::ForbiddenValue { poly, index: v.len(), bits });
+            }
+            // Sign-extend from `bits` bits.
+            v.push(((w ^ sign) as i32 - sign as i32) as i8);
+        }
+    }
+    Ok(v)
+}
+
+/// The fields of an encoded signing key: f, g, F (G is implied by f*G - g*F = q) and SHAKE256 of the verifying key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SigningKeyParts {
+    pub logn: u32,
+    pub f: Vec<i8>,
+    pub g: Vec<i8>,
+    pub big_f: Vec<i8>,
+    pub hashed_vk: [u8; 64],
+}
+
+/// Encodes a signing key: `0x50 + logn`, f and g on [`small_bits`] bits, F on 8 bits, then the verifying-key hash.
+pub fn encode_signing_key(logn: u32, f: &[i8], g: &[i8], big_f: &[i8], hashed_vk: &[u8; 64]) -> Result<Vec<u8>, Error> {
+    check_logn(logn)?;
+    let n = 1usize << logn;
+    for v in [f, g, big_f] {
+        assert_eq!(v.len(), n, "encode_signing_key: polynomial is not 2^logn long");
+    }
+    let bits = small_bits(logn);
+    let mut out = Vec::with_capacity(signing_key_size(logn));
+    out.push(0x50 + logn as u8);
+    out.extend(trim_i8_encode(KeyPoly::F, f, bits)?);
+    out.extend(trim_i8_encode(KeyPoly::G, g, bits)?);
+    out.extend(trim_i8_encode(KeyPoly::BigF, big_f, BIG_F_BITS)?);
+    out.extend_from_slice(hashed_vk);
+    Ok(out)
+}
+
+/// Decodes a signing key: header, then exact length, then each coefficient (no reserved value).
+pub fn decode_signing_key(src: &[u8]) -> Result<SigningKeyParts, Error> {
+    let &head = src.first().ok_or(Error::Empty)?;
+    if head & 0xF0 != 0x50 {
+        return Err(Error::SigningKeyHeader(head));
+    }
+    let logn = u32::from(head & 0x0F);
+    check_logn(logn)?;
+    let expected = signing_key_size(logn);
+    if src.len() != expected {
+        return Err(Error::Length { got: src.len(), expected });
+    }
+    let n = 1usize << logn;
+    let bits = small_bits(logn);
+    let (fg_len, big_len) = (n * bits as usize / 8, n * BIG_F_BITS as usize / 8);
+    let (f_bytes, rest) = src[1..].split_at(fg_len);
+    let (g_bytes, rest) = rest.split_at(fg_len);
+    let (big_f_bytes, hashed) = rest.split_at(big_len);
+    Ok(SigningKeyParts {
+        logn,
+        f: trim_i8_decode(KeyPoly::F, f_bytes, n, bits)?,
+        g: trim_i8_decode(KeyPoly::G, g_bytes, n, bits)?,
+        big_f: trim_i8_decode(KeyPoly::BigF, big_f_bytes, n, BIG_F_BITS)?,
+        hashed_vk: hashed.try_into().expect("64 bytes remain after the length check"),
+    })
+}

@@ -1,7 +1,7 @@
 //! Hashing in FN-DSA v0.4: the verifying-key hash, the message representative mu (ML-DSA style) and hash-to-point.
 
 use super::Error;
-use crate::keccak::Shake256;
+use crate::keccak::{Keccak, Permutation, ReferencePermutation};
 
 /// The identifier of how the message was pre-hashed: a DER-encoded OID, or one of two one-byte markers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,12 +46,23 @@ pub fn hash_verifying_key(vk: &[u8]) -> [u8; 64] {
 /// mu = SHAKE256(hvk || 0x00 || len(ctx) || ctx || message) for a raw message, or
 /// SHAKE256(hvk || 0x01 || len(ctx) || ctx || id || hv) for a pre-hashed one, 64 bytes.
 pub fn compute_mu(hashed_vk: &[u8; 64], ctx: &[u8], id: HashId<'_>, hv: &[u8]) -> Result<[u8; 64], Error> {
+    compute_mu_with(&mut ReferencePermutation, hashed_vk, ctx, id, hv)
+}
+
+/// [`compute_mu`] with SHAKE256 on the given Keccak provider.
+pub fn compute_mu_with<P: Permutation>(
+    keccak: &mut P,
+    hashed_vk: &[u8; 64],
+    ctx: &[u8],
+    id: HashId<'_>,
+    hv: &[u8],
+) -> Result<[u8; 64], Error> {
     if id.is_external_mu() {
         return Err(Error::ExternalMuNotHashable);
     }
     let ctx_len = u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong(ctx.len()))?;
     let raw = id.is_raw();
-    let mut sh = Shake256::new();
+    let mut sh = Keccak::<136, 0x1F, _>::with_permutation(keccak);
     sh.absorb(hashed_vk);
     sh.absorb(&[u8::from(!raw), ctx_len]);
     sh.absorb(ctx);
@@ -67,8 +78,13 @@ pub fn compute_mu(hashed_vk: &[u8; 64], ctx: &[u8], id: HashId<'_>, hv: &[u8]) -
 /// Fills `c` (external representation) from SHAKE256(nonce || mu): little-endian 16-bit words, keeping only
 /// w < 61445 = 5q so that w mod q is uniform.
 pub fn hash_to_point(nonce: &[u8; 40], mu: &[u8; 64], c: &mut [u16]) {
+    hash_to_point_with(&mut ReferencePermutation, nonce, mu, c);
+}
+
+/// [`hash_to_point`] with SHAKE256 on the given Keccak provider.
+pub fn hash_to_point_with<P: Permutation>(keccak: &mut P, nonce: &[u8; 40], mu: &[u8; 64], c: &mut [u16]) {
     const Q: u16 = super::ntt::Q as u16;
-    let mut sh = Shake256::new();
+    let mut sh = Keccak::<136, 0x1F, _>::with_permutation(keccak);
     sh.absorb(nonce);
     sh.absorb(mu);
     let mut filled = 0;

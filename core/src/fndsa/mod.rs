@@ -1,14 +1,27 @@
 //! FN-DSA as in Pornin's v0.4 (crate `fn-dsa` 0.4.0, tracking the FIPS 206 draft): arithmetic modulo q, encodings,
-//! hash-to-point and signature verification. Key generation and signing are not here yet.
+//! hash-to-point, key generation (fixed-point NTRU solver), signing (FP64 kernels, Gaussian sampler) and signature
+//! verification.
+
+use crate::keccak::ReferencePermutation;
 
 pub mod codec;
+pub mod fpu;
 pub mod hash;
+pub mod keygen;
 pub mod ntt;
+pub mod sampler;
+pub mod sign;
 pub mod verify;
 
-pub use codec::{Signature, signature_size, verifying_key_size};
-pub use hash::{HashId, compute_mu, hash_to_point, hash_verifying_key};
+pub use codec::{
+    Signature, SigningKeyParts, decode_signing_key, encode_signing_key, signature_size, signing_key_size,
+    verifying_key_size,
+};
+pub use fpu::FpuKernels;
+pub use hash::{HashId, compute_mu, compute_mu_with, hash_to_point, hash_to_point_with, hash_verifying_key};
+pub use keygen::{FxpKernels, KeyPair, keygen, keygen_from_seed};
 pub use ntt::{NttKernels, Reference};
+pub use sign::SigningKey;
 pub use verify::VerifyingKey;
 
 /// The kernel families FN-DSA calls out to, one provider each: NTT modulo q, the signing FP64 kernels, the key
@@ -22,6 +35,9 @@ pub struct Kernels<N, F, X, P> {
     pub fxp: X,
     pub keccak: P,
 }
+
+/// The reference provider of every family: what key generation and signing use unless something is plugged in.
+pub type ReferenceKernels = Kernels<ntt::Reference, fpu::Reference, keygen::FxpReference, ReferencePermutation>;
 
 /// Smallest and largest degrees (as logn) of the encodings and of verification.
 pub const MIN_LOGN: u32 = 2;
@@ -69,4 +85,16 @@ pub enum Error {
     S1TooLarge { index: usize, magnitude: u32 },
     #[error("squared norm {norm} above the bound {bound}")]
     NormTooLarge { norm: u64, bound: u32 },
+    #[error("signing-key header byte {0:#04x}: expected 0x50 + logn")]
+    SigningKeyHeader(u8),
+    #[error("{poly}[{index}] = {value} does not fit {bits} signed bits (reserved value excluded)")]
+    SmallCoefficientRange { poly: codec::KeyPoly, index: usize, value: i32, bits: u32 },
+    #[error("{poly}[{index}] is -2^({bits}-1), the reserved value of its {bits}-bit encoding")]
+    ForbiddenValue { poly: codec::KeyPoly, index: usize, bits: u32 },
+    #[error("f is not invertible modulo (X^n + 1, q)")]
+    NotInvertible,
+    #[error("recomputed G[{index}] = {value} is outside [-127, 127]")]
+    BigGOutOfRange { index: usize, value: i32 },
+    #[error("no valid signature after {0} attempts: the signing key is inconsistent")]
+    SigningFailed(u32),
 }

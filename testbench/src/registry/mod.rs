@@ -6,6 +6,7 @@
 //! the canonicalisation between the two.
 
 mod fndsa_ntt;
+mod fndsa_scheme;
 mod keccak;
 mod mlkem_ntt;
 mod schemes;
@@ -103,7 +104,13 @@ impl KernelSpec {
 }
 
 /// The kernel families; each module lists its contracts. A new family is one line here.
-const FAMILIES: &[&[KernelSpec]] = &[keccak::KERNELS, schemes::KERNELS, fndsa_ntt::KERNELS, mlkem_ntt::KERNELS];
+const FAMILIES: &[&[KernelSpec]] = &[
+    keccak::KERNELS,
+    schemes::KERNELS,
+    fndsa_scheme::KERNELS,
+    fndsa_ntt::KERNELS,
+    mlkem_ntt::KERNELS,
+];
 
 /// Every kernel pqhelium knows, family by family.
 pub fn all() -> impl Iterator<Item = &'static KernelSpec> {
