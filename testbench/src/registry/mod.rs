@@ -10,6 +10,7 @@ mod fndsa_scheme;
 mod keccak;
 mod mlkem_ntt;
 mod schemes;
+pub mod softfloat;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -110,6 +111,7 @@ const FAMILIES: &[&[KernelSpec]] = &[
     fndsa_scheme::KERNELS,
     fndsa_ntt::KERNELS,
     mlkem_ntt::KERNELS,
+    softfloat::KERNELS,
 ];
 
 /// Every kernel pqhelium knows, family by family.

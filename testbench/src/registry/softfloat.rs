@@ -1,0 +1,740 @@
+//! Contracts of our binary64 soft-float (`kernels/arm/fndsa_fpu/softfloat.c`, ids `fndsa.emu.f64.*`): IEEE 754
+//! binary64 in integer arithmetic, the `.emu` baseline of the FN-DSA signing floating point.
+//!
+//! Each call applies one operation to `BATCH` operands (or operand pairs): `r[i] = op(a[i], b[i])`, every value a
+//! little-endian 64-bit word (the bit pattern of a double, or an `int64_t` for the conversions). Model and reference
+//! are both the host's native IEEE f64 operation (roundTiesToEven), so the check is object code == host IEEE f64, bit
+//! for bit. Inputs stay in the documented domain (`softfloat.h`): operands zero or normal, exact results zero, at least
+//! 2^-1022 in magnitude or overflowing; conversions to i64 from [-2^63, 2^63).
+//!
+//! Cases `0..EDGE_CASES` hold the edge operands (signed zeros, 1, powers of two, the extremes of the exponent range,
+//! ties at rounding boundaries, carries into the exponent, cancellation, values around integers, i64 extremes), the
+//! rest of those cases and every later case random operands biased to the domain.
+//!
+//! Also here: the FN-DSA signing FFT and inverse FFT (`kernels/arm/fndsa_fpu/fft.c`, native FP64, ids `fndsa.fpu.fft`,
+//! `fndsa.fpu.ifft`; `fft_emu.c`, the same on the soft-float, ids `*.emu`), model and reference
+//! `pqhelium_core::fndsa::fpu::Reference`, logn in 1..=10 as an argument.
+
+use pqhelium_core::fndsa::fpu::{FpuKernels, Reference};
+use rand::Rng;
+
+use super::{CaseRng, Images, KernelSpec, Outcome, Returns};
+use crate::backend::Arg;
+
+/// Operands per call.
+pub const BATCH: usize = 256;
+const BYTES: usize = 8 * BATCH;
+/// Cases reserved for the edge operands (room for `EDGE_CASES * BATCH` of them; the rest is random).
+pub const EDGE_CASES: u64 = 64;
+
+/// The operations, in registry order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Sqrt,
+    Neg,
+    Floor,
+    Trunc,
+    Rint,
+    FromI64,
+    ToI64Trunc,
+    ToI64Round,
+    ToI64Floor,
+}
+
+impl Op {
+    pub fn binary(self) -> bool {
+        matches!(self, Op::Add | Op::Sub | Op::Mul | Op::Div)
+    }
+
+    /// The host's IEEE binary64 result, as a 64-bit word.
+    pub fn eval(self, a: u64, b: u64) -> u64 {
+        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+        match self {
+            Op::Add => (x + y).to_bits(),
+            Op::Sub => (x - y).to_bits(),
+            Op::Mul => (x * y).to_bits(),
+            Op::Div => (x / y).to_bits(),
+            Op::Sqrt => x.sqrt().to_bits(),
+            Op::Neg => (-x).to_bits(),
+            Op::Floor => x.floor().to_bits(),
+            Op::Trunc => x.trunc().to_bits(),
+            Op::Rint => x.round_ties_even().to_bits(),
+            Op::FromI64 => (a as i64 as f64).to_bits(),
+            Op::ToI64Trunc => x as i64 as u64,
+            Op::ToI64Round => x.round_ties_even() as i64 as u64,
+            Op::ToI64Floor => x.floor() as i64 as u64,
+        }
+    }
+
+    /// Whether `(a, b)` is inside the documented domain of the soft-float.
+    pub fn in_domain(self, a: u64, b: u64) -> bool {
+        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+        let zero_or_normal = |v: f64| v == 0.0 || v.is_normal();
+        match self {
+            Op::Neg | Op::FromI64 => true,
+            Op::Floor | Op::Trunc | Op::Rint => zero_or_normal(x),
+            Op::ToI64Trunc | Op::ToI64Round | Op::ToI64Floor => zero_or_normal(x) && (-TWO63..TWO63).contains(&x),
+            Op::Sqrt => zero_or_normal(x) && (x >= 0.0),
+            Op::Add | Op::Sub | Op::Mul | Op::Div => {
+                let r = f64::from_bits(self.eval(a, b));
+                let inputs = zero_or_normal(x) && zero_or_normal(y) && !(self == Op::Div && y == 0.0);
+                let result = r.is_infinite() || zero_or_normal(r);
+                // mul/div: no underflow to zero, and no result rounded up to 2^-1022 from below (there the IEEE
+                // rounding happens on the subnormal grid); add/sub results below 2^-1022 are exact subnormals.
+                let underflow =
+                    matches!(self, Op::Mul | Op::Div) && x != 0.0 && (r == 0.0 || r.abs() == f64::MIN_POSITIVE);
+                inputs && result && !underflow
+            }
+        }
+    }
+}
+
+const TWO63: f64 = 9223372036854775808.0;
+
+macro_rules! binary {
+    ($id:literal, $sym:literal, $op:expr, $what:literal) => {
+        KernelSpec {
+            id: $id,
+            summary: concat!("binary64 ", $what, " in integer arithmetic (soft-float), 256 pairs per call"),
+            symbol: $sym,
+            images: Images::Both,
+            signature: concat!("void ", $sym, "(uint64_t r[256], const uint64_t a[256], const uint64_t b[256])"),
+            precondition: "a[i], b[i] zero or normal; exact result zero, >= 2^-1022 in magnitude, or overflowing",
+            postcondition: concat!("r[i] = IEEE binary64 ", $what, "(a[i], b[i]), roundTiesToEven, bit for bit"),
+            returns: Returns::Nothing,
+            edge_cases: EDGE_CASES,
+            generate: |case, rng| generate($op, case, rng),
+            model: |args| host($op, args),
+            reference: |args| host($op, args),
+            canon: |o| o.clone(),
+        }
+    };
+}
+
+macro_rules! unary {
+    ($id:literal, $sym:literal, $op:expr, $sig:literal, $pre:literal, $post:literal) => {
+        KernelSpec {
+            id: $id,
+            summary: concat!($post, " in integer arithmetic (soft-float), 256 values per call"),
+            symbol: $sym,
+            images: Images::Both,
+            signature: concat!("void ", $sym, $sig),
+            precondition: $pre,
+            postcondition: concat!("r[i] = ", $post, " of a[i], bit for bit"),
+            returns: Returns::Nothing,
+            edge_cases: EDGE_CASES,
+            generate: |case, rng| generate($op, case, rng),
+            model: |args| host($op, args),
+            reference: |args| host($op, args),
+            canon: |o| o.clone(),
+        }
+    };
+}
+
+macro_rules! fft {
+    ($id:literal, $sym:literal, $inverse:literal, $ptr:literal, $how:literal) => {
+        KernelSpec {
+            id: $id,
+            summary: concat!("FN-DSA signing ", $sym, ": in-place (i)FFT, n = 2^logn doubles, ", $how),
+            symbol: $sym,
+            images: Images::Both,
+            signature: concat!("void ", $sym, "(", $ptr, ", uint32_t logn)"),
+            precondition: "1 <= logn <= 10; n finite doubles, zero or normal, moderate magnitudes (no subnormals)",
+            postcondition: "f = Reference::fft (or ifft with the 1/(n/2) scaling)(f), every bit",
+            returns: Returns::Nothing,
+            edge_cases: FFT_EDGE_CASES,
+            generate: |case, rng| fft_generate($inverse, case, rng),
+            model: |args| fft_host($inverse, args),
+            reference: |args| fft_host($inverse, args),
+            canon: |o| o.clone(),
+        }
+    };
+}
+
+pub(super) const KERNELS: &[KernelSpec] = &[
+    binary!("fndsa.emu.f64.add", "fndsa_emu_f64_add", Op::Add, "addition"),
+    binary!("fndsa.emu.f64.sub", "fndsa_emu_f64_sub", Op::Sub, "subtraction"),
+    binary!("fndsa.emu.f64.mul", "fndsa_emu_f64_mul", Op::Mul, "multiplication"),
+    binary!("fndsa.emu.f64.div", "fndsa_emu_f64_div", Op::Div, "division"),
+    unary!(
+        "fndsa.emu.f64.sqrt",
+        "fndsa_emu_f64_sqrt",
+        Op::Sqrt,
+        "(uint64_t r[256], const uint64_t a[256])",
+        "a[i] zero or normal, not below -0",
+        "IEEE binary64 square root, roundTiesToEven"
+    ),
+    unary!(
+        "fndsa.emu.f64.neg",
+        "fndsa_emu_f64_neg",
+        Op::Neg,
+        "(uint64_t r[256], const uint64_t a[256])",
+        "any bit pattern",
+        "IEEE binary64 negation (sign flip)"
+    ),
+    unary!(
+        "fndsa.emu.f64.floor",
+        "fndsa_emu_f64_floor",
+        Op::Floor,
+        "(uint64_t r[256], const uint64_t a[256])",
+        "a[i] zero or normal",
+        "floor, as a binary64"
+    ),
+    unary!(
+        "fndsa.emu.f64.trunc",
+        "fndsa_emu_f64_trunc",
+        Op::Trunc,
+        "(uint64_t r[256], const uint64_t a[256])",
+        "a[i] zero or normal",
+        "rounding toward zero to an integer, as a binary64"
+    ),
+    unary!(
+        "fndsa.emu.f64.rint",
+        "fndsa_emu_f64_rint",
+        Op::Rint,
+        "(uint64_t r[256], const uint64_t a[256])",
+        "a[i] zero or normal",
+        "rounding to the nearest integer, ties to even, as a binary64"
+    ),
+    unary!(
+        "fndsa.emu.f64.from_i64",
+        "fndsa_emu_f64_from_i64",
+        Op::FromI64,
+        "(uint64_t r[256], const int64_t a[256])",
+        "any int64_t",
+        "int64_t -> binary64, roundTiesToEven"
+    ),
+    unary!(
+        "fndsa.emu.f64.to_i64_trunc",
+        "fndsa_emu_f64_to_i64_trunc",
+        Op::ToI64Trunc,
+        "(int64_t r[256], const uint64_t a[256])",
+        "a[i] zero or normal, in [-2^63, 2^63)",
+        "binary64 -> int64_t rounded toward zero"
+    ),
+    unary!(
+        "fndsa.emu.f64.to_i64_round",
+        "fndsa_emu_f64_to_i64_round",
+        Op::ToI64Round,
+        "(int64_t r[256], const uint64_t a[256])",
+        "a[i] zero or normal, in [-2^63, 2^63)",
+        "binary64 -> int64_t rounded to nearest, ties to even"
+    ),
+    unary!(
+        "fndsa.emu.f64.to_i64_floor",
+        "fndsa_emu_f64_to_i64_floor",
+        Op::ToI64Floor,
+        "(int64_t r[256], const uint64_t a[256])",
+        "a[i] zero or normal, in [-2^63, 2^63)",
+        "binary64 -> int64_t rounded toward minus infinity"
+    ),
+    fft!("fndsa.fpu.fft", "fndsa_fpu_fft", false, "double *f", "native FP64 (VADD/VSUB/VMUL.F64)"),
+    fft!("fndsa.fpu.fft.emu", "fndsa_fpu_fft_emu", false, "uint64_t *f", "binary64 on the soft-float"),
+    fft!("fndsa.fpu.ifft", "fndsa_fpu_ifft", true, "double *f", "native FP64 (VADD/VSUB/VMUL.F64)"),
+    fft!("fndsa.fpu.ifft.emu", "fndsa_fpu_ifft_emu", true, "uint64_t *f", "binary64 on the soft-float"),
+];
+
+fn buffer(arg: &Arg) -> &[u8] {
+    match arg {
+        Arg::In(b) | Arg::InOut(b) => b,
+        other => panic!("expected an input buffer, got {other:?}"),
+    }
+}
+
+/// The 64-bit words of a buffer argument.
+pub fn words(arg: &Arg) -> Vec<u64> {
+    buffer(arg).chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn bytes(words: &[u64]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Applies `op` with the host's IEEE f64 to every operand (pair) of the case.
+pub fn host(op: Op, args: &[Arg]) -> Outcome {
+    let a = words(&args[1]);
+    let b = if op.binary() { words(&args[2]) } else { vec![0; a.len()] };
+    let r: Vec<u64> = a.iter().zip(&b).map(|(&x, &y)| op.eval(x, y)).collect();
+    Outcome { buffers: vec![bytes(&r)], ret: None }
+}
+
+/// The arguments of one case: the output buffer, then `a` (and `b`).
+fn generate(op: Op, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+    let mut pairs = Vec::with_capacity(BATCH);
+    if case < EDGE_CASES {
+        let edges = edge_pairs(op);
+        let start = (case as usize * BATCH).min(edges.len());
+        let end = (start + BATCH).min(edges.len());
+        pairs.extend_from_slice(&edges[start..end]);
+    }
+    while pairs.len() < BATCH {
+        pairs.push(random_pair(op, rng));
+    }
+    let a: Vec<u64> = pairs.iter().map(|p| p.0).collect();
+    let mut args = vec![Arg::Out(BYTES), Arg::In(bytes(&a))];
+    if op.binary() {
+        args.push(Arg::In(bytes(&pairs.iter().map(|p| p.1).collect::<Vec<_>>())));
+    }
+    args
+}
+
+/// (i)FFT edge cases: for each logn 1..=10, zeros of both signs, an impulse, all ones.
+const FFT_EDGE_CASES: u64 = 30;
+
+fn fft_host(inverse: bool, args: &[Arg]) -> Outcome {
+    let Arg::U32(logn) = args[1] else { panic!("expected logn, got {:?}", args[1]) };
+    let mut f: Vec<f64> = words(&args[0]).into_iter().map(f64::from_bits).collect();
+    if inverse {
+        Reference.ifft(logn, &mut f);
+    } else {
+        Reference.fft(logn, &mut f);
+    }
+    Outcome { buffers: vec![bytes(&f.iter().map(|x| x.to_bits()).collect::<Vec<_>>())], ret: None }
+}
+
+/// Inputs as signing produces them: small integers (set_small), doubles of moderate magnitude, and for the inverse
+/// the FFT of small integers; logn 9 and 10 half of the time.
+fn fft_generate(inverse: bool, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+    let logn = if case < FFT_EDGE_CASES {
+        1 + (case % 10) as u32
+    } else if rng.r#gen() {
+        rng.gen_range(9..=10)
+    } else {
+        rng.gen_range(1..=8)
+    };
+    let n = 1usize << logn;
+    let f: Vec<f64> = if case < FFT_EDGE_CASES {
+        match case / 10 {
+            0 => (0..n).map(|i| if i % 3 == 0 { -0.0 } else { 0.0 }).collect(),
+            1 => (0..n).map(|i| if i == 0 || i == n / 2 { 1.0 } else { 0.0 }).collect(),
+            _ => (0..n).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect(),
+        }
+    } else {
+        match rng.gen_range(0..3u32) {
+            0 => (0..n).map(|_| f64::from(rng.gen_range(-2048..=2048i32))).collect(),
+            1 => (0..n)
+                .map(|_| {
+                    let m = rng.r#gen::<u64>() & 0x000F_FFFF_FFFF_FFFF;
+                    let s = if rng.r#gen() { SIGN } else { 0 };
+                    f64::from_bits(s | pow2(rng.gen_range(-40..=40)) | m)
+                })
+                .collect(),
+            _ => {
+                let mut f: Vec<f64> = (0..n).map(|_| f64::from(rng.gen_range(-127..=127i32))).collect();
+                if inverse {
+                    Reference.fft(logn, &mut f);
+                }
+                f
+            }
+        }
+    };
+    vec![Arg::InOut(bytes(&f.iter().map(|x| x.to_bits()).collect::<Vec<_>>())), Arg::U32(logn)]
+}
+
+fn bits(x: f64) -> u64 {
+    x.to_bits()
+}
+
+/// 2^k as a bit pattern (normal range).
+fn pow2(k: i32) -> u64 {
+    ((k + 1023) as u64) << 52
+}
+
+const SIGN: u64 = 1 << 63;
+const ULP1: u64 = 0x3FF0_0000_0000_0001; // 1 + 2^-52
+const MAX: u64 = 0x7FEF_FFFF_FFFF_FFFF;
+const MIN_NORMAL: u64 = 0x0010_0000_0000_0000;
+
+/// Magnitudes every binary operation sees in all combinations (with both signs).
+fn binary_magnitudes() -> Vec<u64> {
+    let mut m = vec![
+        0,
+        bits(1.0),
+        bits(2.0),
+        bits(0.5),
+        bits(1.5),
+        bits(3.0),
+        bits(1.0 / 3.0),
+        bits(std::f64::consts::PI),
+        ULP1,
+        0x3FF0_0000_0000_0002,
+        0x3FF8_0000_0000_0001,
+        0x3FFF_FFFF_FFFF_FFFF, // 2 - 2^-52
+        0x3FEF_FFFF_FFFF_FFFF, // 1 - 2^-53
+        0x3FFF_FFFF_FFFF_FFFE,
+        pow2(-53),
+        pow2(-54),
+        bits(3.0 * 2f64.powi(-54)),
+        bits(3.0 * 2f64.powi(-53)),
+        pow2(53),
+        bits(9007199254740991.0), // 2^53 - 1
+        bits(9007199254740994.0), // 2^53 + 2
+        pow2(-476),
+        pow2(79),
+        0x44EF_FFFF_FFFF_FFFF, // just below 2^80
+        MIN_NORMAL,
+        MIN_NORMAL + 1,
+        0x001F_FFFF_FFFF_FFFF,
+        pow2(-1021),
+        pow2(-511),
+        pow2(511),
+        pow2(512),
+        pow2(1023),
+        pow2(1023) + 1,
+        MAX,
+        pow2(970),
+        pow2(969),
+    ];
+    m.sort_unstable();
+    m.dedup();
+    m
+}
+
+/// Pairs built to land on a rounding boundary (a tie, or just beside one) or a carry into the exponent.
+fn tie_pairs(op: Op) -> Vec<(u64, u64)> {
+    let one = bits(1.0);
+    match op {
+        Op::Add | Op::Sub => {
+            let neg = |x: u64| if op == Op::Sub { x } else { x ^ SIGN };
+            let pos = |x: u64| if op == Op::Sub { x ^ SIGN } else { x };
+            vec![
+                (one, pos(pow2(-53))),                    // tie, even: 1
+                (ULP1, pos(pow2(-53))),                   // tie, odd: up
+                (one, pos(bits(3.0 * 2f64.powi(-53)))),   // 1 + 1.5 ulp: up to even
+                (one, pos(pow2(-53) + 1)),                // just above the tie
+                (one, pos(pow2(-53) - 1)),                // just below the tie
+                (0x3FFF_FFFF_FFFF_FFFF, pos(pow2(-53))),  // tie into 2: carry into the exponent
+                (0x3FFF_FFFF_FFFF_FFFF, pos(pow2(-52))),  // exactly 2
+                (pow2(53), pos(one)),                     // 2^53 + 1: tie to 2^53
+                (bits(9007199254740994.0), pos(one)),     // 2^53 + 3: tie to 2^53 + 4
+                (MAX, pos(pow2(970))),                    // tie above MAX: infinity
+                (MAX, pos(pow2(969))),                    // below the tie: MAX
+                (MAX, pos(MAX)),                          // overflow
+                (one, neg(pow2(-54))),                    // 1 - 2^-54: tie back to 1
+                (one, neg(bits(3.0 * 2f64.powi(-54)))),   // 1 - 1.5 * 2^-53: tie to even below 1
+                (one, neg(ULP1)),                         // cancellation to 2^-52
+                (ULP1, neg(0x3FF0_0000_0000_0002)),       // cancellation
+                (pow2(-1021), neg(pow2(-1022))),          // down to the least normal
+                (0x001F_FFFF_FFFF_FFFF, neg(MIN_NORMAL)), // exact subnormal: filtered out
+                (pow2(79), neg(pow2(79) - 1)),            // massive cancellation
+            ]
+        }
+        Op::Mul => vec![
+            (bits(1.0 + 2f64.powi(-26)), bits(1.0 + 2f64.powi(-27))), // 2^-53 term: tie, even
+            (bits(1.0 + 2f64.powi(-26) + 2f64.powi(-52)), bits(1.0 + 2f64.powi(-27))),
+            (bits(1.0 + 2f64.powi(-26)), bits(1.0 + 2f64.powi(-26))), // 2^-52 term exact
+            (ULP1, ULP1),
+            (ULP1, 0x3FEF_FFFF_FFFF_FFFF),
+            (0x3FFF_FFFF_FFFF_FFFF, 0x3FFF_FFFF_FFFF_FFFF), // carry into the exponent
+            (bits(3.0), bits(1.0 / 3.0)),
+            (pow2(511), pow2(512)),              // 2^1023
+            (pow2(512), pow2(512)),              // overflow
+            (MAX, bits(1.0 + 2f64.powi(-53))),   // not representable: stays MAX
+            (MAX, ULP1),                         // overflow after rounding
+            (pow2(-511), pow2(-511)),            // 2^-1022
+            (pow2(-511), 0x3FF0_0000_0000_0001), // above the least normal
+            (pow2(-476), pow2(-476)),
+            (pow2(79), pow2(79)),
+        ],
+        Op::Div => vec![
+            (one, bits(3.0)),
+            (bits(2.0), bits(3.0)),
+            (one, 0x3FEF_FFFF_FFFF_FFFF),
+            (one, ULP1),
+            (0x3FFF_FFFF_FFFF_FFFF, 0x3FEF_FFFF_FFFF_FFFF),
+            (MAX, bits(0.5)),
+            (MAX, 0x3FEF_FFFF_FFFF_FFFF),
+            (MIN_NORMAL, bits(0.5)),
+            (bits(2.0), MAX),
+            (pow2(-476), pow2(79)),
+            (pow2(79), pow2(-476)),
+        ],
+        _ => vec![],
+    }
+}
+
+/// Values around the integers and the ends of the int64 range, for the rounding functions and conversions.
+fn integral_edges() -> Vec<u64> {
+    let mut v = vec![
+        0,
+        bits(0.5),
+        bits(0.5) - 1,
+        bits(0.5) + 1,
+        bits(0.25),
+        bits(0.75),
+        bits(1.5),
+        bits(2.5),
+        bits(3.5),
+        bits(-0.0),
+        pow2(-476),
+        MIN_NORMAL,
+        pow2(-1),
+        0x3FEF_FFFF_FFFF_FFFF,
+        bits(4503599627370495.5), // 2^52 - 0.5
+        bits(4503599627370494.5), // 2^52 - 1.5
+        bits(2251799813685247.5), // 2^51 - 0.5
+        bits(2251799813685248.5), // 2^51 + 0.5
+        0x43DF_FFFF_FFFF_FFFF,    // largest double below 2^63
+        pow2(62),
+        pow2(79),
+        MAX,
+        pow2(63),
+    ];
+    let integers = [
+        1.0,
+        2.0,
+        3.0,
+        4.0,
+        5.0,
+        7.0,
+        8.0,
+        100.0,
+        12289.0,
+        1048576.0,
+        4503599627370495.0,
+        4503599627370496.0,
+        9007199254740992.0,
+        2f64.powi(62),
+    ];
+    for n in integers {
+        let b = bits(n);
+        v.extend([b, b - 1, b + 1, bits(n + 0.5), bits(n - 0.5), bits(n + 0.25), bits(n - 0.75)]);
+    }
+    v.sort_unstable();
+    v.dedup();
+    let with_signs: Vec<u64> = v.iter().flat_map(|&x| [x, x ^ SIGN]).collect();
+    with_signs
+}
+
+fn integer_edges() -> Vec<u64> {
+    let mut v: Vec<i64> = vec![i64::MIN, i64::MIN + 1, i64::MAX, i64::MAX - 1, 0, 1, -1];
+    for k in 0..63 {
+        let p = 1i64 << k;
+        v.extend([p, p - 1, p + 1, p + (p >> 1), p + (p >> 1) + 1]);
+    }
+    for k in 53..63 {
+        // the bits below the 53-bit precision: exactly a half (tie), just under, just over; even and odd above
+        let ulp = 1i64 << (k - 52);
+        let base = 1i64 << k;
+        for above in [base, base + ulp] {
+            v.extend([above + ulp / 2, above + ulp / 2 - 1, above + ulp / 2 + 1, above + ulp - 1]);
+        }
+    }
+    v.extend([i64::MAX - 511, i64::MAX - 512, i64::MAX - 513]);
+    let mut all: Vec<u64> = v.iter().flat_map(|&x| [x as u64, x.wrapping_neg() as u64]).collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+fn sqrt_edges() -> Vec<u64> {
+    let mut v = vec![
+        0,
+        SIGN,
+        bits(1.0),
+        bits(2.0),
+        bits(4.0),
+        bits(0.5),
+        bits(0.25),
+        ULP1,
+        0x3FEF_FFFF_FFFF_FFFF,
+        0x3FFF_FFFF_FFFF_FFFF,
+        MIN_NORMAL,
+        MIN_NORMAL + 1,
+        pow2(-1021),
+        MAX,
+        pow2(1023),
+        pow2(-476),
+        pow2(79),
+        pow2(80),
+    ];
+    for n in [3.0f64, 5.0, 7.0, 12289.0, 94906265.0, 94906267.0, 134217727.0] {
+        let sq = bits(n * n);
+        v.extend([sq, sq - 1, sq + 1]);
+    }
+    v.extend(binary_magnitudes());
+    v
+}
+
+/// The edge operands of an operation, every one inside the domain.
+fn edge_pairs(op: Op) -> Vec<(u64, u64)> {
+    let pairs: Vec<(u64, u64)> = match op {
+        Op::Add | Op::Sub | Op::Mul | Op::Div => {
+            let values: Vec<u64> = binary_magnitudes().iter().flat_map(|&m| [m, m ^ SIGN]).collect();
+            let mut p = tie_pairs(op);
+            // every tie pair with all four sign combinations
+            let signed: Vec<(u64, u64)> =
+                p.iter().flat_map(|&(a, b)| [(a, b), (a ^ SIGN, b ^ SIGN), (a ^ SIGN, b), (a, b ^ SIGN)]).collect();
+            p = signed;
+            p.extend(values.iter().flat_map(|&a| values.iter().map(move |&b| (a, b))));
+            p
+        }
+        Op::Sqrt => sqrt_edges().into_iter().map(|a| (a, 0)).collect(),
+        Op::Neg => {
+            let mut v = binary_magnitudes();
+            v.extend([0x7FF0_0000_0000_0000, 0x7FF8_0000_0000_0000, 0x7FF0_0000_0000_0001, 1, 0x000F_FFFF_FFFF_FFFF]);
+            v.iter().flat_map(|&m| [(m, 0), (m ^ SIGN, 0)]).collect()
+        }
+        Op::FromI64 => integer_edges().into_iter().map(|a| (a, 0)).collect(),
+        Op::Floor | Op::Trunc | Op::Rint | Op::ToI64Trunc | Op::ToI64Round | Op::ToI64Floor => {
+            integral_edges().into_iter().map(|a| (a, 0)).collect()
+        }
+    };
+    pairs.into_iter().filter(|&(a, b)| op.in_domain(a, b)).collect()
+}
+
+/// A random double: random sign, 52 random mantissa bits (a quarter of the time with a random run of trailing
+/// zeros, so that sums and products land on ties and exact results), an exponent from one of several ranges.
+fn random_double(rng: &mut CaseRng) -> u64 {
+    let class = rng.gen_range(0..64u32);
+    if class == 0 {
+        return if rng.r#gen() { SIGN } else { 0 };
+    }
+    let e: i32 = match class {
+        1..=24 => rng.gen_range(-500..=500),
+        25..=44 => rng.gen_range(-476..=80),
+        45..=50 => rng.gen_range(-8..=8),
+        51..=56 => rng.gen_range(-1022..=-990),
+        _ => rng.gen_range(990..=1023),
+    };
+    let mut m: u64 = rng.r#gen::<u64>() & 0x000F_FFFF_FFFF_FFFF;
+    if rng.gen_range(0..4u32) == 0 {
+        let tz = rng.gen_range(0..=52u32);
+        m = (m >> tz) << tz;
+    }
+    let s = if rng.r#gen() { SIGN } else { 0 };
+    s | pow2(e) | m
+}
+
+/// The second operand near the first: close exponents (cancellation), a shared mantissa prefix, or an exponent gap
+/// around the precision (rounding of the smaller operand).
+fn related(a: u64, rng: &mut CaseRng) -> u64 {
+    let e = ((a >> 52) & 0x7FF) as i32 - 1023;
+    let s = if rng.r#gen() { SIGN } else { 0 };
+    let m = a & 0x000F_FFFF_FFFF_FFFF;
+    let (de, m2) = match rng.gen_range(0..4u32) {
+        0 => (rng.gen_range(-2..=2), rng.r#gen::<u64>() & 0x000F_FFFF_FFFF_FFFF),
+        1 => (rng.gen_range(-1..=1), m ^ (rng.r#gen::<u64>() >> rng.gen_range(12..64u32))),
+        2 => (-rng.gen_range(50..=56), rng.r#gen::<u64>() & 0x000F_FFFF_FFFF_FFFF),
+        _ => (-rng.gen_range(50..=56), (rng.r#gen::<u64>() & 0x000F_FFFF_FFFF_FFFF) >> rng.gen_range(0..53u32)),
+    };
+    let e2 = (e + de).clamp(-1022, 1023);
+    s | pow2(e2) | m2
+}
+
+/// A double near an integer: k, k + 1/2, k +- 1 ulp, or k plus a random fraction, for a random k of random length.
+fn near_integer(rng: &mut CaseRng) -> u64 {
+    let k = (rng.r#gen::<u64>() >> rng.gen_range(1..64u32)) as f64;
+    let x = match rng.gen_range(0..5u32) {
+        0 => k,
+        1 => k + 0.5,
+        2 => f64::from_bits(bits(k) + 1),
+        3 => f64::from_bits(bits(k).saturating_sub(1)),
+        _ => k + rng.r#gen::<f64>(),
+    };
+    if rng.r#gen() { bits(-x) } else { bits(x) }
+}
+
+fn random_integer(rng: &mut CaseRng) -> u64 {
+    let len = rng.gen_range(1..=64u32);
+    let mut v = rng.r#gen::<u64>() >> (64 - len);
+    if len > 54 && rng.r#gen() {
+        // the bits below the precision: a tie, or one off it
+        let cut = len - 53;
+        let half = 1u64 << (cut - 1);
+        let low = [half, half - 1, half + 1, 0][rng.gen_range(0..4usize)];
+        v = ((v >> cut) << cut) | low;
+    }
+    if rng.r#gen() { v.wrapping_neg() } else { v }
+}
+
+/// One random operand (pair) inside the domain.
+fn random_pair(op: Op, rng: &mut CaseRng) -> (u64, u64) {
+    for _ in 0..1000 {
+        let pair = match op {
+            Op::Add | Op::Sub | Op::Mul | Op::Div => {
+                let a = random_double(rng);
+                let b = if rng.gen_range(0..3u32) == 0 { related(a, rng) } else { random_double(rng) };
+                (a, b)
+            }
+            Op::Sqrt => {
+                let a = random_double(rng) & !SIGN;
+                if rng.r#gen() { (a, 0) } else { (bits(f64::from_bits(a).sqrt().powi(2)), 0) }
+            }
+            Op::Neg => (rng.r#gen(), 0),
+            Op::FromI64 => (random_integer(rng), 0),
+            _ => (if rng.gen_range(0..4u32) == 0 { random_double(rng) } else { near_integer(rng) }, 0),
+        };
+        if op.in_domain(pair.0, pair.1) {
+            return pair;
+        }
+    }
+    unreachable!("no operand in the domain of {op:?} after 1000 draws")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::case_rng;
+
+    #[test]
+    fn edge_operands_fit_their_cases_and_are_in_the_domain() {
+        for op in [
+            Op::Add,
+            Op::Sub,
+            Op::Mul,
+            Op::Div,
+            Op::Sqrt,
+            Op::Neg,
+            Op::Floor,
+            Op::Trunc,
+            Op::Rint,
+            Op::FromI64,
+            Op::ToI64Trunc,
+            Op::ToI64Round,
+            Op::ToI64Floor,
+        ] {
+            let edges = edge_pairs(op);
+            assert!(edges.len() > 40, "{op:?}: {} edge operands", edges.len());
+            assert!(edges.len() <= EDGE_CASES as usize * BATCH, "{op:?}: {} edge operands", edges.len());
+            let args = generate(op, 0, &mut case_rng(1, 0));
+            assert_eq!(words(&args[1])[0], edges[0].0);
+        }
+    }
+
+    /// The C twiddle table (kernels/arm/fndsa_fpu/fndsa_fpu_gm.c, generated independently in decimal arithmetic)
+    /// equals the Rust reference's table, entry by entry.
+    #[test]
+    fn c_twiddles_equal_the_reference_table() {
+        let source = include_str!("../../../kernels/arm/fndsa_fpu/fndsa_fpu_gm.c");
+        let table: Vec<u64> = source.split("0x").skip(1).map(|t| u64::from_str_radix(&t[..16], 16).unwrap()).collect();
+        let reference: Vec<u64> = pqhelium_core::fndsa::fpu::gm().iter().map(|x| x.to_bits()).collect();
+        assert_eq!(table, reference);
+    }
+
+    #[test]
+    fn random_operands_hit_ties_and_cancellation() {
+        let (mut ties, mut cancel) = (0, 0);
+        for case in EDGE_CASES..EDGE_CASES + 40 {
+            let args = generate(Op::Add, case, &mut case_rng(3, case));
+            for (a, b) in words(&args[1]).into_iter().zip(words(&args[2])) {
+                let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+                let (r, hi) = (x + y, x.abs().max(y.abs()));
+                // a tie: the exact error of the rounded sum (TwoSum) is half an ulp of the result
+                let bp = r - x;
+                let err = ((x - (r - bp)) + (y - bp)).abs();
+                if r != 0.0 && err != 0.0 && err == (f64::from_bits(r.abs().to_bits() + 1) - r.abs()) / 2.0 {
+                    ties += 1;
+                }
+                if r != 0.0 && r.abs() < hi / 1024.0 {
+                    cancel += 1;
+                }
+            }
+        }
+        assert!(ties > 50 && cancel > 50, "ties {ties}, cancellations {cancel}");
+    }
+}
