@@ -1,10 +1,11 @@
-//! Throughput of our ML-KEM-768 and X-Wing (`pqhelium-core`, reference providers) next to the oracle crates, each
-//! operation timed on both sides in the same run with the same inputs.
+//! Throughput of our ML-KEM-768, X-Wing and FN-DSA (`pqhelium-core`, reference providers) next to the oracle crates,
+//! each operation timed on both sides in the same run with the same inputs.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use ml_kem::{Decapsulate, FromSeed, MlKem768};
+use pqhelium_core::fndsa::{self, HashId, ReferenceKernels};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::xwing::XWing;
 
@@ -100,7 +101,63 @@ pub fn run(iterations: u32) -> Vec<(String, f64, f64)> {
             black_box(oracle_xdk.decapsulate(&oracle_xct));
         }),
     ));
+    rows.extend(fndsa_rows(9, iterations));
+    rows.extend(fndsa_rows(10, iterations));
     rows
+}
+
+/// FN-DSA key generation (a tenth of the iterations: it is ~100x slower than signing), signing and verification
+/// at one degree.
+fn fndsa_rows(logn: u32, iterations: u32) -> Vec<(String, f64, f64)> {
+    use fn_dsa::{
+        DomainContext, HashIdentifier, KeyPairGenerator, KeyPairGeneratorStandard, SigningKey as _, SigningKeyStandard,
+        VerifyingKey as _, VerifyingKeyStandard,
+    };
+    use rand::SeedableRng;
+    let name = format!("FN-DSA-{}", 1 << logn);
+    let seed32 = |i: u32| -> [u8; 32] { std::array::from_fn(|j| (i as u8) ^ (j as u8) ^ 0x5C) };
+    let seed40 = |i: u32| -> [u8; 40] { std::array::from_fn(|j| (i as u8).wrapping_mul(3) ^ (j as u8)) };
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(u64::from(logn));
+    let mut kernels = ReferenceKernels::default();
+    let (sk, vk) = fndsa::keygen(&mut kernels, logn, &seed32(1)).expect("keygen of a valid degree");
+    let key = fndsa::SigningKey::decode(&sk).expect("our own key decodes");
+    let verifier = fndsa::VerifyingKey::decode(&vk).expect("our own key decodes");
+    let sig = key.sign(&mut kernels, &seed40(1), b"", HashId::RAW, b"message").expect("signing with a valid key");
+    let mut oracle_key = SigningKeyStandard::decode(&sk).expect("the crate decodes our key");
+    let oracle_verifier = VerifyingKeyStandard::decode(&vk).expect("the crate decodes our key");
+    let (ctx, id) = (DomainContext(b""), HashIdentifier(HashId::RAW.0));
+    vec![
+        (
+            format!("{name} keygen"),
+            rate(iterations.div_ceil(10), |i| {
+                black_box(fndsa::keygen(&mut kernels, logn, &seed32(i)).ok());
+            }),
+            rate(iterations.div_ceil(10), |_| {
+                let (mut sk, mut vk) = (vec![0; sk.len()], vec![0; vk.len()]);
+                KeyPairGeneratorStandard::default().keygen(logn, &mut rng, &mut sk, &mut vk);
+                black_box((sk, vk));
+            }),
+        ),
+        (
+            format!("{name} sign"),
+            rate(iterations, |i| {
+                black_box(key.sign(&mut kernels, &seed40(i), b"", HashId::RAW, b"message").ok());
+            }),
+            rate(iterations, |_| {
+                let mut out = vec![0; sig.len()];
+                black_box(oracle_key.sign(&mut rng, &ctx, &id, b"message", &mut out));
+            }),
+        ),
+        (
+            format!("{name} verify"),
+            rate(iterations, |_| {
+                black_box(verifier.verify(&mut fndsa::Reference, &sig, b"", HashId::RAW, b"message").is_ok());
+            }),
+            rate(iterations, |_| {
+                black_box(oracle_verifier.verify(&sig, &ctx, &id, b"message"));
+            }),
+        ),
+    ]
 }
 
 #[cfg(test)]
@@ -108,7 +165,7 @@ mod tests {
     #[test]
     fn every_operation_has_positive_rates() {
         let rows = super::run(2);
-        assert_eq!(rows.len(), 6);
+        assert_eq!(rows.len(), 12);
         for (name, ours, oracle) in rows {
             assert!(ours > 0.0 && oracle > 0.0, "{name}");
         }
