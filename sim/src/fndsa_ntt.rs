@@ -86,26 +86,31 @@ pub fn ntt_slot(p: usize) -> usize {
     (p & !63) | ((p & 7) << 3) | ((p >> 3) & 7)
 }
 
+#[inline(always)]
 fn vld1q_s16(a: &[i16]) -> Q {
     Q::from_i16(a[..8].try_into().unwrap())
 }
 
+#[inline(always)]
 fn vst1q_s16(a: &mut [i16], v: Q) {
     a[..8].copy_from_slice(&v.i16());
 }
 
 /// `static const uint16_t transpose_offsets[8]`.
+#[inline(always)]
 fn transpose_offsets() -> Q {
     Q::from_u16([0, 8, 16, 24, 32, 40, 48, 56])
 }
 
 /// Barrett multiplication by the constant w (companion wbr): b*w - q*round(b*wbr/2^15).
+#[inline(always)]
 pub fn mul_n(b: Q, w: i16, wbr: i16) -> Q {
     let hi = vqrdmulhq_n_s16(b, wbr);
     let lo = vmulq_n_s16(b, w);
     vmlaq_n_s16(lo, hi, -Q)
 }
 
+#[inline(always)]
 fn mul_v(b: Q, w: Q, wbr: Q) -> Q {
     let hi = vqrdmulhq_s16(b, wbr);
     let lo = vmulq_s16(b, w);
@@ -113,13 +118,17 @@ fn mul_v(b: Q, w: Q, wbr: Q) -> Q {
 }
 
 /// Barrett reduction of every lane.
+#[inline(always)]
 pub fn red(a: Q) -> Q {
     let t = vqdmulhq_n_s16(a, RED_V);
     let t = vrshrq_n_s16(t, 13);
     vmlaq_n_s16(a, t, -Q)
 }
 
-fn fwd_pass(a: &mut [i16], logn: u32, l0: u32, nl: u32) {
+/// A register pass of `NL` layers from layer `l0` (`NL` is a constant, as in the kernel, so loops over the registers
+/// unroll).
+fn fwd_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
+    let nl = NL;
     let n = 1usize << logn;
     let (group, d, nr) = (n >> l0, n >> (l0 + nl), 1usize << nl);
     for g in 0..1usize << l0 {
@@ -145,6 +154,7 @@ fn fwd_pass(a: &mut [i16], logn: u32, l0: u32, nl: u32) {
     }
 }
 
+#[inline(always)]
 fn ct_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q) {
     let t = mul_v(r[y], w, wbr);
     r[y] = vsubq_s16(r[x], t);
@@ -156,7 +166,10 @@ fn fwd_last(a: &mut [i16], logn: u32) {
     let off = transpose_offsets();
     for c in 0..n / 64 {
         let base = 64 * c;
-        let mut r: [Q; 8] = std::array::from_fn(|k| red(vldrhq_gather_shifted_offset_s16(&a[base + k..], off)));
+        let mut r = [Q::ZERO; 8];
+        for (k, x) in r.iter_mut().enumerate() {
+            *x = red(vldrhq_gather_shifted_offset_s16(&a[base + k..], off));
+        }
         let (w, wb) = (vld1q_s16(&ZETA[n / 8 + 8 * c..]), vld1q_s16(&ZETA_BR[n / 8 + 8 * c..]));
         for k in 0..4 {
             ct_v(&mut r, k, k + 4, w, wb);
@@ -175,6 +188,7 @@ fn fwd_last(a: &mut [i16], logn: u32) {
     }
 }
 
+#[inline(always)]
 fn gs_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q) {
     let s = vaddq_s16(r[x], r[y]);
     let d = vsubq_s16(r[x], r[y]);
@@ -187,7 +201,10 @@ fn inv_first(a: &mut [i16], logn: u32) {
     let off = transpose_offsets();
     for c in 0..n / 64 {
         let base = 64 * c;
-        let mut r: [Q; 8] = std::array::from_fn(|k| vld1q_s16(&a[base + 8 * k..]));
+        let mut r = [Q::ZERO; 8];
+        for (k, x) in r.iter_mut().enumerate() {
+            *x = vld1q_s16(&a[base + 8 * k..]);
+        }
         let (w4, wb4) = (vld4q_s16(&IZETA[n / 2 + 32 * c..]), vld4q_s16(&IZETA_BR[n / 2 + 32 * c..]));
         for k in (0..8).step_by(2) {
             gs_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1]);
@@ -206,7 +223,8 @@ fn inv_first(a: &mut [i16], logn: u32) {
     }
 }
 
-fn inv_pass(a: &mut [i16], logn: u32, l0: u32, nl: u32) {
+fn inv_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
+    let nl = NL;
     let n = 1usize << logn;
     let ni = ninv(logn);
     let last = centred(i64::from(IZETA[1]) * i64::from(ni));
@@ -253,7 +271,11 @@ pub fn passes(logn: u32) -> &'static [(u32, u32)] {
 pub fn ntt_fwd(logn: u32, a: &mut [i16]) {
     assert_eq!(a.len(), 1 << logn);
     for &(l0, nl) in passes(logn) {
-        fwd_pass(a, logn, l0, nl);
+        match nl {
+            3 => fwd_pass::<3>(a, logn, l0),
+            2 => fwd_pass::<2>(a, logn, l0),
+            _ => unreachable!("passes of 2 or 3 layers"),
+        }
     }
     fwd_last(a, logn);
 }
@@ -263,7 +285,11 @@ pub fn ntt_inv(logn: u32, a: &mut [i16]) {
     assert_eq!(a.len(), 1 << logn);
     inv_first(a, logn);
     for &(l0, nl) in passes(logn).iter().rev() {
-        inv_pass(a, logn, l0, nl);
+        match nl {
+            3 => inv_pass::<3>(a, logn, l0),
+            2 => inv_pass::<2>(a, logn, l0),
+            _ => unreachable!("passes of 2 or 3 layers"),
+        }
     }
 }
 

@@ -200,19 +200,23 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     Tables { fwd_d, inv_d, bm_g }
 });
 
+#[inline(always)]
 fn mulmod_n(a: Q, z: i16, zt: i16) -> Q {
     vmlaq_n_s16(vmulq_n_s16(a, z), vqrdmulhq_n_s16(a, zt), -Q)
 }
 
+#[inline(always)]
 fn mulmod_v(a: Q, row: &[i16]) -> Q {
     vmlaq_n_s16(vmulq_s16(a, vld1q_s16(row)), vqrdmulhq_s16(a, vld1q_s16(&row[8..])), -Q)
 }
 
+#[inline(always)]
 fn reduce1_v(a: Q) -> Q {
     vmlaq_n_s16(a, vqrdmulhq_n_s16(a, ONE_TW), -Q)
 }
 
 /// Cooley-Tukey butterfly on x[u], x[v] with t = x[v] * zeta.
+#[inline(always)]
 fn ct(x: &mut [Q], u: usize, v: usize, t: impl Fn(Q) -> Q) {
     let t = t(x[v]);
     x[v] = vsubq_s16(x[u], t);
@@ -220,24 +224,32 @@ fn ct(x: &mut [Q], u: usize, v: usize, t: impl Fn(Q) -> Q) {
 }
 
 /// Gentleman-Sande butterfly: (u, v) -> (u + v, (v - u) * zeta).
+#[inline(always)]
 fn gs(x: &mut [Q], u: usize, v: usize, m: impl Fn(Q) -> Q) {
     let d = vsubq_s16(x[v], x[u]);
     x[u] = vaddq_s16(x[u], x[v]);
     x[v] = m(d);
 }
 
+#[inline(always)]
 fn zeta_n(k: usize) -> impl Fn(Q) -> Q {
+    #[inline(always)]
     move |a| mulmod_n(a, ZETA[k], ZETA_TW[k])
 }
 
+#[inline(always)]
 fn zeta_v(row: &[i16]) -> impl Fn(Q) -> Q + '_ {
+    #[inline(always)]
     move |a| mulmod_v(a, row)
 }
 
+#[inline(always)]
 fn load4(p: &[i16], offsets: [usize; 4]) -> [Q; 4] {
-    offsets.map(|o| vld1q_s16(&p[o..]))
+    let [a, b, c, d] = offsets;
+    [vld1q_s16(&p[a..]), vld1q_s16(&p[b..]), vld1q_s16(&p[c..]), vld1q_s16(&p[d..])]
 }
 
+#[inline(always)]
 fn store4(p: &mut [i16], offsets: [usize; 4], x: [Q; 4]) {
     for (o, v) in offsets.into_iter().zip(x) {
         vst1q_s16(&mut p[o..], v);

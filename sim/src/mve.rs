@@ -41,6 +41,7 @@ macro_rules! lane_views {
         impl Q {
             $(
                 #[doc = concat!("A vector from ", stringify!($n), " lanes of `", stringify!($t), "`, lane 0 first.")]
+                #[inline(always)]
                 pub fn $from(lanes: [$t; $n]) -> Q {
                     let mut q = [0u8; 16];
                     for (chunk, lane) in q.chunks_exact_mut(16 / $n).zip(lanes) {
@@ -50,11 +51,13 @@ macro_rules! lane_views {
                 }
 
                 #[doc = concat!("The vector as ", stringify!($n), " lanes of `", stringify!($t), "`, lane 0 first.")]
+                #[inline(always)]
                 pub fn $to(self) -> [$t; $n] {
-                    core::array::from_fn(|i| {
-                        const W: usize = 16 / $n;
-                        <$t>::from_le_bytes(self.0[i * W..(i + 1) * W].try_into().unwrap())
-                    })
+                    let mut lanes = [0; $n];
+                    for (lane, chunk) in lanes.iter_mut().zip(self.0.chunks_exact(16 / $n)) {
+                        *lane = <$t>::from_le_bytes(chunk.try_into().unwrap());
+                    }
+                    lanes
                 }
             )+
         }
@@ -258,15 +261,15 @@ macro_rules! all6 {
     };
 }
 
-all6!(binary, add: vaddq_s8 vaddq_s16 vaddq_s32 vaddq_u8 vaddq_u16 vaddq_u32);
-all6!(binary, sub: vsubq_s8 vsubq_s16 vsubq_s32 vsubq_u8 vsubq_u16 vsubq_u32);
+binary!(add: vaddq_s8 S8, vaddq_s32 S32, vaddq_u8 U8, vaddq_u16 U16, vaddq_u32 U32);
+binary!(sub: vsubq_s8 S8, vsubq_s32 S32, vsubq_u8 U8, vsubq_u16 U16, vsubq_u32 U32);
 all6!(binary, qadd: vqaddq_s8 vqaddq_s16 vqaddq_s32 vqaddq_u8 vqaddq_u16 vqaddq_u32);
 all6!(binary, qsub: vqsubq_s8 vqsubq_s16 vqsubq_s32 vqsubq_u8 vqsubq_u16 vqsubq_u32);
-all6!(binary, mul: vmulq_s8 vmulq_s16 vmulq_s32 vmulq_u8 vmulq_u16 vmulq_u32);
+binary!(mul: vmulq_s8 S8, vmulq_s32 S32, vmulq_u8 U8, vmulq_u16 U16, vmulq_u32 U32);
 all6!(binary, mulh: vmulhq_s8 vmulhq_s16 vmulhq_s32 vmulhq_u8 vmulhq_u16 vmulhq_u32);
 all6!(binary, rmulh: vrmulhq_s8 vrmulhq_s16 vrmulhq_s32 vrmulhq_u8 vrmulhq_u16 vrmulhq_u32);
-binary!(qdmulh: vqdmulhq_s8 S8, vqdmulhq_s16 S16, vqdmulhq_s32 S32);
-binary!(qrdmulh: vqrdmulhq_s8 S8, vqrdmulhq_s16 S16, vqrdmulhq_s32 S32);
+binary!(qdmulh: vqdmulhq_s8 S8, vqdmulhq_s32 S32);
+binary!(qrdmulh: vqrdmulhq_s8 S8, vqrdmulhq_s32 S32);
 all6!(binary, and: vandq_s8 vandq_s16 vandq_s32 vandq_u8 vandq_u16 vandq_u32);
 all6!(binary, orr: vorrq_s8 vorrq_s16 vorrq_s32 vorrq_u8 vorrq_u16 vorrq_u32);
 all6!(binary, eor: veorq_s8 veorq_s16 veorq_s32 veorq_u8 veorq_u16 veorq_u32);
@@ -284,8 +287,8 @@ macro_rules! by_scalar {
     };
 }
 
-by_scalar!(qdmulh: vqdmulhq_n_s8 S8 i8, vqdmulhq_n_s16 S16 i16, vqdmulhq_n_s32 S32 i32);
-by_scalar!(qrdmulh: vqrdmulhq_n_s8 S8 i8, vqrdmulhq_n_s16 S16 i16, vqrdmulhq_n_s32 S32 i32);
+by_scalar!(qdmulh: vqdmulhq_n_s8 S8 i8, vqdmulhq_n_s32 S32 i32);
+by_scalar!(qrdmulh: vqrdmulhq_n_s8 S8 i8, vqrdmulhq_n_s32 S32 i32);
 
 macro_rules! mac_scalar {
     ($($name:ident $t:ident $st:ty => |$acc:ident, $m1:ident, $m2:ident, $tt:ident| $body:expr;)+) => {
@@ -307,7 +310,6 @@ mac_scalar! {
     vqrdmlahq_n_s16 S16 i16 => |add, m1, m2, t| qdmlah(t, add, m1, m2, true);
     vqrdmlahq_n_s32 S32 i32 => |add, m1, m2, t| qdmlah(t, add, m1, m2, true);
     vmlaq_n_s8 S8 i8 => |add, m1, m2, _t| add + m1 * m2;
-    vmlaq_n_s16 S16 i16 => |add, m1, m2, _t| add + m1 * m2;
     vmlaq_n_s32 S32 i32 => |add, m1, m2, _t| add + m1 * m2;
     vmlaq_n_u8 U8 u8 => |add, m1, m2, _t| add + m1 * m2;
     vmlaq_n_u16 U16 u16 => |add, m1, m2, _t| add + m1 * m2;
@@ -327,6 +329,133 @@ macro_rules! mlas {
 
 mlas!(vmlasq_n_s8 S8 i8, vmlasq_n_s16 S16 i16, vmlasq_n_s32 S32 i32, vmlasq_n_u8 U8 u8, vmlasq_n_u16 U16 u16);
 mlas!(vmlasq_n_u32 U32 u32);
+
+// ---- signed 16-bit lanes, the forms the NTT kernels run: the same per-lane pseudocode, in i32 ----
+//
+// Every intermediate value of these forms fits an i32 (products of two 16-bit lanes are below 2^30 in magnitude;
+// the doubling of VQDMULH/VQRDMULH is folded into the shift: (2 x y) >> 16 = (x y) >> 15), so they compute on
+// `[i16; 8]` with i32 arithmetic, which the host compiler turns into a few SIMD instructions. They are checked
+// against QEMU like every other form.
+
+/// Lane by lane on two vectors of `i16`, each lane's result computed in i32 and wrapped to 16 bits.
+#[inline(always)]
+fn s16x2(a: Q, b: Q, f: impl Fn(i32, i32) -> i32) -> Q {
+    let mut r = a.i16();
+    for (x, y) in r.iter_mut().zip(b.i16()) {
+        *x = f(i32::from(*x), i32::from(y)) as i16;
+    }
+    Q::from_i16(r)
+}
+
+/// Lane by lane on one vector of `i16`.
+#[inline(always)]
+fn s16x1(a: Q, f: impl Fn(i32) -> i32) -> Q {
+    let mut r = a.i16();
+    for x in &mut r {
+        *x = f(i32::from(*x)) as i16;
+    }
+    Q::from_i16(r)
+}
+
+/// Lane by lane on two vectors of `i16`, each lane's result computed in i32 and saturated to 16 bits.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn s16x2_sat(a: Q, b: Q, f: impl Fn(i32, i32) -> i32) -> Q {
+    let mut wide = [0i32; 8];
+    for ((w, x), y) in wide.iter_mut().zip(a.i16()).zip(b.i16()) {
+        *w = f(i32::from(x), i32::from(y));
+    }
+    let mut r = [0i16; 8];
+    for (x, w) in r.iter_mut().zip(wide) {
+        *x = w.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+    }
+    Q::from_i16(r)
+}
+
+/// The Arm intrinsic `vaddq_s16`.
+#[inline]
+pub fn vaddq_s16(a: Q, b: Q) -> Q {
+    s16x2(a, b, |x, y| x + y)
+}
+/// The Arm intrinsic `vsubq_s16`.
+#[inline]
+pub fn vsubq_s16(a: Q, b: Q) -> Q {
+    s16x2(a, b, |x, y| x - y)
+}
+/// The Arm intrinsic `vmulq_s16`.
+#[inline]
+pub fn vmulq_s16(a: Q, b: Q) -> Q {
+    s16x2(a, b, |x, y| x * y)
+}
+/// The Arm intrinsic `vmulq_n_s16`.
+#[inline]
+pub fn vmulq_n_s16(a: Q, b: i16) -> Q {
+    let b = i32::from(b);
+    s16x1(a, |x| x * b)
+}
+/// `(x y + round) >> 15`, saturated to 16 bits, lane by lane: (2 x y + 2 round) >> 16 without the doubling's
+/// overflow. On x86-64 written with SSE2 (part of every x86-64): the 32-bit products from the low and high halves
+/// of the 16x16-bit multiplication, the rounding constant, the arithmetic shift, and the saturating pack; the same
+/// lane arithmetic as the portable form below, which the compiler does not reliably vectorise.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn mulh15_sat(a: Q, b: Q, round: i32) -> Q {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these intrinsics are always available; `Q` and `__m128i` are
+    // both 16 bytes of plain data, every bit pattern valid for both.
+    unsafe {
+        let (x, y) = (core::mem::transmute::<[u8; 16], __m128i>(a.0), core::mem::transmute::<[u8; 16], __m128i>(b.0));
+        let (lo, hi) = (_mm_mullo_epi16(x, y), _mm_mulhi_epi16(x, y));
+        let round = _mm_set1_epi32(round);
+        let low_lanes = _mm_srai_epi32::<15>(_mm_add_epi32(_mm_unpacklo_epi16(lo, hi), round));
+        let high_lanes = _mm_srai_epi32::<15>(_mm_add_epi32(_mm_unpackhi_epi16(lo, hi), round));
+        Q(core::mem::transmute::<__m128i, [u8; 16]>(_mm_packs_epi32(low_lanes, high_lanes)))
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn mulh15_sat(a: Q, b: Q, round: i32) -> Q {
+    s16x2_sat(a, b, |x, y| (x * y + round) >> 15)
+}
+
+/// The Arm intrinsic `vqdmulhq_s16`: (2 x y) >> 16, saturated.
+#[inline]
+pub fn vqdmulhq_s16(a: Q, b: Q) -> Q {
+    mulh15_sat(a, b, 0)
+}
+/// The Arm intrinsic `vqdmulhq_n_s16`.
+#[inline]
+pub fn vqdmulhq_n_s16(a: Q, b: i16) -> Q {
+    vqdmulhq_s16(a, vdupq_n_s16(b))
+}
+/// The Arm intrinsic `vqrdmulhq_s16`: (2 x y + 2^15) >> 16, saturated.
+#[inline]
+pub fn vqrdmulhq_s16(a: Q, b: Q) -> Q {
+    mulh15_sat(a, b, 1 << 14)
+}
+/// The Arm intrinsic `vqrdmulhq_n_s16`.
+#[inline]
+pub fn vqrdmulhq_n_s16(a: Q, b: i16) -> Q {
+    vqrdmulhq_s16(a, vdupq_n_s16(b))
+}
+/// The Arm intrinsic `vmlaq_n_s16`: `add + m1 * m2`, wrapping.
+#[inline]
+pub fn vmlaq_n_s16(add: Q, m1: Q, m2: i16) -> Q {
+    let m2 = i32::from(m2);
+    s16x2(add, m1, |x, y| x + y * m2)
+}
+/// The Arm intrinsic `vhsubq_s16`: (x - y) >> 1.
+#[inline]
+pub fn vhsubq_s16(a: Q, b: Q) -> Q {
+    s16x2(a, b, |x, y| (x - y) >> 1)
+}
+/// The Arm intrinsic `vrshrq_n_s16`: (x + 2^(imm-1)) >> imm, imm in 1..=16 (checked).
+#[inline]
+pub fn vrshrq_n_s16(a: Q, imm: u32) -> Q {
+    assert!((1..=16).contains(&imm), "vrshrq_n_s16: immediate {imm} out of range");
+    s16x1(a, |x| (x + (1 << (imm - 1))) >> imm)
+}
 
 // ---- shifts by immediate: `imm` must be in the intrinsic's range (checked) ----
 
@@ -365,7 +494,7 @@ shift_imm!(shl_imm, 0..=esize - 1: vshlq_n_s8 S8, vshlq_n_s16 S16, vshlq_n_s32 S
 shift_imm!(shl_imm, 0..=esize - 1: vshlq_n_u8 U8, vshlq_n_u16 U16, vshlq_n_u32 U32);
 shift_imm!(shr_imm, 1..=esize - 0: vshrq_n_s8 S8, vshrq_n_s16 S16, vshrq_n_s32 S32);
 shift_imm!(shr_imm, 1..=esize - 0: vshrq_n_u8 U8, vshrq_n_u16 U16, vshrq_n_u32 U32);
-shift_imm!(rshr_imm, 1..=esize - 0: vrshrq_n_s8 S8, vrshrq_n_s16 S16, vrshrq_n_s32 S32);
+shift_imm!(rshr_imm, 1..=esize - 0: vrshrq_n_s8 S8, vrshrq_n_s32 S32);
 shift_imm!(rshr_imm, 1..=esize - 0: vrshrq_n_u8 U8, vrshrq_n_u16 U16, vrshrq_n_u32 U32);
 shift_imm!(qshl_imm, 0..=esize - 1: vqshlq_n_s8 S8, vqshlq_n_s16 S16, vqshlq_n_s32 S32);
 shift_imm!(qshl_imm, 0..=esize - 1: vqshlq_n_u8 U8, vqshlq_n_u16 U16, vqshlq_n_u32 U32);
@@ -452,7 +581,13 @@ macro_rules! dup_n {
     };
 }
 
-dup_n!(vdupq_n_s8 S8 i8, vdupq_n_s16 S16 i16, vdupq_n_s32 S32 i32, vdupq_n_u8 U8 u8, vdupq_n_u16 U16 u16);
+dup_n!(vdupq_n_s8 S8 i8, vdupq_n_s32 S32 i32, vdupq_n_u8 U8 u8, vdupq_n_u16 U16 u16);
+
+/// The Arm intrinsic `vdupq_n_s16`.
+#[inline]
+pub fn vdupq_n_s16(a: i16) -> Q {
+    Q::from_i16([a; 8])
+}
 dup_n!(vdupq_n_u32 U32 u32);
 
 // ---- widening and narrowing ----
@@ -644,15 +779,31 @@ macro_rules! interleave {
         $(
             #[doc = concat!("De-interleaves ", stringify!($n), " vectors from `addr` (at least ", stringify!($n),
                             "x16 bytes): element `j` of vector `k` is `addr[", stringify!($n), " * j + k]`.")]
+            #[inline]
             pub fn $ld(addr: &[$e]) -> [Q; $n] {
-                core::array::from_fn(|k| Q::$from(core::array::from_fn(|j| addr[$n * j + k])))
+                let mut lanes = [[0; 16 / size_of::<$e>()]; $n];
+                for (j, element) in addr[..16 / size_of::<$e>() * $n].chunks_exact($n).enumerate() {
+                    for (vector, &x) in lanes.iter_mut().zip(element) {
+                        vector[j] = x;
+                    }
+                }
+                let mut out = [Q::ZERO; $n];
+                for (q, vector) in out.iter_mut().zip(lanes) {
+                    *q = Q::$from(vector);
+                }
+                out
             }
 
             #[doc = concat!("Interleaves ", stringify!($n), " vectors into `addr`: the inverse of the load.")]
+            #[inline]
             pub fn $st(addr: &mut [$e], value: [Q; $n]) {
-                for (k, v) in value.iter().enumerate() {
-                    for (j, x) in v.$to().into_iter().enumerate() {
-                        addr[$n * j + k] = x;
+                let mut lanes = [[0; 16 / size_of::<$e>()]; $n];
+                for (vector, q) in lanes.iter_mut().zip(value) {
+                    *vector = q.$to();
+                }
+                for (j, element) in addr[..16 / size_of::<$e>() * $n].chunks_exact_mut($n).enumerate() {
+                    for (x, vector) in element.iter_mut().zip(&lanes) {
+                        *x = vector[j];
                     }
                 }
             }
@@ -670,11 +821,13 @@ interleave! {
 }
 
 /// `VLDRH.16 Qd, [Rn]` (`vld1q_s16`): lane `i` is `addr[i]`.
+#[inline]
 pub fn vld1q_s16(addr: &[i16]) -> Q {
-    Q::from_i16(core::array::from_fn(|i| addr[i]))
+    Q::from_i16(addr[..8].try_into().unwrap())
 }
 
 /// `VSTRH.16 Qd, [Rn]` (`vst1q_s16`): `addr[i]` is lane `i`.
+#[inline]
 pub fn vst1q_s16(addr: &mut [i16], value: Q) {
     addr[..8].copy_from_slice(&value.i16());
 }
@@ -682,8 +835,13 @@ pub fn vst1q_s16(addr: &mut [i16], value: Q) {
 // ---- gather and scatter with shifted (element-indexed) offsets ----
 
 /// `VLDRH.S16 Qd, [Rn, Qm, UXTW #1]`: lane `i` is `base[offset.u16()[i]]`.
+#[inline]
 pub fn vldrhq_gather_shifted_offset_s16(base: &[i16], offset: Q) -> Q {
-    Q::from_i16(offset.u16().map(|o| base[o as usize]))
+    let mut lanes = [0; 8];
+    for (lane, o) in lanes.iter_mut().zip(offset.u16()) {
+        *lane = base[usize::from(o)];
+    }
+    Q::from_i16(lanes)
 }
 
 /// `VLDRW.U32 Qd, [Rn, Qm, UXTW #2]`: lane `i` is `base[offset.u32()[i]]`.
@@ -692,6 +850,7 @@ pub fn vldrwq_gather_shifted_offset_s32(base: &[i32], offset: Q) -> Q {
 }
 
 /// `VSTRH.16 Qd, [Rn, Qm, UXTW #1]`: lanes stored in order 0..7, so for equal offsets the highest lane wins.
+#[inline]
 pub fn vstrhq_scatter_shifted_offset_s16(base: &mut [i16], offset: Q, value: Q) {
     for (o, v) in offset.u16().into_iter().zip(value.i16()) {
         base[o as usize] = v;
@@ -739,7 +898,7 @@ by_scalar!(add: vaddq_n_s8 S8 i8, vaddq_n_s16 S16 i16, vaddq_n_s32 S32 i32);
 by_scalar!(add: vaddq_n_u8 U8 u8, vaddq_n_u16 U16 u16, vaddq_n_u32 U32 u32);
 by_scalar!(sub: vsubq_n_s8 S8 i8, vsubq_n_s16 S16 i16, vsubq_n_s32 S32 i32);
 by_scalar!(sub: vsubq_n_u8 U8 u8, vsubq_n_u16 U16 u16, vsubq_n_u32 U32 u32);
-by_scalar!(mul: vmulq_n_s8 S8 i8, vmulq_n_s16 S16 i16, vmulq_n_s32 S32 i32);
+by_scalar!(mul: vmulq_n_s8 S8 i8, vmulq_n_s32 S32 i32);
 by_scalar!(mul: vmulq_n_u8 U8 u8, vmulq_n_u16 U16 u16, vmulq_n_u32 U32 u32);
 
 macro_rules! qdmlash {
@@ -767,7 +926,7 @@ qdmlash! {
 
 all6!(binary, hadd: vhaddq_s8 vhaddq_s16 vhaddq_s32 vhaddq_u8 vhaddq_u16 vhaddq_u32);
 all6!(binary, rhadd: vrhaddq_s8 vrhaddq_s16 vrhaddq_s32 vrhaddq_u8 vrhaddq_u16 vrhaddq_u32);
-all6!(binary, hsub: vhsubq_s8 vhsubq_s16 vhsubq_s32 vhsubq_u8 vhsubq_u16 vhsubq_u32);
+binary!(hsub: vhsubq_s8 S8, vhsubq_s32 S32, vhsubq_u8 U8, vhsubq_u16 U16, vhsubq_u32 U32);
 all6!(binary, min: vminq_s8 vminq_s16 vminq_s32 vminq_u8 vminq_u16 vminq_u32);
 all6!(binary, max: vmaxq_s8 vmaxq_s16 vmaxq_s32 vmaxq_u8 vmaxq_u16 vmaxq_u32);
 

@@ -5,8 +5,8 @@
 //! whose emulator died or hung is retried once on a fresh emulator before it counts as a fault. Failing inputs
 //! are shrunk (see [`crate::shrink`]).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,6 +16,10 @@ use crate::backend::{Arg, Backend, BackendKind, Call, CallError, CallOutput, Lim
 use crate::ranges::Ranges;
 use crate::registry::{KernelSpec, Outcome, case_rng};
 use crate::shrink;
+
+/// Cases per guest round trip unless told otherwise: the most the harness takes in one batch (`abi::MAX_CALLS`), so
+/// that the fixed cost of a round trip (doorbell, wake-up, packing) is spread over as many cases as possible.
+pub const DEFAULT_BATCH: usize = pqhelium_kernels::abi::MAX_CALLS;
 
 #[derive(Debug, Clone)]
 pub struct Campaign {
@@ -38,7 +42,7 @@ pub struct Campaign {
 }
 
 impl Campaign {
-    /// A campaign with the usual settings: 64 cases per round trip, stop at the first failure, shrink it.
+    /// A campaign with the usual settings: [`DEFAULT_BATCH`] cases per round trip, stop at the first failure, shrink it.
     pub fn new(kernel: &'static KernelSpec, backend: BackendKind, seed: u64, cases: u64, jobs: usize) -> Self {
         Self {
             kernel,
@@ -47,7 +51,7 @@ impl Campaign {
             cases,
             duration: None,
             jobs,
-            batch: 64,
+            batch: DEFAULT_BATCH,
             keep_going: false,
             limits: Limits::default(),
             progress: false,
@@ -151,6 +155,8 @@ pub struct CampaignResult {
     pub failures: Vec<CaseFailure>,
     pub instructions: InstructionStats,
     pub elapsed: Duration,
+    /// Part of `elapsed` spent before the last worker was ready to run cases (emulator start-up).
+    pub startup: Duration,
     /// Cases run again after their emulator died or hung.
     pub retries: u64,
     /// Stopped by the interrupt flag before all cases ran.
@@ -174,6 +180,11 @@ impl CampaignResult {
     }
     pub fn cases_per_second(&self) -> f64 {
         self.cases_run() as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+    /// Cases per second once the workers were ready: emulator start-up excluded (benchmarks compare this with an
+    /// emulator that is already running).
+    pub fn cases_per_second_after_startup(&self) -> f64 {
+        self.cases_run() as f64 / (self.elapsed.saturating_sub(self.startup)).as_secs_f64().max(1e-9)
     }
     /// The closing line of a fuzz run.
     pub fn summary_line(&self) -> String {
@@ -342,7 +353,10 @@ struct Shared<'a> {
     campaign: &'a Campaign,
     control: &'a Control<'a>,
     dispenser: Dispenser,
+    started: Instant,
     deadline: Option<Instant>,
+    /// When the last worker became ready (its emulator started).
+    ready: Mutex<Duration>,
     stop: AtomicBool,
     ran: Mutex<Ranges>,
     failures: Mutex<Vec<CaseFailure>>,
@@ -385,7 +399,9 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
         campaign,
         control,
         dispenser: Dispenser::new(&control.done, campaign.cases),
+        started,
         deadline: campaign.duration.map(|d| started + d),
+        ready: Mutex::new(Duration::ZERO),
         stop: AtomicBool::new(false),
         ran: Mutex::new(Ranges::new()),
         failures: Mutex::new(Vec::new()),
@@ -412,6 +428,7 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
         failures,
         instructions: shared.instructions.into_inner().unwrap(),
         elapsed: started.elapsed(),
+        startup: shared.ready.into_inner().unwrap(),
         retries: shared.retries.load(Ordering::SeqCst),
         interrupted,
         setup_error: shared.setup_error.into_inner().unwrap(),
@@ -420,47 +437,79 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
     result
 }
 
+/// One chunk made ready on the host: its cases as calls, and each case's model already checked against the
+/// reference.
+struct Prepared {
+    range: [u64; 2],
+    calls: Vec<Call>,
+    models: Vec<(Outcome, Option<Failure>)>,
+}
+
+/// Generates the cases of `range`, runs the model and the reference on each and compares them.
+fn prepare(campaign: &Campaign, [first, last]: [u64; 2]) -> Prepared {
+    let kernel = campaign.kernel;
+    let calls: Vec<Call> = (first..last)
+        .map(|i| Call::new(kernel.symbol, (kernel.generate)(i, &mut case_rng(campaign.seed, i))))
+        .collect();
+    let models = calls.iter().map(|call| check_model(kernel, &call.args)).collect();
+    Prepared { range: [first, last], calls, models }
+}
+
 fn worker(shared: &Shared) {
     let campaign = shared.campaign;
-    let kernel = campaign.kernel;
-    let mut backend: Option<Box<dyn Backend>> = match campaign.backend {
-        BackendKind::Model => None,
-        kind => match kind.open(campaign.limits) {
-            Ok(b) => Some(b),
+    let kind = campaign.backend;
+    if kind == BackendKind::Model {
+        return model_worker(shared);
+    }
+    let batch = campaign.batch.max(1) as u64;
+    let mut stats = InstructionStats::default();
+    // A pipeline of two: a host thread generates chunk k+1 and checks its models against the reference while the
+    // guest runs chunk k (and the first chunk while the emulator starts). A chunk is dispensed when its preparation
+    // starts, and every dispensed chunk runs to the end: a stop or an interrupt only keeps new chunks from starting.
+    std::thread::scope(|scope| {
+        let (want, wanted) = mpsc::sync_channel::<[u64; 2]>(1);
+        let (ready, readied) = mpsc::sync_channel::<Prepared>(1);
+        scope.spawn(move || {
+            for range in wanted {
+                if ready.send(prepare(campaign, range)).is_err() {
+                    break;
+                }
+            }
+        });
+        // Dispenses the next chunk to the host thread; whether one is now in preparation.
+        let ask = || {
+            !shared.should_stop()
+                && shared.dispenser.next(batch).map(|range| want.send(range).expect("host thread alive")).is_some()
+        };
+        let mut in_flight = ask();
+        let mut backend = match kind.open(campaign.limits) {
+            Ok(b) => b,
             Err(e) => {
                 *shared.setup_error.lock().unwrap() = Some(format!("{kind}: {e}"));
                 shared.stop.store(true, Ordering::SeqCst);
                 return;
             }
-        },
-    };
-    let mut stats = InstructionStats::default();
-    while !shared.should_stop() {
-        let Some([first, last]) = shared.dispenser.next(campaign.batch.max(1) as u64) else { break };
-        let cases: Vec<(u64, Vec<Arg>)> =
-            (first..last).map(|i| (i, (kernel.generate)(i, &mut case_rng(campaign.seed, i)))).collect();
-        let check_models =
-            || -> Vec<(Outcome, Option<Failure>)> { cases.iter().map(|(_, args)| check_model(kernel, args)).collect() };
-        // The host checks the models while the guest runs the object code: the two overlap.
-        let (models, results) = match backend.as_mut() {
-            None => (check_models(), None),
-            Some(backend) => {
-                let calls: Vec<Call> = cases.iter().map(|(_, args)| Call::new(kernel.symbol, args.clone())).collect();
-                std::thread::scope(|scope| {
-                    let models = scope.spawn(check_models);
-                    let results = backend.run_batch(&calls);
-                    (models.join().expect("model check panicked"), Some((calls, results)))
-                })
-            }
         };
-        let mut failures = Vec::new();
-        for ((i, args), (_, failure)) in cases.iter().zip(&models) {
-            if let Some(failure) = failure {
-                failures.push(CaseFailure { case: *i, failure: failure.clone(), args: args.clone(), shrunk: None });
-            }
+        {
+            let mut ready = shared.ready.lock().unwrap();
+            *ready = (*ready).max(shared.started.elapsed());
         }
-        if let (Some(backend), Some((calls, results))) = (backend.as_mut(), results) {
-            for ((((i, args), (model, _)), result), call) in cases.iter().zip(&models).zip(results).zip(&calls) {
+        while in_flight {
+            let Prepared { range: [first, last], calls, models } = readied.recv().expect("model check panicked");
+            in_flight = ask();
+            let results = backend.run_batch(&calls);
+            let mut failures = Vec::new();
+            for (i, (call, (_, failure))) in (first..).zip(calls.iter().zip(&models)) {
+                if let Some(failure) = failure {
+                    failures.push(CaseFailure {
+                        case: i,
+                        failure: failure.clone(),
+                        args: call.args.clone(),
+                        shrunk: None,
+                    });
+                }
+            }
+            for (i, ((call, (model, _)), result)) in (first..).zip(calls.iter().zip(&models).zip(results)) {
                 let result = match result {
                     // The emulator died or hung under this case: once more, on a fresh one, before blaming it.
                     Err(CallError::WorkerDied(_) | CallError::Timeout(_)) => {
@@ -470,33 +519,61 @@ fn worker(shared: &Shared) {
                     }
                     other => other,
                 };
-                let (instructions, failure) = check_object_code(kernel, campaign.backend, args, model, result);
+                let (instructions, failure) =
+                    check_object_code(campaign.kernel, campaign.backend, &call.args, model, result);
                 if let Some(n) = instructions {
                     stats.add(n);
                 }
                 if let Some(failure) = failure {
-                    failures.push(CaseFailure { case: *i, failure, args: args.clone(), shrunk: None });
+                    failures.push(CaseFailure { case: i, failure, args: call.args.clone(), shrunk: None });
                 }
             }
+            finish_chunk(shared, Some(backend.as_mut()), [first, last], failures);
         }
-        if campaign.shrink_budget > 0 {
-            for f in &mut failures {
-                f.shrunk = shrink_failure(campaign, backend.as_deref_mut(), f);
-            }
-        }
-        shared.ran.lock().unwrap().insert(first, last);
-        shared.bar.inc(last - first);
-        if let Some(on_chunk) = shared.control.on_chunk {
-            on_chunk([first, last], &failures);
-        }
-        if !failures.is_empty() {
-            if !campaign.keep_going {
-                shared.stop.store(true, Ordering::SeqCst);
-            }
-            shared.failures.lock().unwrap().extend(failures);
+    });
+    shared.instructions.lock().unwrap().merge(&stats);
+}
+
+/// A worker of the model backend: no object code, so nothing to overlap.
+fn model_worker(shared: &Shared) {
+    let campaign = shared.campaign;
+    while !shared.should_stop() {
+        let Some(range) = shared.dispenser.next(campaign.batch.max(1) as u64) else { break };
+        let Prepared { calls, models, .. } = prepare(campaign, range);
+        let failures = (range[0]..)
+            .zip(calls.into_iter().zip(models))
+            .filter_map(|(case, (call, (_, failure)))| {
+                failure.map(|failure| CaseFailure { case, failure, args: call.args, shrunk: None })
+            })
+            .collect();
+        finish_chunk(shared, None, range, failures);
+    }
+}
+
+/// Shrinks a chunk's failures and records the chunk as run.
+fn finish_chunk(
+    shared: &Shared,
+    mut backend: Option<&mut (dyn Backend + 'static)>,
+    [first, last]: [u64; 2],
+    mut failures: Vec<CaseFailure>,
+) {
+    let campaign = shared.campaign;
+    if campaign.shrink_budget > 0 {
+        for f in &mut failures {
+            f.shrunk = shrink_failure(campaign, backend.as_deref_mut(), f);
         }
     }
-    shared.instructions.lock().unwrap().merge(&stats);
+    shared.ran.lock().unwrap().insert(first, last);
+    shared.bar.inc(last - first);
+    if let Some(on_chunk) = shared.control.on_chunk {
+        on_chunk([first, last], &failures);
+    }
+    if !failures.is_empty() {
+        if !campaign.keep_going {
+            shared.stop.store(true, Ordering::SeqCst);
+        }
+        shared.failures.lock().unwrap().extend(failures);
+    }
 }
 
 /// The smallest input that fails like `failure` does, if smaller than the original.

@@ -55,7 +55,7 @@ enum Command {
         /// Also write the table as JSON.
         #[arg(long)]
         json: Option<PathBuf>,
-        /// Instead: native speed of our ML-KEM-768 and X-Wing against the oracle crates, side by side.
+        /// Instead: native speed of our ML-KEM-768, X-Wing and FN-DSA against the oracle crates, side by side.
         #[arg(long)]
         schemes: bool,
     },

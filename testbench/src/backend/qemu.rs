@@ -168,6 +168,13 @@ impl QemuBackend {
             start_error("starting qemu-system-arm", e)
         })?;
         let stdin = child.stdin.take().expect("piped");
+        // The doorbell never blocks the host: QEMU reads its UART input only now and then (see `Worker::run`), so
+        // after enough quick round trips the pipe would fill and a blocking write would hang for good.
+        // SAFETY: fcntl on a descriptor we own; only our end of the pipe becomes non-blocking.
+        unsafe {
+            let fd = stdin.as_raw_fd();
+            libc::fcntl(fd, libc::F_SETFL, libc::fcntl(fd, libc::F_GETFL) | libc::O_NONBLOCK);
+        }
         let stdout = child.stdout.take().expect("piped");
         let mut worker = Worker { child, stdin, stdout, shm_path, map, failed: false };
         match wait_byte(&mut worker.stdout, BOOT_TIMEOUT) {
@@ -371,8 +378,13 @@ impl Worker {
         fence(Ordering::SeqCst);
         self.map.write_u32(abi::CTRL_OFFSET + ctrl::REQUEST_SEQ as u32, seq);
         fence(Ordering::SeqCst);
-        if let Err(e) = self.stdin.write_all(b"!").and_then(|_| self.stdin.flush()) {
-            return Err(CallError::WorkerDied(format!("qemu does not take input: {e}")));
+        match self.stdin.write(b"!") {
+            Ok(_) => {}
+            // A full pipe: QEMU has not read earlier doorbell bytes yet (its CMSDK UART takes host input only when
+            // its main loop wakes). No byte is needed then: the guest polls request_seq, and wakes from WFI at
+            // least every millisecond to look at it.
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(CallError::WorkerDied(format!("qemu does not take input: {e}"))),
         }
         let deadline = Instant::now() + timeout;
         loop {

@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long, default_value_t = default_jobs())]
     jobs: usize,
     /// Cases per guest round trip.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = diff::DEFAULT_BATCH)]
     batch: usize,
     /// Report every failing case instead of stopping at the first.
     #[arg(long)]
