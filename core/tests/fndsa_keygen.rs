@@ -1,7 +1,9 @@
 //! FN-DSA v0.4 key generation: differential against fn-dsa 0.4.0, kernel-level mathematics and the fixed-point
 //! kernel seam (the known answers are in fndsa_kat.rs).
 
-use fn_dsa::{KeyPairGenerator, KeyPairGeneratorStandard, KeyPairGeneratorWeak, sign_key_size, vrfy_key_size};
+mod common;
+
+use common::crate_keygen;
 use pqhelium_core::fndsa::ReferenceKernels;
 use pqhelium_core::fndsa::keygen::{self, FxpKernels, fxp, mp31, zint};
 use pqhelium_core::fndsa::{Error, Kernels, ntt};
@@ -11,47 +13,6 @@ use rand_chacha::ChaCha20Rng;
 
 fn ref_kernels() -> ReferenceKernels {
     ReferenceKernels::default()
-}
-
-/// Hands out a fixed byte stream to the crate.
-struct Replay(Vec<u8>, usize);
-
-impl RngCore for Replay {
-    fn next_u32(&mut self) -> u32 {
-        let mut b = [0; 4];
-        self.fill_bytes(&mut b);
-        u32::from_le_bytes(b)
-    }
-    fn next_u64(&mut self) -> u64 {
-        let mut b = [0; 8];
-        self.fill_bytes(&mut b);
-        u64::from_le_bytes(b)
-    }
-    fn fill_bytes(&mut self, dest: &mut [u8]) {
-        let end = self.1 + dest.len();
-        assert!(end <= self.0.len(), "the crate read more than the replayed seed");
-        dest.copy_from_slice(&self.0[self.1..end]);
-        self.1 = end;
-    }
-    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
-        self.fill_bytes(dest);
-        Ok(())
-    }
-}
-
-impl rand::CryptoRng for Replay {}
-
-fn crate_keygen(logn: u32, seed: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
-    let mut sk = vec![0; sign_key_size(logn)];
-    let mut vk = vec![0; vrfy_key_size(logn)];
-    let mut rng = Replay(seed.to_vec(), 0);
-    if logn >= 9 {
-        KeyPairGeneratorStandard::default().keygen(logn, &mut rng, &mut sk, &mut vk);
-    } else {
-        KeyPairGeneratorWeak::default().keygen(logn, &mut rng, &mut sk, &mut vk);
-    }
-    assert_eq!(rng.1, 32, "the crate reads exactly 32 bytes");
-    (sk, vk)
 }
 
 fn differential(logn: u32, count: usize, stream: u64) {

@@ -2,10 +2,12 @@
 //! differential signing over random seeds, malformed signing keys, the FP64 kernel seam, and FP kernels against
 //! mathematics.
 
+mod common;
+
+use common::{Replay, crate_keygen};
 use fn_dsa::{
-    DomainContext, HashIdentifier, KeyPairGenerator, KeyPairGeneratorStandard, KeyPairGeneratorWeak, SigningKey as _,
-    SigningKeyStandard, SigningKeyWeak, VerifyingKey as _, VerifyingKeyStandard, VerifyingKeyWeak, sign_key_size,
-    signature_size, vrfy_key_size,
+    DomainContext, HashIdentifier, SigningKey as _, SigningKeyStandard, SigningKeyWeak, VerifyingKey as _,
+    VerifyingKeyStandard, VerifyingKeyWeak, signature_size,
 };
 use pqhelium_core::fndsa::codec::{self, KeyPoly};
 use pqhelium_core::fndsa::fpu::{self, BerExponent, FpuKernels, SamplerCentre};
@@ -15,45 +17,11 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::collections::BTreeMap;
 
-/// Hands out a fixed byte string, exactly once, to the crate's RNG parameter (keygen reads 32 bytes, sign 40).
-struct Replay(Vec<u8>);
-
-impl fn_dsa::RngCore for Replay {
-    fn next_u32(&mut self) -> u32 {
-        unimplemented!("the crate reads bytes only")
-    }
-    fn next_u64(&mut self) -> u64 {
-        unimplemented!("the crate reads bytes only")
-    }
-    fn fill_bytes(&mut self, dest: &mut [u8]) {
-        assert_eq!(dest.len(), self.0.len(), "unexpected read size");
-        dest.copy_from_slice(&std::mem::take(&mut self.0));
-    }
-    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), fn_dsa::RngError> {
-        self.fill_bytes(dest);
-        Ok(())
-    }
-}
-impl fn_dsa::CryptoRng for Replay {}
-
-/// The crate's key pair from a 32-byte seed.
-fn crate_keygen(logn: u32, seed: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
-    let mut sk = vec![0; sign_key_size(logn)];
-    let mut vk = vec![0; vrfy_key_size(logn)];
-    let mut rng = Replay(seed.to_vec());
-    if logn >= 9 {
-        KeyPairGeneratorStandard::default().keygen(logn, &mut rng, &mut sk, &mut vk);
-    } else {
-        KeyPairGeneratorWeak::default().keygen(logn, &mut rng, &mut sk, &mut vk);
-    }
-    (sk, vk)
-}
-
 /// The crate's signature with the given 40 bytes of randomness.
 fn crate_sign(sk: &[u8], rng40: &[u8; 40], ctx: &[u8], id: &[u8], hv: &[u8]) -> Vec<u8> {
     let logn = u32::from(sk[0] & 0x0F);
     let mut sig = vec![0; signature_size(logn)];
-    let mut rng = Replay(rng40.to_vec());
+    let mut rng = Replay::new(rng40);
     let (ctx, id) = (DomainContext(ctx), HashIdentifier(id));
     let done = if logn >= 9 {
         SigningKeyStandard::decode(sk).expect("crate key").sign(&mut rng, &ctx, &id, hv, &mut sig)
