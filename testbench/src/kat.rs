@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use pqhelium_core::drbg::NistDrbg;
-use pqhelium_core::fndsa;
+use pqhelium_core::fndsa::{self, FpuKernels, fpu};
 use pqhelium_core::keccak::{self, Keccak, Permutation, ReferencePermutation, Shake128, shake256};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::rsp::Record;
@@ -14,6 +14,7 @@ use pqhelium_sim::keccak as model;
 use sha2::{Digest, Sha256};
 
 use crate::backend::{Arg, Backend, BackendKind, Call, CallError, Limits};
+use crate::fpu_provider::EmulatedFpu;
 use crate::registry::{bytes_to_words, words_to_bytes};
 
 const FIPS202: &str = include_str!("../../vectors/fips202.kat");
@@ -56,11 +57,13 @@ pub const SUITES: &[&str] = &["fips202", "mlkem768", "x25519", "xwing", "fndsa",
 /// Suites too long for every run (a minute or more); `pqhelium kat --suite NAME` runs them.
 pub const LONG_SUITES: &[&str] = &["x25519-1m"];
 
-/// The providers a suite can run with: the Keccak permutation has a model and object code; the scheme suites run
-/// on the reference kernels until their Cortex-M kernels exist.
+/// The providers a suite can run with: the Keccak permutation has a model and object code; FN-DSA signing has its
+/// FP64 kernels as object code (`crate::fpu_provider`); the other scheme suites run on the reference kernels until
+/// their Cortex-M kernels exist.
 pub fn providers(suite: &str) -> &'static [Provider] {
     match suite {
         "fips202" => &Provider::ALL,
+        "fndsa" => &[Provider::Reference, Provider::Unicorn, Provider::Qemu],
         _ => &[Provider::Reference],
     }
 }
@@ -77,6 +80,7 @@ pub fn run(suite: &'static str, provider: Provider) -> Vec<KatResult> {
     }
     match suite {
         "fips202" => run_fips202(provider),
+        "fndsa" if provider != Provider::Reference => run_fndsa_emulated(provider),
         _ => run_schemes(suite),
     }
 }
@@ -86,13 +90,14 @@ pub fn run_all() -> Vec<KatResult> {
     SUITES.iter().flat_map(|&suite| providers(suite).iter().flat_map(move |&p| run(suite, p))).collect()
 }
 
-fn run_schemes(suite: &'static str) -> Vec<KatResult> {
+/// The entries of a scheme suite: (name, fields or why they do not parse).
+fn scheme_entries(suite: &str) -> impl Iterator<Item = (String, Result<Fields<'static>, String>)> {
     SCHEMES
         .lines()
         .chain(FNDSA.lines())
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter(|l| l.split_whitespace().next() == Some(suite))
+        .filter(move |l| l.split_whitespace().next() == Some(suite))
         .map(|line| {
             let mut words = line.split_whitespace().skip(1);
             let name = words.next().unwrap_or("").to_string();
@@ -102,7 +107,14 @@ fn run_schemes(suite: &'static str) -> Vec<KatResult> {
                     Ok((key, hex::decode(value).map_err(|e| format!("{key}: {e}"))?))
                 })
                 .collect();
-            let result = fields.and_then(|f| check_scheme(suite, &Fields(f)));
+            (name, fields.map(Fields))
+        })
+}
+
+fn run_schemes(suite: &'static str) -> Vec<KatResult> {
+    scheme_entries(suite)
+        .map(|(name, fields)| {
+            let result = fields.and_then(|f| check_scheme(suite, &f));
             KatResult {
                 suite,
                 provider: Provider::Reference,
@@ -223,13 +235,21 @@ fn check_xwing(f: &Fields) -> Result<(), String> {
 /// seed_sign (pre-hashed with SHA3-256 for odd j), all through our keygen and signer; SHA3-256(sk || vk || sig).
 fn check_fndsa(f: &Fields) -> Result<(), String> {
     let (logn, j) = (f.array::<1>("logn")?[0], f.array::<1>("j")?[0]);
+    let (value, _) = fndsa_signature_kat(logn, j, fpu::Reference);
+    f.expect("value", &value?)
+}
+
+/// The value of the signature KAT entry (logn, j) with the signing FP64 kernels `fpu` (key generation on the
+/// reference kernels; decoding the signing key and signing through `fpu`), and `fpu` back.
+pub fn fndsa_signature_kat<F: FpuKernels>(logn: u8, j: u8, fpu: F) -> (Result<[u8; 32], String>, F) {
     let mut seeds = [0u8; 72];
     shake256(&[logn, j, 0, 0, 0], &mut seeds);
     let (seed_kgen, seed_sign) = seeds.split_at(32);
     let logn = u32::from(logn);
-    let mut kernels = fndsa::ReferenceKernels::default();
+    let mut kernels =
+        fndsa::Kernels { ntt: fndsa::Reference, fpu, fxp: fndsa::keygen::FxpReference, keccak: ReferencePermutation };
     let mut sign = || {
-        let (sk, vk) = fndsa::keygen(&mut kernels, logn, seed_kgen.try_into().unwrap())?;
+        let (sk, vk) = fndsa::keygen(&mut fndsa::ReferenceKernels::default(), logn, seed_kgen.try_into().unwrap())?;
         let key = fndsa::SigningKey::decode_with(&mut kernels, &sk)?;
         let message = b"message";
         let sha3 = keccak::sha3_256(message);
@@ -238,7 +258,45 @@ fn check_fndsa(f: &Fields) -> Result<(), String> {
         let sig = key.sign(&mut kernels, seed_sign.try_into().unwrap(), b"domain", id, hv)?;
         Ok::<_, fndsa::Error>([sk, vk, sig].concat())
     };
-    f.expect("value", &keccak::sha3_256(&sign().map_err(|e| e.to_string())?))
+    let value = sign().map(|bytes| keccak::sha3_256(&bytes)).map_err(|e| e.to_string());
+    (value, kernels.fpu)
+}
+
+/// The signature KAT with the signing FP64 kernels (native FP64 object code) under an emulator. A failed kernel
+/// call fails its entry with the call's details, and every later entry (the provider stops running object code).
+fn run_fndsa_emulated(provider: Provider) -> Vec<KatResult> {
+    let kind = if provider == Provider::Unicorn { BackendKind::Unicorn } else { BackendKind::Qemu };
+    let mut fpu = match EmulatedFpu::open(kind, false) {
+        Ok(fpu) => Some(fpu),
+        Err(e) => {
+            return vec![KatResult {
+                suite: "fndsa",
+                provider,
+                name: "fndsa".into(),
+                passed: false,
+                detail: format!("{kind} did not start: {e}"),
+            }];
+        }
+    };
+    scheme_entries("fndsa")
+        .map(|(name, fields)| {
+            let result = fields.and_then(|f| {
+                let (logn, j) = (f.array::<1>("logn")?[0], f.array::<1>("j")?[0]);
+                let (value, back) = fndsa_signature_kat(logn, j, fpu.take().expect("the provider is back"));
+                let failed = back.check();
+                fpu = Some(back);
+                failed.map_err(|e| format!("kernel call failed: {e}"))?;
+                f.expect("value", &value?)
+            });
+            KatResult {
+                suite: "fndsa",
+                provider,
+                name,
+                passed: result.is_ok(),
+                detail: result.err().unwrap_or_default(),
+            }
+        })
+        .collect()
 }
 
 /// fn-dsa-kgen 0.4.0's key generation KAT: SHA-256(f || g || F || G) from an ASCII seed.
@@ -395,8 +453,9 @@ mod tests {
     #[test]
     fn every_known_answer_passes_with_every_provider() {
         let results = run_all();
-        // fips202 with four providers; mlkem768 2, x25519 5, xwing 3 entries with the reference.
-        assert_eq!(results.len(), 8 * Provider::ALL.len() + 2 + 5 + 3);
+        // fips202 with four providers; mlkem768 2, x25519 5, xwing 3 entries with the reference; fndsa 90 entries
+        // with the reference, unicorn and QEMU; fndsa-keygen 300 with the reference.
+        assert_eq!(results.len(), 8 * Provider::ALL.len() + 2 + 5 + 3 + 3 * 90 + 300);
         for r in results {
             assert!(r.passed, "{} {} with {}: {}", r.suite, r.name, r.provider.name(), r.detail);
         }

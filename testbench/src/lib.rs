@@ -12,6 +12,7 @@
 pub mod backend;
 pub mod diff;
 pub mod elf;
+pub mod fpu_provider;
 pub mod kat;
 pub mod ranges;
 pub mod registry;

@@ -5,6 +5,7 @@
 //! kernel's exact output, in its own layout), the reference (what the standard computes, in the standard layout) and
 //! the canonicalisation between the two.
 
+pub mod fndsa_fpu;
 mod fndsa_ntt;
 mod fndsa_scheme;
 mod keccak;
@@ -112,6 +113,7 @@ const FAMILIES: &[&[KernelSpec]] = &[
     fndsa_ntt::KERNELS,
     mlkem_ntt::KERNELS,
     softfloat::KERNELS,
+    fndsa_fpu::KERNELS,
 ];
 
 /// Every kernel pqhelium knows, family by family.

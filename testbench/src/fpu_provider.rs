@@ -1,0 +1,306 @@
+//! Kernels in the loop for FN-DSA signing: [`EmulatedFpu`] implements `FpuKernels` by calling the FP64 object code
+//! (native `fndsa_fpu_*` or soft-float `fndsa_fpu_*_emu`) under an emulator, one guest call per trait call. Every
+//! method goes to object code: the (i)FFT (`fft.c`, `fft_emu.c`) and the kernels of `registry::fndsa_fpu`, encoded
+//! the way the registry encodes them.
+//!
+//! A failed call (guest fault, timeout, overrun, dead worker) is recorded with its kernel and call number, and from
+//! then on no more object code runs: the provider returns NaN-poisoned results so that signing ends quickly, and
+//! [`EmulatedFpu::check`] reports the first failure. Callers must call it after signing: a result computed after a
+//! failure is never a pass.
+//!
+//! QEMU: every call rings the UART doorbell with one byte, and when calls come back to back (the guest catches them
+//! while it polls) QEMU drains those bytes more slowly than they come; once the 64 KiB pipe is full, every call waits
+//! for the guest's 1 ms tick. A signature is 7,500 (logn 9) to 15,000 (logn 10) calls, so a provider opened with
+//! [`EmulatedFpu::open`] starts a fresh QEMU worker every [`QEMU_CALLS_PER_WORKER`] calls.
+
+use std::collections::BTreeMap;
+
+use pqhelium_core::fndsa::fpu::{BerExponent, FpuKernels, SamplerCentre};
+
+use crate::backend::{Arg, Backend, BackendError, BackendKind, Call, CallError, CallOutput, Limits};
+use crate::registry::fndsa_fpu::{self as contracts, Input, Kernel};
+
+/// Calls and executed guest instructions of one kernel symbol.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KernelCount {
+    pub calls: u64,
+    pub instructions: u64,
+}
+
+/// The first call that failed.
+#[derive(Debug, Clone)]
+pub struct FailedCall {
+    pub symbol: &'static str,
+    /// 0-based index of the call among all calls of this provider.
+    pub call: u64,
+    pub logn: u32,
+    pub error: CallError,
+}
+
+impl std::fmt::Display for FailedCall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (call #{}, logn {}) failed: {}", self.symbol, self.call, self.logn, self.error)
+    }
+}
+
+/// Calls after which a provider on QEMU replaces its worker (below the 65,536 doorbell bytes a pipe holds).
+pub const QEMU_CALLS_PER_WORKER: u64 = 40_000;
+
+/// The signing FP64 kernels as object code under an emulator.
+pub struct EmulatedFpu {
+    backend: Box<dyn Backend>,
+    /// Set when the provider opened the backend itself (and may reopen it).
+    kind: Option<BackendKind>,
+    since_open: u64,
+    emu: bool,
+    calls: u64,
+    counts: BTreeMap<&'static str, KernelCount>,
+    failure: Option<FailedCall>,
+}
+
+impl EmulatedFpu {
+    /// Native FP64 kernels (`emu == false`) or the soft-float ones, on `backend`.
+    pub fn new(backend: Box<dyn Backend>, emu: bool) -> Self {
+        Self { backend, kind: None, since_open: 0, emu, calls: 0, counts: BTreeMap::new(), failure: None }
+    }
+
+    /// Opens an emulator of `kind` (unicorn or QEMU) for the kernels.
+    pub fn open(kind: BackendKind, emu: bool) -> Result<Self, BackendError> {
+        Ok(Self { kind: Some(kind), ..Self::new(kind.open(Limits::default())?, emu) })
+    }
+
+    pub fn backend_name(&self) -> &'static str {
+        self.backend.name()
+    }
+
+    pub fn is_emu(&self) -> bool {
+        self.emu
+    }
+
+    /// Calls and instructions per kernel symbol so far.
+    pub fn counts(&self) -> &BTreeMap<&'static str, KernelCount> {
+        &self.counts
+    }
+
+    /// Guest instructions of every call so far.
+    pub fn instructions(&self) -> u64 {
+        self.counts.values().map(|c| c.instructions).sum()
+    }
+
+    /// Forgets the counts (not a failure).
+    pub fn reset_counts(&mut self) {
+        self.counts.clear();
+    }
+
+    /// The first failed call, if any.
+    pub fn failure(&self) -> Option<&FailedCall> {
+        self.failure.as_ref()
+    }
+
+    /// Ok if every call so far ran to completion, else the first failure with its details.
+    pub fn check(&self) -> Result<(), String> {
+        self.failure.as_ref().map_or(Ok(()), |f| Err(f.to_string()))
+    }
+
+    /// One guest call; `None` once any call has failed.
+    fn call(&mut self, symbol: &'static str, logn: u32, args: Vec<Arg>) -> Option<CallOutput> {
+        if self.failure.is_some() {
+            return None;
+        }
+        if self.kind == Some(BackendKind::Qemu) && self.since_open >= QEMU_CALLS_PER_WORKER {
+            match BackendKind::Qemu.open(Limits::default()) {
+                Ok(fresh) => (self.backend, self.since_open) = (fresh, 0),
+                Err(e) => {
+                    let error = CallError::WorkerDied(format!("a fresh QEMU worker did not start: {e}"));
+                    self.failure = Some(FailedCall { symbol, call: self.calls, logn, error });
+                    return None;
+                }
+            }
+        }
+        let index = self.calls;
+        self.calls += 1;
+        self.since_open += 1;
+        let expected = args.iter().filter(|a| matches!(a, Arg::In(_) | Arg::InOut(_) | Arg::Out(_))).count();
+        let result = self.backend.call(&Call::new(symbol, args)).and_then(|out| {
+            if out.buffers.len() == expected {
+                Ok(out)
+            } else {
+                Err(CallError::BadCall(format!("{} buffers back, {expected} expected", out.buffers.len())))
+            }
+        });
+        match result {
+            Ok(out) => {
+                let count = self.counts.entry(symbol).or_default();
+                count.calls += 1;
+                count.instructions += out.instructions;
+                Some(out)
+            }
+            Err(error) => {
+                self.failure = Some(FailedCall { symbol, call: index, logn, error });
+                None
+            }
+        }
+    }
+
+    /// Runs a registry kernel on `input`; the buffers it wrote (`InOut` and `Out`, in order).
+    fn kernel(&mut self, kernel: Kernel, input: &Input) -> Option<Vec<Vec<u8>>> {
+        let args = contracts::args(kernel, self.emu, input);
+        let writable: Vec<bool> = args
+            .iter()
+            .filter(|a| matches!(a, Arg::In(_) | Arg::InOut(_) | Arg::Out(_)))
+            .map(|a| !matches!(a, Arg::In(_)))
+            .collect();
+        let out = self.call(kernel.symbol(self.emu), input.logn, args)?;
+        Some(out.buffers.into_iter().zip(writable).filter(|(_, w)| *w).map(|(b, _)| b).collect())
+    }
+
+    /// The (i)FFT, in place.
+    fn transform(&mut self, inverse: bool, logn: u32, f: &mut [f64]) {
+        let symbol = match (inverse, self.emu) {
+            (false, false) => "fndsa_fpu_fft",
+            (false, true) => "fndsa_fpu_fft_emu",
+            (true, false) => "fndsa_fpu_ifft",
+            (true, true) => "fndsa_fpu_ifft_emu",
+        };
+        let n = 1usize << logn;
+        let out = self.call(symbol, logn, vec![Arg::InOut(doubles_to_bytes(&f[..n])), Arg::U32(logn)]);
+        store(&mut f[..n], out.as_ref().map(|o| o.buffers[0].as_slice()));
+    }
+
+    fn polys(logn: u32, polys: &[&[f64]]) -> Input {
+        let n = 1usize << logn;
+        Input { logn, polys: polys.iter().map(|p| p[..n].to_vec()).collect(), ..Input::default() }
+    }
+}
+
+fn doubles_to_bytes(v: &[f64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect()
+}
+
+/// Copies doubles out of a returned buffer, or NaN everywhere if the call failed.
+fn store(dst: &mut [f64], src: Option<&[u8]>) {
+    match src {
+        Some(bytes) => {
+            for (d, c) in dst.iter_mut().zip(bytes.chunks_exact(8)) {
+                *d = f64::from_bits(u64::from_le_bytes(c.try_into().unwrap()));
+            }
+        }
+        None => dst.fill(f64::NAN),
+    }
+}
+
+impl FpuKernels for EmulatedFpu {
+    fn fft(&mut self, logn: u32, f: &mut [f64]) {
+        self.transform(false, logn, f);
+    }
+
+    fn ifft(&mut self, logn: u32, f: &mut [f64]) {
+        self.transform(true, logn, f);
+    }
+
+    fn set_small(&mut self, logn: u32, d: &mut [f64], s: &[i32]) {
+        let n = 1usize << logn;
+        let input = Input { logn, ints: s[..n].to_vec(), ..Input::default() };
+        let out = self.kernel(Kernel::SetSmall, &input);
+        store(&mut d[..n], out.as_ref().map(|b| b[0].as_slice()));
+    }
+
+    fn round(&mut self, logn: u32, f: &[f64], d: &mut [i64]) {
+        let n = 1usize << logn;
+        match self.kernel(Kernel::Round, &Self::polys(logn, &[f])) {
+            Some(b) => {
+                for (d, c) in d[..n].iter_mut().zip(b[0].chunks_exact(8)) {
+                    *d = i64::from_le_bytes(c.try_into().unwrap());
+                }
+            }
+            None => d[..n].fill(0),
+        }
+    }
+
+    fn add(&mut self, logn: u32, a: &mut [f64], b: &[f64]) {
+        let out = self.kernel(Kernel::Add, &Self::polys(logn, &[a, b]));
+        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+    }
+
+    fn sub(&mut self, logn: u32, a: &mut [f64], b: &[f64]) {
+        let out = self.kernel(Kernel::Sub, &Self::polys(logn, &[a, b]));
+        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+    }
+
+    fn neg(&mut self, logn: u32, a: &mut [f64]) {
+        let out = self.kernel(Kernel::Neg, &Self::polys(logn, &[a]));
+        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+    }
+
+    fn mulconst(&mut self, logn: u32, a: &mut [f64], c: f64) {
+        let input = Input { scalars: vec![c], ..Self::polys(logn, &[a]) };
+        let out = self.kernel(Kernel::MulConst, &input);
+        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+    }
+
+    fn mul_fft(&mut self, logn: u32, a: &mut [f64], b: &[f64]) {
+        let out = self.kernel(Kernel::Mul, &Self::polys(logn, &[a, b]));
+        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+    }
+
+    fn muladj_fft(&mut self, logn: u32, a: &mut [f64], b: &[f64]) {
+        let out = self.kernel(Kernel::MulAdj, &Self::polys(logn, &[a, b]));
+        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+    }
+
+    fn mulownadj_fft(&mut self, logn: u32, a: &mut [f64]) {
+        let out = self.kernel(Kernel::MulOwnAdj, &Self::polys(logn, &[a]));
+        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+    }
+
+    fn ldl_fft(&mut self, logn: u32, g00: &[f64], g01: &mut [f64], g11: &mut [f64]) {
+        let n = 1usize << logn;
+        let out = self.kernel(Kernel::Ldl, &Self::polys(logn, &[g00, g01, g11]));
+        store(&mut g01[..n], out.as_ref().map(|o| o[0].as_slice()));
+        store(&mut g11[..n], out.as_ref().map(|o| o[1].as_slice()));
+    }
+
+    fn split_fft(&mut self, logn: u32, f0: &mut [f64], f1: &mut [f64], f: &[f64]) {
+        let hn = 1usize << (logn - 1);
+        let out = self.kernel(Kernel::Split, &Self::polys(logn, &[f]));
+        store(&mut f0[..hn], out.as_ref().map(|o| o[0].as_slice()));
+        store(&mut f1[..hn], out.as_ref().map(|o| o[1].as_slice()));
+    }
+
+    fn split_selfadj_fft(&mut self, logn: u32, f0: &mut [f64], f1: &mut [f64], f: &[f64]) {
+        let hn = 1usize << (logn - 1);
+        let out = self.kernel(Kernel::SplitSelfadj, &Self::polys(logn, &[f]));
+        store(&mut f0[..hn], out.as_ref().map(|o| o[0].as_slice()));
+        store(&mut f1[..hn], out.as_ref().map(|o| o[1].as_slice()));
+    }
+
+    fn merge_fft(&mut self, logn: u32, f: &mut [f64], f0: &[f64], f1: &[f64]) {
+        let (n, hn) = (1usize << logn, 1usize << (logn - 1));
+        let input = Input { logn, polys: vec![f0[..hn].to_vec(), f1[..hn].to_vec()], ..Input::default() };
+        let out = self.kernel(Kernel::Merge, &input);
+        store(&mut f[..n], out.as_ref().map(|o| o[0].as_slice()));
+    }
+
+    fn leaf_sigma(&mut self, d: f64, inv_sigma: f64) -> f64 {
+        let out = self.kernel(Kernel::LeafSigma, &Input { scalars: vec![d, inv_sigma], ..Input::default() });
+        let mut r = [0.0];
+        store(&mut r, out.as_ref().map(|o| o[0].as_slice()));
+        r[0]
+    }
+
+    fn sampler_centre(&mut self, mu: f64, isigma: f64, sigma_min: f64) -> SamplerCentre {
+        let input = Input { scalars: vec![mu, isigma, sigma_min], ..Input::default() };
+        match self.kernel(Kernel::SamplerCentre, &input) {
+            Some(o) => contracts::centre_of(&o[0]),
+            None => SamplerCentre { s: 0, r: f64::NAN, dss: f64::NAN, ccs_fx: u64::MAX },
+        }
+    }
+
+    fn sampler_exponent(&mut self, centre: &SamplerCentre, z: i32, z0: i32) -> BerExponent {
+        let input = Input { ints: vec![z, z0], centre: Some(*centre), ..Input::default() };
+        match self.kernel(Kernel::SamplerExponent, &input) {
+            Some(o) => contracts::ber_of(&o[0]),
+            None => BerExponent { k: 0, rem_fx: 0 },
+        }
+    }
+}
