@@ -1,7 +1,7 @@
 //! Mirror of `arm/harness/pqh_abi.h`: the host<->guest exchange in the DDR window. The guest writes
 //! `ABI_VERSION` at boot and the host checks it, so the two cannot drift apart silently.
 
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 pub const MAGIC: u32 = 0x5051_4845;
 
 pub const DDR_BASE: u32 = 0x6000_0000;
@@ -48,4 +48,5 @@ pub mod ctrl {
     pub const MMFAR: usize = 52;
     pub const BFAR: usize = 56;
     pub const SFSR: usize = 60;
+    pub const ASLEEP: usize = 64;
 }

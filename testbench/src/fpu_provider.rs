@@ -7,11 +7,6 @@
 //! then on no more object code runs: the provider returns NaN-poisoned results so that signing ends quickly, and
 //! [`EmulatedFpu::check`] reports the first failure. Callers must call it after signing: a result computed after a
 //! failure is never a pass.
-//!
-//! QEMU: every call rings the UART doorbell with one byte, and when calls come back to back (the guest catches them
-//! while it polls) QEMU drains those bytes more slowly than they come; once the 64 KiB pipe is full, every call waits
-//! for the guest's 1 ms tick. A signature is 7,500 (logn 9) to 15,000 (logn 10) calls, so a provider opened with
-//! [`EmulatedFpu::open`] starts a fresh QEMU worker every [`QEMU_CALLS_PER_WORKER`] calls.
 
 use std::collections::BTreeMap;
 
@@ -43,15 +38,9 @@ impl std::fmt::Display for FailedCall {
     }
 }
 
-/// Calls after which a provider on QEMU replaces its worker (below the 65,536 doorbell bytes a pipe holds).
-pub const QEMU_CALLS_PER_WORKER: u64 = 40_000;
-
 /// The signing FP64 kernels as object code under an emulator.
 pub struct EmulatedFpu {
     backend: Box<dyn Backend>,
-    /// Set when the provider opened the backend itself (and may reopen it).
-    kind: Option<BackendKind>,
-    since_open: u64,
     emu: bool,
     calls: u64,
     counts: BTreeMap<&'static str, KernelCount>,
@@ -61,12 +50,12 @@ pub struct EmulatedFpu {
 impl EmulatedFpu {
     /// Native FP64 kernels (`emu == false`) or the soft-float ones, on `backend`.
     pub fn new(backend: Box<dyn Backend>, emu: bool) -> Self {
-        Self { backend, kind: None, since_open: 0, emu, calls: 0, counts: BTreeMap::new(), failure: None }
+        Self { backend, emu, calls: 0, counts: BTreeMap::new(), failure: None }
     }
 
     /// Opens an emulator of `kind` (unicorn or QEMU) for the kernels.
     pub fn open(kind: BackendKind, emu: bool) -> Result<Self, BackendError> {
-        Ok(Self { kind: Some(kind), ..Self::new(kind.open(Limits::default())?, emu) })
+        Ok(Self::new(kind.open(Limits::default())?, emu))
     }
 
     pub fn backend_name(&self) -> &'static str {
@@ -107,19 +96,8 @@ impl EmulatedFpu {
         if self.failure.is_some() {
             return None;
         }
-        if self.kind == Some(BackendKind::Qemu) && self.since_open >= QEMU_CALLS_PER_WORKER {
-            match BackendKind::Qemu.open(Limits::default()) {
-                Ok(fresh) => (self.backend, self.since_open) = (fresh, 0),
-                Err(e) => {
-                    let error = CallError::WorkerDied(format!("a fresh QEMU worker did not start: {e}"));
-                    self.failure = Some(FailedCall { symbol, call: self.calls, logn, error });
-                    return None;
-                }
-            }
-        }
         let index = self.calls;
         self.calls += 1;
-        self.since_open += 1;
         let expected = args.iter().filter(|a| matches!(a, Arg::In(_) | Arg::InOut(_) | Arg::Out(_))).count();
         let result = self.backend.call(&Call::new(symbol, args)).and_then(|out| {
             if out.buffers.len() == expected {

@@ -101,12 +101,17 @@ static void wait_for_work(void)
     REG(SYST_RVR) = TICK_RELOAD;
     REG(SYST_CVR) = 0;
     REG(SYST_CSR) = 0x7u; /* enable, interrupt, core clock */
-    /* Check with interrupts masked so that a wake-up between the check and WFI still ends the WFI. */
+    /* Check with interrupts masked so that a wake-up between the check and WFI still ends the WFI. The host reads
+     * `asleep` after bumping request_seq: either it sees the flag and rings, or we see the work (the tick covers
+     * the rare store/load overlap QEMU allows). */
     __asm volatile("cpsid i" ::: "memory");
+    CTRL->asleep = 1u;
+    __asm volatile("dmb" ::: "memory");
     while (!work_pending()) {
         __asm volatile("wfi");
         __asm volatile("cpsie i\n\tisb\n\tcpsid i" ::: "memory");
     }
+    CTRL->asleep = 0u;
     __asm volatile("cpsie i" ::: "memory");
     REG(SYST_CSR) = 0; /* no ticks while kernels run */
 }

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define PQH_ABI_VERSION 1u
+#define PQH_ABI_VERSION 2u
 #define PQH_MAGIC 0x50514845u /* "PQHE" */
 
 #define PQH_DDR_BASE 0x60000000u
@@ -49,9 +49,13 @@ struct pqh_ctrl {
     uint32_t fault_exc; /* exception number (3 = HardFault, ...) */
     uint32_t fault_pc, fault_lr, fault_xpsr;
     uint32_t cfsr, hfsr, mmfar, bfar, sfsr;
+    /* 1 while the guest sleeps in WFI waiting for work: the host rings the UART doorbell only then, so unread
+     * doorbell bytes cannot pile up in QEMU's input pipe while the guest finds its work by polling. */
+    volatile uint32_t asleep;
+    uint32_t reserved[15];
 };
 
 _Static_assert(sizeof(struct pqh_call) == 128, "pqh_call layout");
-_Static_assert(sizeof(struct pqh_ctrl) == 64, "pqh_ctrl layout");
+_Static_assert(sizeof(struct pqh_ctrl) == 128, "pqh_ctrl layout");
 
 #endif
