@@ -8,22 +8,13 @@
 
 #include "fndsa_fpu.h"
 
-static inline double gm(size_t i)
-{
-    union {
-        uint64_t u;
-        double d;
-    } v = {.u = fndsa_fpu_gm[i]};
-    return v.d;
-}
-
 void fndsa_fpu_fft(double *f, uint32_t logn)
 {
     size_t n = (size_t)1 << logn, hn = n >> 1, t = hn;
     for (uint32_t lm = 1; lm < logn; lm++) {
         size_t m = (size_t)1 << lm, ht = t >> 1;
         for (size_t i = 0; i < (m >> 1); i++) {
-            double s_re = gm(2 * (m + i)), s_im = gm(2 * (m + i) + 1);
+            double s_re = fndsa_fpu_gm_value(2 * (m + i)), s_im = fndsa_fpu_gm_value(2 * (m + i) + 1);
             size_t j0 = i * t;
             for (size_t j1 = j0; j1 < j0 + ht; j1++) {
                 size_t j2 = j1 + ht;
@@ -47,7 +38,7 @@ void fndsa_fpu_ifft(double *f, uint32_t logn)
     for (uint32_t lm = 1; lm < logn; lm++) {
         size_t hm = (size_t)1 << (logn - lm);
         for (size_t i = 0; i < (hm >> 1); i++) {
-            double s_re = gm(2 * (hm + i)), s_im = -gm(2 * (hm + i) + 1);
+            double s_re = fndsa_fpu_gm_value(2 * (hm + i)), s_im = -fndsa_fpu_gm_value(2 * (hm + i) + 1);
             size_t j0 = 2 * t * i;
             for (size_t j1 = j0; j1 < j0 + t; j1++) {
                 size_t j2 = j1 + t;

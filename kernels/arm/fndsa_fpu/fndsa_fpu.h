@@ -6,10 +6,36 @@
 #ifndef PQH_FNDSA_FPU_H
 #define PQH_FNDSA_FPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* cos/sin twiddles as bit patterns (fndsa_fpu_gm.c). */
 extern const uint64_t fndsa_fpu_gm[2048];
+
+/* A double's bit pattern and back (native kernels only; unused inlines emit no code in the soft-float files). */
+static inline uint64_t fndsa_fpu_dbits(double x)
+{
+    union {
+        double d;
+        uint64_t u;
+    } v = {.d = x};
+    return v.u;
+}
+
+static inline double fndsa_fpu_dval(uint64_t x)
+{
+    union {
+        uint64_t u;
+        double d;
+    } v = {.u = x};
+    return v.d;
+}
+
+/* Twiddle i of the table as a double. */
+static inline double fndsa_fpu_gm_value(size_t i)
+{
+    return fndsa_fpu_dval(fndsa_fpu_gm[i]);
+}
 
 /* fndsa.fpu.fft / fndsa.fpu.ifft: in place, 1 <= logn <= 10; the iFFT includes the division by n/2. */
 void fndsa_fpu_fft(double *f, uint32_t logn);

@@ -10,15 +10,6 @@
 #include "fndsa_fpu.h"
 #include "fndsa_sign_kernels.h"
 
-static inline double gm(size_t i)
-{
-    union {
-        uint64_t u;
-        double d;
-    } v = {.u = fndsa_fpu_gm[i]};
-    return v.d;
-}
-
 void fndsa_fpu_ldl_fft(const double *g00, double *g01, double *g11, uint32_t logn)
 {
     size_t hn = (size_t)1 << (logn - 1);
@@ -45,7 +36,7 @@ void fndsa_fpu_split_fft(double *f0, double *f1, const double *f, uint32_t logn)
         double b_re = f[2 * i + 1], b_im = f[2 * i + 1 + hn];
         f0[i] = (a_re + b_re) * 0.5;
         f0[i + qn] = (a_im + b_im) * 0.5;
-        double s_re = gm(2 * (i + hn)), s_im = -gm(2 * (i + hn) + 1);
+        double s_re = fndsa_fpu_gm_value(2 * (i + hn)), s_im = -fndsa_fpu_gm_value(2 * (i + hn) + 1);
         double d_re = a_re - b_re, d_im = a_im - b_im;
         double u_re = d_re * s_re - d_im * s_im;
         double u_im = d_re * s_im + d_im * s_re;
@@ -67,7 +58,7 @@ void fndsa_fpu_split_selfadj_fft(double *f0, double *f1, const double *f, uint32
         f0[i] = (a_re + b_re) * 0.5;
         f0[i + qn] = 0.0;
         double t = (a_re - b_re) * 0.5;
-        double s_re = gm(2 * (i + hn)), s_im = -gm(2 * (i + hn) + 1);
+        double s_re = fndsa_fpu_gm_value(2 * (i + hn)), s_im = -fndsa_fpu_gm_value(2 * (i + hn) + 1);
         f1[i] = t * s_re;
         f1[i + qn] = t * s_im;
     }
@@ -83,7 +74,7 @@ void fndsa_fpu_merge_fft(double *f, const double *f0, const double *f1, uint32_t
     size_t hn = (size_t)1 << (logn - 1), qn = hn >> 1;
     for (size_t i = 0; i < qn; i++) {
         double a_re = f0[i], a_im = f0[i + qn];
-        double s_re = gm(2 * (i + hn)), s_im = gm(2 * (i + hn) + 1);
+        double s_re = fndsa_fpu_gm_value(2 * (i + hn)), s_im = fndsa_fpu_gm_value(2 * (i + hn) + 1);
         double c_re = f1[i], c_im = f1[i + qn];
         double b_re = c_re * s_re - c_im * s_im;
         double b_im = c_re * s_im + c_im * s_re;

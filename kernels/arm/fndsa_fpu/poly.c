@@ -7,16 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fndsa_fpu.h"
 #include "fndsa_sign_kernels.h"
-
-static inline uint64_t dbits(double x)
-{
-    union {
-        double d;
-        uint64_t u;
-    } v = {.d = x};
-    return v.u;
-}
 
 /* Round to nearest, ties to even, whatever the FPSCR rounding mode. */
 static inline double rint_even(double x)
@@ -38,7 +30,7 @@ void fndsa_fpu_round(int64_t *d, const double *f, uint32_t logn)
 {
     size_t n = (size_t)1 << logn;
     for (size_t i = 0; i < n; i++) {
-        d[i] = fndsa_fpu_bits_to_i64(dbits(rint_even(f[i])));
+        d[i] = fndsa_fpu_bits_to_i64(fndsa_fpu_dbits(rint_even(f[i])));
     }
 }
 

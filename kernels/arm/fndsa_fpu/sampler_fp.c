@@ -6,25 +6,8 @@
  */
 #include <stdint.h>
 
+#include "fndsa_fpu.h"
 #include "fndsa_sign_kernels.h"
-
-static inline uint64_t dbits(double x)
-{
-    union {
-        double d;
-        uint64_t u;
-    } v = {.d = x};
-    return v.u;
-}
-
-static inline double dval(uint64_t x)
-{
-    union {
-        uint64_t u;
-        double d;
-    } v = {.u = x};
-    return v.d;
-}
 
 /* Rust's `v as f64` (roundTiesToEven): hi * 2^32 and lo are exact, so the one addition rounds the exact sum once. */
 static inline double i64_to_double(int64_t v)
@@ -44,23 +27,23 @@ void fndsa_fpu_leaf_sigma(double *out, double d, double inv_sigma)
 void fndsa_fpu_sampler_centre(struct fndsa_fpu_centre *c, double mu, double isigma, double sigma_min)
 {
     /* floor as truncation corrected downwards */
-    int64_t t = fndsa_fpu_bits_to_i64(dbits(mu));
+    int64_t t = fndsa_fpu_bits_to_i64(fndsa_fpu_dbits(mu));
     int64_t s = (int64_t)((uint64_t)t - (uint64_t)(mu < i64_to_double(t)));
     double ccs = isigma * sigma_min;
     c->s = (int32_t)(uint32_t)(uint64_t)s;
     c->pad = 0;
-    c->r = dbits(mu - i64_to_double(s));
-    c->dss = dbits(isigma * isigma * 0.5);
-    c->ccs_fx = fndsa_fpu_fixed63_of(dbits(ccs * dval(FNDSA_FPU_TWO63)));
+    c->r = fndsa_fpu_dbits(mu - i64_to_double(s));
+    c->dss = fndsa_fpu_dbits(isigma * isigma * 0.5);
+    c->ccs_fx = fndsa_fpu_fixed63_of(fndsa_fpu_dbits(ccs * fndsa_fpu_dval(FNDSA_FPU_TWO63)));
 }
 
 void fndsa_fpu_sampler_exponent(struct fndsa_fpu_ber *e, const struct fndsa_fpu_centre *c, int32_t z, int32_t z0)
 {
-    double d = (double)z - dval(c->r);
+    double d = (double)z - fndsa_fpu_dval(c->r);
     int32_t zz = (int32_t)((uint32_t)z0 * (uint32_t)z0);
-    double x = d * d * dval(c->dss) - (double)zz * dval(FNDSA_FPU_INV_2SQRSIGMA0);
-    int64_t k = fndsa_fpu_bits_to_i64(dbits(x * dval(FNDSA_FPU_INV_LOG2)));
-    double rem = x - i64_to_double(k) * dval(FNDSA_FPU_LOG2);
+    double x = d * d * fndsa_fpu_dval(c->dss) - (double)zz * fndsa_fpu_dval(FNDSA_FPU_INV_2SQRSIGMA0);
+    int64_t k = fndsa_fpu_bits_to_i64(fndsa_fpu_dbits(x * fndsa_fpu_dval(FNDSA_FPU_INV_LOG2)));
+    double rem = x - i64_to_double(k) * fndsa_fpu_dval(FNDSA_FPU_LOG2);
     e->k = k;
-    e->rem_fx = fndsa_fpu_fixed63_of(dbits(rem * dval(FNDSA_FPU_TWO63)));
+    e->rem_fx = fndsa_fpu_fixed63_of(fndsa_fpu_dbits(rem * fndsa_fpu_dval(FNDSA_FPU_TWO63)));
 }
