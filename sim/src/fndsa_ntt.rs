@@ -86,22 +86,6 @@ pub fn ntt_slot(p: usize) -> usize {
     (p & !63) | ((p & 7) << 3) | ((p >> 3) & 7)
 }
 
-#[inline(always)]
-fn vld1q_s16(a: &[i16]) -> Q {
-    Q::from_i16(a[..8].try_into().unwrap())
-}
-
-#[inline(always)]
-fn vst1q_s16(a: &mut [i16], v: Q) {
-    a[..8].copy_from_slice(&v.i16());
-}
-
-/// `static const uint16_t transpose_offsets[8]`.
-#[inline(always)]
-fn transpose_offsets() -> Q {
-    Q::from_u16([0, 8, 16, 24, 32, 40, 48, 56])
-}
-
 /// Barrett multiplication by the constant w (companion wbr): b*w - q*round(b*wbr/2^15).
 #[inline(always)]
 pub fn mul_n(b: Q, w: i16, wbr: i16) -> Q {
@@ -125,8 +109,46 @@ pub fn red(a: Q) -> Q {
     vmlaq_n_s16(a, t, -Q)
 }
 
-/// A register pass of `NL` layers from layer `l0` (`NL` is a constant, as in the kernel, so loops over the registers
-/// unroll).
+/// Expands `$butterfly!(layer, top register, distance)` for every butterfly of a register pass of `NL` layers (2
+/// or 3), layer by layer (first to last forward, last to first inverse), top registers ascending, as the kernel's
+/// loops run them. Written out so that every register index is a constant: the pass keeps its eight vectors in host
+/// registers.
+macro_rules! network {
+    ($nl:expr, forward, $butterfly:ident) => {
+        match $nl {
+            3 => {
+                network!(@layer $butterfly, 0, 4, [0, 1, 2, 3]);
+                network!(@layer $butterfly, 1, 2, [0, 1, 4, 5]);
+                network!(@layer $butterfly, 2, 1, [0, 2, 4, 6]);
+            }
+            2 => {
+                network!(@layer $butterfly, 0, 2, [0, 1]);
+                network!(@layer $butterfly, 1, 1, [0, 2]);
+            }
+            _ => unreachable!("passes of 2 or 3 layers"),
+        }
+    };
+    ($nl:expr, inverse, $butterfly:ident) => {
+        match $nl {
+            3 => {
+                network!(@layer $butterfly, 2, 1, [0, 2, 4, 6]);
+                network!(@layer $butterfly, 1, 2, [0, 1, 4, 5]);
+                network!(@layer $butterfly, 0, 4, [0, 1, 2, 3]);
+            }
+            2 => {
+                network!(@layer $butterfly, 1, 1, [0, 2]);
+                network!(@layer $butterfly, 0, 2, [0, 1]);
+            }
+            _ => unreachable!("passes of 2 or 3 layers"),
+        }
+    };
+    (@layer $butterfly:ident, $s:literal, $dist:literal, [$($k:literal),+]) => {
+        $($butterfly!($s, $k, $dist);)+
+    };
+}
+
+/// A register pass of `NL` layers from layer `l0` (`NL` is a constant, as in the kernel; `network!` writes its
+/// butterflies out).
 fn fwd_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
     let nl = NL;
     let n = 1usize << logn;
@@ -138,15 +160,16 @@ fn fwd_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
             for k in 0..nr {
                 r[k] = red(vld1q_s16(&a[base + k * d..]));
             }
-            for s in 0..nl {
-                let dist = 1usize << (nl - 1 - s);
-                for k in (0..nr).filter(|k| k & dist == 0) {
+            macro_rules! butterfly {
+                ($s:literal, $k:literal, $dist:literal) => {{
+                    let (s, k, dist) = ($s, $k, $dist);
                     let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
                     let t = mul_n(r[k + dist], ZETA[z], ZETA_BR[z]);
                     r[k + dist] = vsubq_s16(r[k], t);
                     r[k] = vaddq_s16(r[k], t);
-                }
+                }};
             }
+            network!(NL, forward, butterfly);
             for k in 0..nr {
                 vst1q_s16(&mut a[base + k * d..], r[k]);
             }
@@ -163,12 +186,12 @@ fn ct_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q) {
 
 fn fwd_last(a: &mut [i16], logn: u32) {
     let n = 1usize << logn;
-    let off = transpose_offsets();
     for c in 0..n / 64 {
         let base = 64 * c;
-        let mut r = [Q::ZERO; 8];
-        for (k, x) in r.iter_mut().enumerate() {
-            *x = red(vldrhq_gather_shifted_offset_s16(&a[base + k..], off));
+        // The kernel's eight gathers with transpose_offsets, each followed by a reduction.
+        let mut r = vldrhq_gather_transpose8_s16(&a[base..]);
+        for x in &mut r {
+            *x = red(*x);
         }
         let (w, wb) = (vld1q_s16(&ZETA[n / 8 + 8 * c..]), vld1q_s16(&ZETA_BR[n / 8 + 8 * c..]));
         for k in 0..4 {
@@ -198,7 +221,6 @@ fn gs_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q) {
 
 fn inv_first(a: &mut [i16], logn: u32) {
     let n = 1usize << logn;
-    let off = transpose_offsets();
     for c in 0..n / 64 {
         let base = 64 * c;
         let mut r = [Q::ZERO; 8];
@@ -217,9 +239,8 @@ fn inv_first(a: &mut [i16], logn: u32) {
         for k in 0..4 {
             gs_v(&mut r, k, k + 4, w, wb);
         }
-        for (k, v) in r.into_iter().enumerate() {
-            vstrhq_scatter_shifted_offset_s16(&mut a[base + k..], off, v);
-        }
+        // The kernel's eight scatters with transpose_offsets.
+        vstrhq_scatter_transpose8_s16(&mut a[base..], r);
     }
 }
 
@@ -228,6 +249,7 @@ fn inv_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
     let n = 1usize << logn;
     let ni = ninv(logn);
     let last = centred(i64::from(IZETA[1]) * i64::from(ni));
+    let (ni_br, last_br) = (barrett_companion(ni), barrett_companion(last));
     let (group, d, nr) = (n >> l0, n >> (l0 + nl), 1usize << nl);
     for g in 0..1usize << l0 {
         for col in (0..d).step_by(8) {
@@ -236,21 +258,22 @@ fn inv_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
             for k in 0..nr {
                 r[k] = vld1q_s16(&a[base + k * d..]);
             }
-            for u in 0..nl {
-                let (s, dist) = (nl - 1 - u, 1usize << u);
-                for k in (0..nr).filter(|k| k & dist == 0) {
+            macro_rules! butterfly {
+                ($s:literal, $k:literal, $dist:literal) => {{
+                    let (s, k, dist) = ($s, $k, $dist);
                     let sum = vaddq_s16(r[k], r[k + dist]);
                     let dif = vsubq_s16(r[k], r[k + dist]);
                     if l0 + s == 0 {
-                        r[k] = mul_n(sum, ni, barrett_companion(ni));
-                        r[k + dist] = mul_n(dif, last, barrett_companion(last));
+                        r[k] = mul_n(sum, ni, ni_br);
+                        r[k + dist] = mul_n(dif, last, last_br);
                     } else {
                         let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
                         r[k] = red(sum);
                         r[k + dist] = mul_n(dif, IZETA[z], IZETA_BR[z]);
                     }
-                }
+                }};
             }
+            network!(NL, inverse, butterfly);
             for k in 0..nr {
                 vst1q_s16(&mut a[base + k * d..], r[k]);
             }

@@ -18,8 +18,9 @@
 
 use std::fmt;
 
-/// A 128-bit MVE vector register (Q0..Q7).
+/// A 128-bit MVE vector register (Q0..Q7). Aligned like a host vector register, so that copies are single moves.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(C, align(16))]
 pub struct Q(pub [u8; 16]);
 
 impl fmt::Debug for Q {
@@ -261,7 +262,7 @@ macro_rules! all6 {
     };
 }
 
-binary!(add: vaddq_s8 S8, vaddq_s32 S32, vaddq_u8 U8, vaddq_u16 U16, vaddq_u32 U32);
+binary!(add: vaddq_s8 S8, vaddq_u8 U8, vaddq_u16 U16, vaddq_u32 U32);
 binary!(sub: vsubq_s8 S8, vsubq_s32 S32, vsubq_u8 U8, vsubq_u16 U16, vsubq_u32 U32);
 all6!(binary, qadd: vqaddq_s8 vqaddq_s16 vqaddq_s32 vqaddq_u8 vqaddq_u16 vqaddq_u32);
 all6!(binary, qsub: vqsubq_s8 vqsubq_s16 vqsubq_s32 vqsubq_u8 vqsubq_u16 vqsubq_u32);
@@ -288,7 +289,7 @@ macro_rules! by_scalar {
 }
 
 by_scalar!(qdmulh: vqdmulhq_n_s8 S8 i8, vqdmulhq_n_s32 S32 i32);
-by_scalar!(qrdmulh: vqrdmulhq_n_s8 S8 i8, vqrdmulhq_n_s32 S32 i32);
+by_scalar!(qrdmulh: vqrdmulhq_n_s8 S8 i8);
 
 macro_rules! mac_scalar {
     ($($name:ident $t:ident $st:ty => |$acc:ident, $m1:ident, $m2:ident, $tt:ident| $body:expr;)+) => {
@@ -310,7 +311,6 @@ mac_scalar! {
     vqrdmlahq_n_s16 S16 i16 => |add, m1, m2, t| qdmlah(t, add, m1, m2, true);
     vqrdmlahq_n_s32 S32 i32 => |add, m1, m2, t| qdmlah(t, add, m1, m2, true);
     vmlaq_n_s8 S8 i8 => |add, m1, m2, _t| add + m1 * m2;
-    vmlaq_n_s32 S32 i32 => |add, m1, m2, _t| add + m1 * m2;
     vmlaq_n_u8 U8 u8 => |add, m1, m2, _t| add + m1 * m2;
     vmlaq_n_u16 U16 u16 => |add, m1, m2, _t| add + m1 * m2;
     vmlaq_n_u32 U32 u32 => |add, m1, m2, _t| add + m1 * m2;
@@ -330,14 +330,65 @@ macro_rules! mlas {
 mlas!(vmlasq_n_s8 S8 i8, vmlasq_n_s16 S16 i16, vmlasq_n_s32 S32 i32, vmlasq_n_u8 U8 u8, vmlasq_n_u16 U16 u16);
 mlas!(vmlasq_n_u32 U32 u32);
 
-// ---- signed 16-bit lanes, the forms the NTT kernels run: the same per-lane pseudocode, in i32 ----
+// ---- the forms the NTT and base-multiplication kernels run hot ----
 //
-// Every intermediate value of these forms fits an i32 (products of two 16-bit lanes are below 2^30 in magnitude;
-// the doubling of VQDMULH/VQRDMULH is folded into the shift: (2 x y) >> 16 = (x y) >> 15), so they compute on
-// `[i16; 8]` with i32 arithmetic, which the host compiler turns into a few SIMD instructions. They are checked
-// against QEMU like every other form.
+// Each is the same per-lane pseudocode as the generic forms above, written so that the host runs it fast: on x86-64
+// with SSE2 (part of every x86-64, so no run-time detection), elsewhere on `[i16; 8]` / `[i32; 4]` lanes in i32 /
+// i64 arithmetic (every intermediate fits: products of two 16-bit lanes are below 2^30 in magnitude, and the
+// doubling of VQDMULH/VQRDMULH is folded into the shift, (2 x y) >> 16 = (x y) >> 15). Both are checked against
+// QEMU like every other form, and against plain Rust integer arithmetic in `sim/tests/mve.rs`.
+
+/// SSE2 building blocks: conversions and bounds-checked unaligned loads and stores.
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    pub(super) use core::arch::x86_64::*;
+
+    use super::Q;
+
+    #[inline(always)]
+    pub(super) fn v(q: Q) -> __m128i {
+        // SAFETY: `Q` and `__m128i` are both 16 bytes of plain data, every bit pattern valid for both.
+        unsafe { core::mem::transmute::<[u8; 16], __m128i>(q.0) }
+    }
+
+    #[inline(always)]
+    pub(super) fn q(v: __m128i) -> Q {
+        // SAFETY: as in `v`.
+        Q(unsafe { core::mem::transmute::<__m128i, [u8; 16]>(v) })
+    }
+
+    /// `n` consecutive vectors from `addr[..8 n]` (bounds checked once).
+    #[inline(always)]
+    pub(super) fn load<const N: usize>(addr: &[i16]) -> [__m128i; N] {
+        let addr = &addr[..8 * N];
+        // SAFETY: `addr` holds 8 N elements, so each unaligned 16-byte load reads inside it.
+        core::array::from_fn(|i| unsafe { _mm_loadu_si128(addr[8 * i..].as_ptr().cast()) })
+    }
+
+    /// Stores `n` vectors to `addr[..8 n]` (bounds checked once).
+    #[inline(always)]
+    pub(super) fn store<const N: usize>(addr: &mut [i16], value: [__m128i; N]) {
+        let addr = &mut addr[..8 * N];
+        for (i, x) in value.into_iter().enumerate() {
+            // SAFETY: `addr` holds 8 N elements, so each unaligned 16-byte store writes inside it.
+            unsafe { _mm_storeu_si128(addr[8 * i..].as_mut_ptr().cast(), x) }
+        }
+    }
+}
+
+/// The SSE2 form of an operation: its expression with the intrinsics and `v`/`q` in scope.
+#[cfg(target_arch = "x86_64")]
+macro_rules! sse2 {
+    ($body:expr) => {{
+        use sse2::*;
+        // SAFETY: SSE2 intrinsics only, which every x86-64 has, on vector values (memory goes through the
+        // bounds-checked `load` and `store`).
+        unsafe { $body }
+    }};
+}
 
 /// Lane by lane on two vectors of `i16`, each lane's result computed in i32 and wrapped to 16 bits.
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn s16x2(a: Q, b: Q, f: impl Fn(i32, i32) -> i32) -> Q {
     let mut r = a.i16();
@@ -348,6 +399,7 @@ fn s16x2(a: Q, b: Q, f: impl Fn(i32, i32) -> i32) -> Q {
 }
 
 /// Lane by lane on one vector of `i16`.
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn s16x1(a: Q, f: impl Fn(i32) -> i32) -> Q {
     let mut r = a.i16();
@@ -361,61 +413,73 @@ fn s16x1(a: Q, f: impl Fn(i32) -> i32) -> Q {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn s16x2_sat(a: Q, b: Q, f: impl Fn(i32, i32) -> i32) -> Q {
-    let mut wide = [0i32; 8];
-    for ((w, x), y) in wide.iter_mut().zip(a.i16()).zip(b.i16()) {
-        *w = f(i32::from(x), i32::from(y));
-    }
-    let mut r = [0i16; 8];
-    for (x, w) in r.iter_mut().zip(wide) {
-        *x = w.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+    let mut r = a.i16();
+    for (x, y) in r.iter_mut().zip(b.i16()) {
+        *x = f(i32::from(*x), i32::from(y)).clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
     }
     Q::from_i16(r)
+}
+
+/// Lane by lane on two vectors of `i32`, each lane's result computed in i64 and wrapped to 32 bits.
+#[inline(always)]
+fn s32x2(a: Q, b: Q, f: impl Fn(i64, i64) -> i64) -> Q {
+    let mut r = a.i32();
+    for (x, y) in r.iter_mut().zip(b.i32()) {
+        *x = f(i64::from(*x), i64::from(y)) as i32;
+    }
+    Q::from_i32(r)
 }
 
 /// The Arm intrinsic `vaddq_s16`.
 #[inline]
 pub fn vaddq_s16(a: Q, b: Q) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!(q(_mm_add_epi16(v(a), v(b))));
+    #[cfg(not(target_arch = "x86_64"))]
     s16x2(a, b, |x, y| x + y)
 }
 /// The Arm intrinsic `vsubq_s16`.
 #[inline]
 pub fn vsubq_s16(a: Q, b: Q) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!(q(_mm_sub_epi16(v(a), v(b))));
+    #[cfg(not(target_arch = "x86_64"))]
     s16x2(a, b, |x, y| x - y)
 }
 /// The Arm intrinsic `vmulq_s16`.
 #[inline]
 pub fn vmulq_s16(a: Q, b: Q) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!(q(_mm_mullo_epi16(v(a), v(b))));
+    #[cfg(not(target_arch = "x86_64"))]
     s16x2(a, b, |x, y| x * y)
 }
 /// The Arm intrinsic `vmulq_n_s16`.
 #[inline]
 pub fn vmulq_n_s16(a: Q, b: i16) -> Q {
-    let b = i32::from(b);
-    s16x1(a, |x| x * b)
+    vmulq_s16(a, vdupq_n_s16(b))
 }
+/// The Arm intrinsic `vmlaq_n_s16`: `add + m1 * m2`, wrapping.
+#[inline]
+pub fn vmlaq_n_s16(add: Q, m1: Q, m2: i16) -> Q {
+    vaddq_s16(add, vmulq_n_s16(m1, m2))
+}
+
 /// `(x y + round) >> 15`, saturated to 16 bits, lane by lane: (2 x y + 2 round) >> 16 without the doubling's
-/// overflow. On x86-64 written with SSE2 (part of every x86-64): the 32-bit products from the low and high halves
-/// of the 16x16-bit multiplication, the rounding constant, the arithmetic shift, and the saturating pack; the same
-/// lane arithmetic as the portable form below, which the compiler does not reliably vectorise.
-#[cfg(target_arch = "x86_64")]
+/// overflow. With SSE2: the 32-bit products from the low and high halves of the 16x16-bit multiplication, the
+/// rounding constant, the arithmetic shift, and the saturating pack.
 #[inline(always)]
 fn mulh15_sat(a: Q, b: Q, round: i32) -> Q {
-    use core::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86-64 baseline, so these intrinsics are always available; `Q` and `__m128i` are
-    // both 16 bytes of plain data, every bit pattern valid for both.
-    unsafe {
-        let (x, y) = (core::mem::transmute::<[u8; 16], __m128i>(a.0), core::mem::transmute::<[u8; 16], __m128i>(b.0));
+    #[cfg(target_arch = "x86_64")]
+    return sse2!({
+        let (x, y) = (v(a), v(b));
         let (lo, hi) = (_mm_mullo_epi16(x, y), _mm_mulhi_epi16(x, y));
         let round = _mm_set1_epi32(round);
         let low_lanes = _mm_srai_epi32::<15>(_mm_add_epi32(_mm_unpacklo_epi16(lo, hi), round));
         let high_lanes = _mm_srai_epi32::<15>(_mm_add_epi32(_mm_unpackhi_epi16(lo, hi), round));
-        Q(core::mem::transmute::<__m128i, [u8; 16]>(_mm_packs_epi32(low_lanes, high_lanes)))
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn mulh15_sat(a: Q, b: Q, round: i32) -> Q {
+        q(_mm_packs_epi32(low_lanes, high_lanes))
+    });
+    #[cfg(not(target_arch = "x86_64"))]
     s16x2_sat(a, b, |x, y| (x * y + round) >> 15)
 }
 
@@ -439,22 +503,257 @@ pub fn vqrdmulhq_s16(a: Q, b: Q) -> Q {
 pub fn vqrdmulhq_n_s16(a: Q, b: i16) -> Q {
     vqrdmulhq_s16(a, vdupq_n_s16(b))
 }
-/// The Arm intrinsic `vmlaq_n_s16`: `add + m1 * m2`, wrapping.
-#[inline]
-pub fn vmlaq_n_s16(add: Q, m1: Q, m2: i16) -> Q {
-    let m2 = i32::from(m2);
-    s16x2(add, m1, |x, y| x + y * m2)
-}
-/// The Arm intrinsic `vhsubq_s16`: (x - y) >> 1.
+/// The Arm intrinsic `vhsubq_s16`: (x - y) >> 1. With SSE2 in 16 bits: x = 2a + p, y = 2b + r give
+/// (x - y) >> 1 = a - b - (r & !p).
 #[inline]
 pub fn vhsubq_s16(a: Q, b: Q) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!({
+        let (x, y) = (v(a), v(b));
+        let borrow = _mm_and_si128(_mm_andnot_si128(x, y), _mm_set1_epi16(1));
+        q(_mm_sub_epi16(_mm_sub_epi16(_mm_srai_epi16::<1>(x), _mm_srai_epi16::<1>(y)), borrow))
+    });
+    #[cfg(not(target_arch = "x86_64"))]
     s16x2(a, b, |x, y| (x - y) >> 1)
 }
-/// The Arm intrinsic `vrshrq_n_s16`: (x + 2^(imm-1)) >> imm, imm in 1..=16 (checked).
+/// The Arm intrinsic `vrshrq_n_s16`: (x + 2^(imm-1)) >> imm, imm in 1..=16 (checked). With SSE2 in 16 bits:
+/// (x >> imm) plus bit imm-1 of x (the rounding carry).
 #[inline]
 pub fn vrshrq_n_s16(a: Q, imm: u32) -> Q {
     assert!((1..=16).contains(&imm), "vrshrq_n_s16: immediate {imm} out of range");
+    #[cfg(target_arch = "x86_64")]
+    return sse2!({
+        let x = v(a);
+        let shifted = _mm_sra_epi16(x, _mm_cvtsi32_si128(imm as i32));
+        let carry = _mm_and_si128(_mm_sra_epi16(x, _mm_cvtsi32_si128(imm as i32 - 1)), _mm_set1_epi16(1));
+        q(_mm_add_epi16(shifted, carry))
+    });
+    #[cfg(not(target_arch = "x86_64"))]
     s16x1(a, |x| (x + (1 << (imm - 1))) >> imm)
+}
+
+/// The Arm intrinsic `vaddq_s32`.
+#[inline]
+pub fn vaddq_s32(a: Q, b: Q) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!(q(_mm_add_epi32(v(a), v(b))));
+    #[cfg(not(target_arch = "x86_64"))]
+    s32x2(a, b, |x, y| x + y)
+}
+/// The Arm intrinsic `vmlaq_n_s32`: `add + m1 * m2`, wrapping.
+#[inline]
+pub fn vmlaq_n_s32(add: Q, m1: Q, m2: i32) -> Q {
+    let m2 = i64::from(m2);
+    s32x2(add, m1, |x, y| x + y * m2)
+}
+/// The Arm intrinsic `vqrdmulhq_n_s32`: (2 x y + 2^31) >> 32, saturated (only x = y = -2^31 saturates).
+#[inline]
+pub fn vqrdmulhq_n_s32(a: Q, b: i32) -> Q {
+    let b = i64::from(b);
+    let mut r = a.i32();
+    for x in &mut r {
+        let p = i64::from(*x) * b;
+        *x = if p == 1 << 62 { i32::MAX } else { ((2 * p + (1 << 31)) >> 32) as i32 };
+    }
+    Q::from_i32(r)
+}
+/// The Arm intrinsics `vmullbq_int_s16` / `vmulltq_int_s16`: the products of the bottom (even) / top (odd) 16-bit
+/// lanes as 32-bit lanes. With SSE2: PMADDWD with the other half of each pair zeroed.
+#[inline(always)]
+fn mull_s16(a: Q, b: Q, top: bool) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!({
+        let keep = _mm_set1_epi32(if top { 0xFFFF_0000u32 as i32 } else { 0xFFFF });
+        q(_mm_madd_epi16(_mm_and_si128(v(a), keep), v(b)))
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (x, y) = (a.i16(), b.i16());
+        let k = usize::from(top);
+        Q::from_i32(core::array::from_fn(|i| i32::from(x[2 * i + k]) * i32::from(y[2 * i + k])))
+    }
+}
+/// The Arm intrinsic `vmullbq_int_s16`.
+#[inline]
+pub fn vmullbq_int_s16(a: Q, b: Q) -> Q {
+    mull_s16(a, b, false)
+}
+/// The Arm intrinsic `vmulltq_int_s16`.
+#[inline]
+pub fn vmulltq_int_s16(a: Q, b: Q) -> Q {
+    mull_s16(a, b, true)
+}
+/// The Arm intrinsic `vmovnbq_s32`: the low halves of `b`'s 32-bit lanes into the bottom (even) 16-bit lanes of `a`.
+#[inline]
+pub fn vmovnbq_s32(a: Q, b: Q) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!({
+        let low = _mm_set1_epi32(0xFFFF);
+        q(_mm_or_si128(_mm_andnot_si128(low, v(a)), _mm_and_si128(low, v(b))))
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    movn(S32, a, b, false)
+}
+/// The Arm intrinsic `vmovntq_s32`: the low halves of `b`'s 32-bit lanes into the top (odd) 16-bit lanes of `a`.
+#[inline]
+pub fn vmovntq_s32(a: Q, b: Q) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!(q(_mm_or_si128(_mm_and_si128(_mm_set1_epi32(0xFFFF), v(a)), _mm_slli_epi32::<16>(v(b)))));
+    #[cfg(not(target_arch = "x86_64"))]
+    movn(S32, a, b, true)
+}
+/// The Arm intrinsic `vrev32q_s16`: swaps the two 16-bit lanes of every 32-bit container.
+#[inline]
+pub fn vrev32q_s16(a: Q) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!(q(_mm_or_si128(_mm_slli_epi32::<16>(v(a)), _mm_srli_epi32::<16>(v(a)))));
+    #[cfg(not(target_arch = "x86_64"))]
+    rev(S16, 4, a)
+}
+
+/// `VLD20`/`VLD21` (`vld2q_s16`): element `j` of vector `k` is `addr[2 j + k]`, from `addr[..16]`. With SSE2: the
+/// even elements sign-extended to 32 bits and packed, then the odd ones.
+#[inline]
+pub fn vld2q_s16(addr: &[i16]) -> [Q; 2] {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!({
+        let [x, y] = load::<2>(addr);
+        let even = |w: __m128i| _mm_srai_epi32::<16>(_mm_slli_epi32::<16>(w));
+        let odd = |w: __m128i| _mm_srai_epi32::<16>(w);
+        [q(_mm_packs_epi32(even(x), even(y))), q(_mm_packs_epi32(odd(x), odd(y)))]
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    deinterleave_s16::<2>(addr)
+}
+/// `VST20`/`VST21` (`vst2q_s16`): the inverse of [`vld2q_s16`].
+#[inline]
+pub fn vst2q_s16(addr: &mut [i16], value: [Q; 2]) {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!({
+        let [a, b] = [v(value[0]), v(value[1])];
+        store::<2>(addr, [_mm_unpacklo_epi16(a, b), _mm_unpackhi_epi16(a, b)])
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    interleave_s16::<2>(addr, value)
+}
+/// `VLD40`..`VLD43` (`vld4q_s16`): element `j` of vector `k` is `addr[4 j + k]`, from `addr[..32]`. With SSE2: a
+/// 4x8 transpose in three rounds of unpacks (16-bit, 16-bit, 64-bit).
+#[inline]
+pub fn vld4q_s16(addr: &[i16]) -> [Q; 4] {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!({
+        let [a, b, c, d] = load::<4>(addr);
+        // a = e0..e7, b = e8..e15: (e0 e8 e1 e9 ...), then (e0 e4 e8 e12 e1 e5 e9 e13), (e2 e6 e10 e14 e3 ...).
+        let (ab_lo, ab_hi) = (_mm_unpacklo_epi16(a, b), _mm_unpackhi_epi16(a, b));
+        let (cd_lo, cd_hi) = (_mm_unpacklo_epi16(c, d), _mm_unpackhi_epi16(c, d));
+        let (k01_ab, k23_ab) = (_mm_unpacklo_epi16(ab_lo, ab_hi), _mm_unpackhi_epi16(ab_lo, ab_hi));
+        let (k01_cd, k23_cd) = (_mm_unpacklo_epi16(cd_lo, cd_hi), _mm_unpackhi_epi16(cd_lo, cd_hi));
+        [
+            q(_mm_unpacklo_epi64(k01_ab, k01_cd)),
+            q(_mm_unpackhi_epi64(k01_ab, k01_cd)),
+            q(_mm_unpacklo_epi64(k23_ab, k23_cd)),
+            q(_mm_unpackhi_epi64(k23_ab, k23_cd)),
+        ]
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    deinterleave_s16::<4>(addr)
+}
+/// `VST40`..`VST43` (`vst4q_s16`): the inverse of [`vld4q_s16`]. With SSE2: pairs of vectors interleaved by 16 bits,
+/// then the pairs by 32 bits.
+#[inline]
+pub fn vst4q_s16(addr: &mut [i16], value: [Q; 4]) {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!({
+        let [a, b, c, d] = [v(value[0]), v(value[1]), v(value[2]), v(value[3])];
+        let (ab_lo, ab_hi) = (_mm_unpacklo_epi16(a, b), _mm_unpackhi_epi16(a, b));
+        let (cd_lo, cd_hi) = (_mm_unpacklo_epi16(c, d), _mm_unpackhi_epi16(c, d));
+        store::<4>(
+            addr,
+            [
+                _mm_unpacklo_epi32(ab_lo, cd_lo),
+                _mm_unpackhi_epi32(ab_lo, cd_lo),
+                _mm_unpacklo_epi32(ab_hi, cd_hi),
+                _mm_unpackhi_epi32(ab_hi, cd_hi),
+            ],
+        )
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    interleave_s16::<4>(addr, value)
+}
+
+/// Eight gathers `vldrhq_gather_shifted_offset_s16(&addr[k..], [0, 8, .., 56])`, k = 0..7, at once: lane `i` of
+/// vector `k` is `addr[8 i + k]`, the 8x8 transpose of `addr[..64]` (how kernels transpose blocks of 64
+/// coefficients; a model runs the eight gathers as one transpose).
+#[inline]
+pub fn vldrhq_gather_transpose8_s16(addr: &[i16]) -> [Q; 8] {
+    #[cfg(target_arch = "x86_64")]
+    return transpose8(sse2::load::<8>(addr)).map(sse2::q);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let addr = &addr[..64];
+        core::array::from_fn(|k| Q::from_i16(core::array::from_fn(|i| addr[8 * i + k])))
+    }
+}
+/// Eight scatters `vstrhq_scatter_shifted_offset_s16(&mut addr[k..], [0, 8, .., 56], value[k])`, k = 0..7, at
+/// once: the inverse of [`vldrhq_gather_transpose8_s16`] (the 64 addresses are distinct, so order does not matter).
+#[inline]
+pub fn vstrhq_scatter_transpose8_s16(addr: &mut [i16], value: [Q; 8]) {
+    #[cfg(target_arch = "x86_64")]
+    return sse2::store::<8>(addr, transpose8(value.map(sse2::v)));
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let addr = &mut addr[..64];
+        for (k, vector) in value.into_iter().enumerate() {
+            for (i, x) in vector.i16().into_iter().enumerate() {
+                addr[8 * i + k] = x;
+            }
+        }
+    }
+}
+
+/// 8x8 transpose of 16-bit lanes: unpacks by 16, 32 and 64 bits.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn transpose8(rows: [sse2::__m128i; 8]) -> [sse2::__m128i; 8] {
+    sse2!({
+        let [r0, r1, r2, r3, r4, r5, r6, r7] = rows;
+        let (a0, a1) = (_mm_unpacklo_epi16(r0, r1), _mm_unpackhi_epi16(r0, r1));
+        let (a2, a3) = (_mm_unpacklo_epi16(r2, r3), _mm_unpackhi_epi16(r2, r3));
+        let (a4, a5) = (_mm_unpacklo_epi16(r4, r5), _mm_unpackhi_epi16(r4, r5));
+        let (a6, a7) = (_mm_unpacklo_epi16(r6, r7), _mm_unpackhi_epi16(r6, r7));
+        // b0 = columns 0 and 1 of rows 0..3, b1 columns 2 and 3, ...; b4..b7 the same of rows 4..7.
+        let (b0, b1) = (_mm_unpacklo_epi32(a0, a2), _mm_unpackhi_epi32(a0, a2));
+        let (b2, b3) = (_mm_unpacklo_epi32(a1, a3), _mm_unpackhi_epi32(a1, a3));
+        let (b4, b5) = (_mm_unpacklo_epi32(a4, a6), _mm_unpackhi_epi32(a4, a6));
+        let (b6, b7) = (_mm_unpacklo_epi32(a5, a7), _mm_unpackhi_epi32(a5, a7));
+        [
+            _mm_unpacklo_epi64(b0, b4),
+            _mm_unpackhi_epi64(b0, b4),
+            _mm_unpacklo_epi64(b1, b5),
+            _mm_unpackhi_epi64(b1, b5),
+            _mm_unpacklo_epi64(b2, b6),
+            _mm_unpackhi_epi64(b2, b6),
+            _mm_unpacklo_epi64(b3, b7),
+            _mm_unpackhi_epi64(b3, b7),
+        ]
+    })
+}
+
+/// Element `j` of vector `k` is `addr[N j + k]`.
+#[cfg(not(target_arch = "x86_64"))]
+fn deinterleave_s16<const N: usize>(addr: &[i16]) -> [Q; N] {
+    let addr = &addr[..8 * N];
+    core::array::from_fn(|k| Q::from_i16(core::array::from_fn(|j| addr[N * j + k])))
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn interleave_s16<const N: usize>(addr: &mut [i16], value: [Q; N]) {
+    let addr = &mut addr[..8 * N];
+    for (k, vector) in value.into_iter().enumerate() {
+        for (j, x) in vector.i16().into_iter().enumerate() {
+            addr[N * j + k] = x;
+        }
+    }
 }
 
 // ---- shifts by immediate: `imm` must be in the intrinsic's range (checked) ----
@@ -559,7 +858,6 @@ unary! {
     vmvnq_u16 => |a| mvn(a);
     vmvnq_u32 => |a| mvn(a);
     vrev32q_s8 => |a| rev(S8, 4, a);
-    vrev32q_s16 => |a| rev(S16, 4, a);
     vrev32q_u8 => |a| rev(U8, 4, a);
     vrev32q_u16 => |a| rev(U16, 4, a);
     vrev64q_s8 => |a| rev(S8, 8, a);
@@ -647,21 +945,17 @@ macro_rules! pairwise {
 
 pairwise! {
     vmovnbq_s16 => |a, b| movn(S16, a, b, false);
-    vmovnbq_s32 => |a, b| movn(S32, a, b, false);
     vmovnbq_u16 => |a, b| movn(U16, a, b, false);
     vmovnbq_u32 => |a, b| movn(U32, a, b, false);
     vmovntq_s16 => |a, b| movn(S16, a, b, true);
-    vmovntq_s32 => |a, b| movn(S32, a, b, true);
     vmovntq_u16 => |a, b| movn(U16, a, b, true);
     vmovntq_u32 => |a, b| movn(U32, a, b, true);
     vmullbq_int_s8 => |a, b| mull(S8, a, b, false);
-    vmullbq_int_s16 => |a, b| mull(S16, a, b, false);
     vmullbq_int_s32 => |a, b| mull(S32, a, b, false);
     vmullbq_int_u8 => |a, b| mull(U8, a, b, false);
     vmullbq_int_u16 => |a, b| mull(U16, a, b, false);
     vmullbq_int_u32 => |a, b| mull(U32, a, b, false);
     vmulltq_int_s8 => |a, b| mull(S8, a, b, true);
-    vmulltq_int_s16 => |a, b| mull(S16, a, b, true);
     vmulltq_int_s32 => |a, b| mull(S32, a, b, true);
     vmulltq_int_u8 => |a, b| mull(U8, a, b, true);
     vmulltq_int_u16 => |a, b| mull(U16, a, b, true);
@@ -813,22 +1107,26 @@ macro_rules! interleave {
 
 interleave! {
     vld2q_s8 vst2q_s8 i8, 2, from_i8, i8;
-    vld2q_s16 vst2q_s16 i16, 2, from_i16, i16;
     vld2q_s32 vst2q_s32 i32, 2, from_i32, i32;
     vld4q_s8 vst4q_s8 i8, 4, from_i8, i8;
-    vld4q_s16 vst4q_s16 i16, 4, from_i16, i16;
     vld4q_s32 vst4q_s32 i32, 4, from_i32, i32;
 }
 
 /// `VLDRH.16 Qd, [Rn]` (`vld1q_s16`): lane `i` is `addr[i]`.
-#[inline]
+#[inline(always)]
 pub fn vld1q_s16(addr: &[i16]) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2::q(sse2::load::<1>(addr)[0]);
+    #[cfg(not(target_arch = "x86_64"))]
     Q::from_i16(addr[..8].try_into().unwrap())
 }
 
 /// `VSTRH.16 Qd, [Rn]` (`vst1q_s16`): `addr[i]` is lane `i`.
-#[inline]
+#[inline(always)]
 pub fn vst1q_s16(addr: &mut [i16], value: Q) {
+    #[cfg(target_arch = "x86_64")]
+    return sse2::store::<1>(addr, [sse2::v(value)]);
+    #[cfg(not(target_arch = "x86_64"))]
     addr[..8].copy_from_slice(&value.i16());
 }
 

@@ -204,3 +204,88 @@ fn reductions_and_tail_predicates() {
         [i16::MAX, 0]
     );
 }
+
+/// The forms with host-SIMD implementations (`mve.rs`, "the forms the NTT and base-multiplication kernels run hot"),
+/// lane by lane against plain Rust integer definitions, on random vectors with the extreme lanes mixed in.
+#[test]
+fn fast_forms_match_their_lane_definitions() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x4D56_4503);
+    let extremes = [i16::MIN, i16::MIN + 1, -1, 0, 1, i16::MAX - 1, i16::MAX];
+    let vector = |rng: &mut ChaCha8Rng| {
+        Q::from_i16(core::array::from_fn(|_| {
+            if rng.gen_bool(0.25) { extremes[rng.gen_range(0..extremes.len())] } else { rng.r#gen() }
+        }))
+    };
+    for _ in 0..20_000 {
+        let (a, b) = (vector(&mut rng), vector(&mut rng));
+        let (x, y) = (a.i16().map(i32::from), b.i16().map(i32::from));
+        let lanes16 = |f: &dyn Fn(i32, i32) -> i32| Q::from_i16(core::array::from_fn(|i| f(x[i], y[i]) as i16));
+        let sat = |v: i32| v.clamp(-32768, 32767);
+        assert_eq!(vmlaq_n_s16(a, b, y[3] as i16), lanes16(&|p, q| p + q * y[3]));
+        // 2 x y reaches 2^31: in i64.
+        let doubled = |p: i32, q: i32, round: i64| sat(((2 * i64::from(p) * i64::from(q) + round) >> 16) as i32);
+        assert_eq!(vqdmulhq_s16(a, b), lanes16(&|p, q| doubled(p, q, 0)));
+        assert_eq!(vqrdmulhq_s16(a, b), lanes16(&|p, q| doubled(p, q, 1 << 15)));
+        assert_eq!(vhsubq_s16(a, b), lanes16(&|p, q| (p - q) >> 1));
+        for imm in [1, 2, 13, 15, 16] {
+            assert_eq!(vrshrq_n_s16(a, imm), lanes16(&|p, _| (p + (1 << (imm - 1))) >> imm), "imm {imm}");
+        }
+        let products = |k: usize| Q::from_i32(core::array::from_fn(|i| x[2 * i + k] * y[2 * i + k]));
+        assert_eq!(vmullbq_int_s16(a, b), products(0));
+        assert_eq!(vmulltq_int_s16(a, b), products(1));
+        let narrowed = |k: usize| {
+            let mut lanes = a.i16();
+            for (i, w) in b.i32().into_iter().enumerate() {
+                lanes[2 * i + k] = w as i16;
+            }
+            Q::from_i16(lanes)
+        };
+        assert_eq!(vmovnbq_s32(a, b), narrowed(0));
+        assert_eq!(vmovntq_s32(a, b), narrowed(1));
+        assert_eq!(vrev32q_s16(a), Q::from_i16(core::array::from_fn(|i| a.i16()[i ^ 1])));
+        let (u, w) = (a.i32().map(i64::from), b.i32().map(i64::from));
+        let lanes32 = |f: &dyn Fn(i64, i64) -> i64| Q::from_i32(core::array::from_fn(|i| f(u[i], w[i]) as i32));
+        assert_eq!(vaddq_s32(a, b), lanes32(&|p, q| p + q));
+        assert_eq!(vmlaq_n_s32(a, b, w[1] as i32), lanes32(&|p, q| p + q * w[1]));
+        // 2 x y reaches 2^63: in i128.
+        let qrdmulh32 = |p: i64, q: i64| {
+            ((2 * i128::from(p) * i128::from(q) + (1 << 31)) >> 32).clamp(i32::MIN.into(), i32::MAX.into()) as i64
+        };
+        assert_eq!(vqrdmulhq_n_s32(a, w[2] as i32), lanes32(&|p, _| qrdmulh32(p, w[2])));
+    }
+    let min32 = vdupq_n_s32(i32::MIN);
+    assert_eq!(vqrdmulhq_n_s32(min32, i32::MIN), vdupq_n_s32(i32::MAX));
+}
+
+#[test]
+fn interleaving_and_transposing_loads_match_their_element_definitions() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x4D56_4504);
+    let mem: [i16; 80] = core::array::from_fn(|_| rng.r#gen());
+    for start in [0, 3, 16] {
+        let m = &mem[start..];
+        let v2 = vld2q_s16(m);
+        let v4 = vld4q_s16(m);
+        for k in 0..4 {
+            assert_eq!(v4[k].i16(), core::array::from_fn(|j| m[4 * j + k]));
+        }
+        for k in 0..2 {
+            assert_eq!(v2[k].i16(), core::array::from_fn(|j| m[2 * j + k]));
+        }
+        let mut back = [0i16; 32];
+        vst2q_s16(&mut back, v2);
+        assert_eq!(back[..16], m[..16]);
+        // The eight gathers with offsets 0, 8, .., 56 that the transposing form stands for.
+        let offsets = Q::from_u16(core::array::from_fn(|i| 8 * i as u16));
+        let rows = vldrhq_gather_transpose8_s16(m);
+        for (k, row) in rows.iter().enumerate() {
+            assert_eq!(*row, vldrhq_gather_shifted_offset_s16(&m[k..], offsets));
+        }
+        let (mut by_scatters, mut by_transpose) = ([0i16; 64], [0i16; 64]);
+        for (k, &row) in rows.iter().enumerate() {
+            vstrhq_scatter_shifted_offset_s16(&mut by_scatters[k..], offsets, row);
+        }
+        vstrhq_scatter_transpose8_s16(&mut by_transpose, rows);
+        assert_eq!(by_transpose, by_scatters);
+        assert_eq!(by_transpose[..], m[..64]);
+    }
+}

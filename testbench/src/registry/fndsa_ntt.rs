@@ -219,11 +219,19 @@ fn buffer(arg: &Arg) -> &[u8] {
 }
 
 fn lanes(bytes: &[u8]) -> Vec<i16> {
-    bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect()
+    let mut out = vec![0; bytes.len() / 2];
+    for (x, le) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+        *x = i16::from_le_bytes([le[0], le[1]]);
+    }
+    out
 }
 
 fn bytes(lanes: &[i16]) -> Vec<u8> {
-    lanes.iter().flat_map(|x| x.to_le_bytes()).collect()
+    let mut out = vec![0; 2 * lanes.len()];
+    for (le, x) in out.chunks_exact_mut(2).zip(lanes) {
+        le.copy_from_slice(&x.to_le_bytes());
+    }
+    out
 }
 
 fn outcome(lanes: &[i16]) -> Outcome {

@@ -42,11 +42,20 @@ fn mve_of_fips(p: &Poly) -> Poly {
 }
 
 pub fn poly(bytes: &[u8]) -> Poly {
-    std::array::from_fn(|i| i16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]))
+    assert_eq!(bytes.len(), BYTES, "a polynomial is {BYTES} bytes");
+    let mut p = [0; N];
+    for (x, le) in p.iter_mut().zip(bytes.chunks_exact(2)) {
+        *x = i16::from_le_bytes([le[0], le[1]]);
+    }
+    p
 }
 
 pub fn bytes(p: &Poly) -> Vec<u8> {
-    p.iter().flat_map(|x| x.to_le_bytes()).collect()
+    let mut out = vec![0; BYTES];
+    for (le, x) in out.chunks_exact_mut(2).zip(p) {
+        le.copy_from_slice(&x.to_le_bytes());
+    }
+    out
 }
 
 fn canonical(p: &Poly) -> Poly {
