@@ -465,38 +465,51 @@ pub fn vmlaq_n_s16(add: Q, m1: Q, m2: i16) -> Q {
     vaddq_s16(add, vmulq_n_s16(m1, m2))
 }
 
-/// `(x y + round) >> 15`, saturated to 16 bits, lane by lane: (2 x y + 2 round) >> 16 without the doubling's
-/// overflow. With SSE2: the 32-bit products from the low and high halves of the 16x16-bit multiplication, the
-/// rounding constant, the arithmetic shift, and the saturating pack.
-#[inline(always)]
-fn mulh15_sat(a: Q, b: Q, round: i32) -> Q {
+/// The Arm intrinsic `vqdmulhq_s16`: (2 x y) >> 16, saturated. With SSE2: bits 15..30 of the 32-bit product x y
+/// from the high and low halves of the 16x16-bit multiplication; only x = y = -2^15 overflows, to 0x8000, which the
+/// compare-and-flip turns into 0x7FFF.
+#[inline]
+pub fn vqdmulhq_s16(a: Q, b: Q) -> Q {
     #[cfg(target_arch = "x86_64")]
     return sse2!({
         let (x, y) = (v(a), v(b));
-        let (lo, hi) = (_mm_mullo_epi16(x, y), _mm_mulhi_epi16(x, y));
-        let round = _mm_set1_epi32(round);
-        let low_lanes = _mm_srai_epi32::<15>(_mm_add_epi32(_mm_unpacklo_epi16(lo, hi), round));
-        let high_lanes = _mm_srai_epi32::<15>(_mm_add_epi32(_mm_unpackhi_epi16(lo, hi), round));
-        q(_mm_packs_epi32(low_lanes, high_lanes))
+        let r = _mm_or_si128(_mm_slli_epi16::<1>(_mm_mulhi_epi16(x, y)), _mm_srli_epi16::<15>(_mm_mullo_epi16(x, y)));
+        q(saturate_overflow(r))
     });
     #[cfg(not(target_arch = "x86_64"))]
-    s16x2_sat(a, b, |x, y| (x * y + round) >> 15)
-}
-
-/// The Arm intrinsic `vqdmulhq_s16`: (2 x y) >> 16, saturated.
-#[inline]
-pub fn vqdmulhq_s16(a: Q, b: Q) -> Q {
-    mulh15_sat(a, b, 0)
+    s16x2_sat(a, b, |x, y| (x * y) >> 15)
 }
 /// The Arm intrinsic `vqdmulhq_n_s16`.
 #[inline]
 pub fn vqdmulhq_n_s16(a: Q, b: i16) -> Q {
     vqdmulhq_s16(a, vdupq_n_s16(b))
 }
-/// The Arm intrinsic `vqrdmulhq_s16`: (2 x y + 2^15) >> 16, saturated.
+/// The Arm intrinsic `vqrdmulhq_s16`: (2 x y + 2^15) >> 16, saturated. With SSSE3 (the x86-64-v2 level the
+/// workspace builds for, `.cargo/config.toml`) that is PMULHRSW, (x y + 2^14) >> 15, whose only overflow (x = y =
+/// -2^15, to 0x8000) the compare-and-flip saturates; with SSE2 alone, the 32-bit products from the two halves of
+/// the multiplication, rounded, shifted and packed with saturation.
 #[inline]
 pub fn vqrdmulhq_s16(a: Q, b: Q) -> Q {
-    mulh15_sat(a, b, 1 << 14)
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    return sse2!(q(saturate_overflow(_mm_mulhrs_epi16(v(a), v(b)))));
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "ssse3")))]
+    return sse2!({
+        let (x, y) = (v(a), v(b));
+        let (lo, hi) = (_mm_mullo_epi16(x, y), _mm_mulhi_epi16(x, y));
+        let round = _mm_set1_epi32(1 << 14);
+        let low_lanes = _mm_srai_epi32::<15>(_mm_add_epi32(_mm_unpacklo_epi16(lo, hi), round));
+        let high_lanes = _mm_srai_epi32::<15>(_mm_add_epi32(_mm_unpackhi_epi16(lo, hi), round));
+        q(_mm_packs_epi32(low_lanes, high_lanes))
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    s16x2_sat(a, b, |x, y| (x * y + (1 << 14)) >> 15)
+}
+
+/// Lanes that a doubling high multiplication wrapped to 0x8000 (only -2^15 * -2^15 does) saturated to 0x7FFF.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn saturate_overflow(r: sse2::__m128i) -> sse2::__m128i {
+    sse2!(_mm_xor_si128(r, _mm_cmpeq_epi16(r, _mm_set1_epi16(i16::MIN))))
 }
 /// The Arm intrinsic `vqrdmulhq_n_s16`.
 #[inline]
