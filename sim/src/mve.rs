@@ -271,7 +271,7 @@ all6!(binary, mulh: vmulhq_s8 vmulhq_s16 vmulhq_s32 vmulhq_u8 vmulhq_u16 vmulhq_
 all6!(binary, rmulh: vrmulhq_s8 vrmulhq_s16 vrmulhq_s32 vrmulhq_u8 vrmulhq_u16 vrmulhq_u32);
 binary!(qdmulh: vqdmulhq_s8 S8, vqdmulhq_s32 S32);
 binary!(qrdmulh: vqrdmulhq_s8 S8, vqrdmulhq_s32 S32);
-all6!(binary, and: vandq_s8 vandq_s16 vandq_s32 vandq_u8 vandq_u16 vandq_u32);
+binary!(and: vandq_s8 S8, vandq_s32 S32, vandq_u8 U8, vandq_u16 U16, vandq_u32 U32);
 all6!(binary, orr: vorrq_s8 vorrq_s16 vorrq_s32 vorrq_u8 vorrq_u16 vorrq_u32);
 all6!(binary, eor: veorq_s8 veorq_s16 veorq_s32 veorq_u8 veorq_u16 veorq_u32);
 all6!(binary, bic: vbicq_s8 vbicq_s16 vbicq_s32 vbicq_u8 vbicq_u16 vbicq_u32);
@@ -545,6 +545,24 @@ pub fn vrshrq_n_s16(a: Q, imm: u32) -> Q {
     s16x1(a, |x| (x + (1 << (imm - 1))) >> imm)
 }
 
+/// The Arm intrinsic `vandq_s16`.
+#[inline]
+pub fn vandq_s16(a: Q, b: Q) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    return sse2!(q(_mm_and_si128(v(a), v(b))));
+    #[cfg(not(target_arch = "x86_64"))]
+    s16x2(a, b, |x, y| x & y)
+}
+/// The Arm intrinsic `vshrq_n_s16`: x >> imm (arithmetic), imm in 1..=16 (checked).
+#[inline]
+pub fn vshrq_n_s16(a: Q, imm: u32) -> Q {
+    assert!((1..=16).contains(&imm), "vshrq_n_s16: immediate {imm} out of range");
+    #[cfg(target_arch = "x86_64")]
+    return sse2!(q(_mm_sra_epi16(v(a), _mm_cvtsi32_si128(imm as i32))));
+    #[cfg(not(target_arch = "x86_64"))]
+    s16x1(a, |x| x >> imm)
+}
+
 /// The Arm intrinsic `vaddq_s32`.
 #[inline]
 pub fn vaddq_s32(a: Q, b: Q) -> Q {
@@ -804,7 +822,7 @@ fn qshl_imm(t: Ty, x: i128, n: u32) -> i128 {
 
 shift_imm!(shl_imm, 0..=esize - 1: vshlq_n_s8 S8, vshlq_n_s16 S16, vshlq_n_s32 S32);
 shift_imm!(shl_imm, 0..=esize - 1: vshlq_n_u8 U8, vshlq_n_u16 U16, vshlq_n_u32 U32);
-shift_imm!(shr_imm, 1..=esize - 0: vshrq_n_s8 S8, vshrq_n_s16 S16, vshrq_n_s32 S32);
+shift_imm!(shr_imm, 1..=esize - 0: vshrq_n_s8 S8, vshrq_n_s32 S32);
 shift_imm!(shr_imm, 1..=esize - 0: vshrq_n_u8 U8, vshrq_n_u16 U16, vshrq_n_u32 U32);
 shift_imm!(rshr_imm, 1..=esize - 0: vrshrq_n_s8 S8, vrshrq_n_s32 S32);
 shift_imm!(rshr_imm, 1..=esize - 0: vrshrq_n_u8 U8, vrshrq_n_u16 U16, vrshrq_n_u32 U32);

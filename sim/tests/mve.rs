@@ -227,6 +227,10 @@ fn fast_forms_match_their_lane_definitions() {
         assert_eq!(vqdmulhq_s16(a, b), lanes16(&|p, q| doubled(p, q, 0)));
         assert_eq!(vqrdmulhq_s16(a, b), lanes16(&|p, q| doubled(p, q, 1 << 15)));
         assert_eq!(vhsubq_s16(a, b), lanes16(&|p, q| (p - q) >> 1));
+        assert_eq!(vandq_s16(a, b), lanes16(&|p, q| p & q));
+        for imm in [1, 7, 15, 16] {
+            assert_eq!(vshrq_n_s16(a, imm), lanes16(&|p, _| p >> imm), "imm {imm}");
+        }
         for imm in [1, 2, 13, 15, 16] {
             assert_eq!(vrshrq_n_s16(a, imm), lanes16(&|p, _| (p + (1 << (imm - 1))) >> imm), "imm {imm}");
         }

@@ -14,6 +14,10 @@ const ALIGN: u32 = 16;
 pub(crate) trait Window {
     fn write(&mut self, offset: u32, data: &[u8]);
     fn read(&self, offset: u32, len: usize) -> Vec<u8>;
+    /// Sets `len` bytes to `byte`.
+    fn fill(&mut self, offset: u32, len: usize, byte: u8) {
+        self.write(offset, &vec![byte; len]);
+    }
 
     fn read_u32(&self, offset: u32) -> u32 {
         u32::from_le_bytes(self.read(offset, 4).try_into().unwrap())
@@ -146,8 +150,8 @@ fn pack(engine: &mut dyn Engine, calls: &[Call], chunk: &[usize]) -> Vec<Placed>
                     continue;
                 }
                 Arg::U32(v) => *v,
-                Arg::In(data) | Arg::InOut(data) => place(window, &mut cursor, data, &mut buffers),
-                Arg::Out(len) => place(window, &mut cursor, &vec![POISON; *len], &mut buffers),
+                Arg::In(data) | Arg::InOut(data) => place(window, &mut cursor, Some(data), data.len(), &mut buffers),
+                Arg::Out(len) => place(window, &mut cursor, None, *len, &mut buffers),
             };
             let at = cd::IARGS + 4 * ints;
             desc[at..at + 4].copy_from_slice(&int_value.to_le_bytes());
@@ -162,15 +166,24 @@ fn pack(engine: &mut dyn Engine, calls: &[Call], chunk: &[usize]) -> Vec<Placed>
     placed
 }
 
-/// Writes `data` between guards at the cursor; returns its guest address.
-fn place(window: &mut dyn Window, cursor: &mut u32, data: &[u8], buffers: &mut Vec<(u32, usize)>) -> u32 {
-    let guard = [GUARD_BYTE; GUARD_LEN as usize];
-    let padded = data.len().div_ceil(ALIGN as usize) * ALIGN as usize;
-    window.write(*cursor, &guard);
+/// Writes `data` (or `len` bytes of `POISON` for an output buffer) between guards at the cursor; returns its guest
+/// address.
+fn place(
+    window: &mut dyn Window,
+    cursor: &mut u32,
+    data: Option<&[u8]>,
+    len: usize,
+    buffers: &mut Vec<(u32, usize)>,
+) -> u32 {
+    let padded = len.div_ceil(ALIGN as usize) * ALIGN as usize;
+    window.fill(*cursor, GUARD_LEN as usize, GUARD_BYTE);
     let offset = *cursor + GUARD_LEN;
-    window.write(offset, data);
-    window.write(offset + data.len() as u32, &vec![GUARD_BYTE; padded - data.len() + GUARD_LEN as usize]);
-    buffers.push((offset, data.len()));
+    match data {
+        Some(data) => window.write(offset, data),
+        None => window.fill(offset, len, POISON),
+    }
+    window.fill(offset + len as u32, padded - len + GUARD_LEN as usize, GUARD_BYTE);
+    buffers.push((offset, len));
     *cursor = offset + padded as u32 + GUARD_LEN;
     abi::DDR_BASE + offset
 }
@@ -181,16 +194,19 @@ fn unpack(window: &dyn Window, slot: usize, placed: &Placed) -> Result<CallOutpu
     let dword = |at: usize| u64::from_le_bytes(desc[at..at + 8].try_into().unwrap());
     let mut buffers = Vec::with_capacity(placed.buffers.len());
     for (arg, &(offset, len)) in placed.buffers.iter().enumerate() {
+        // The buffer with its guards, in one read.
         let padded = len.div_ceil(ALIGN as usize) * ALIGN as usize;
-        let before = window.read(offset - GUARD_LEN, GUARD_LEN as usize);
-        let after = window.read(offset + len as u32, padded - len + GUARD_LEN as usize);
+        let mut slot = window.read(offset - GUARD_LEN, padded + 2 * GUARD_LEN as usize);
+        let (before, rest) = slot.split_at(GUARD_LEN as usize);
         if let Some(at) = before.iter().position(|&b| b != GUARD_BYTE) {
             return Err(CallError::BufferOverrun { arg, offset: at });
         }
-        if let Some(at) = after.iter().position(|&b| b != GUARD_BYTE) {
+        if let Some(at) = rest[len..].iter().position(|&b| b != GUARD_BYTE) {
             return Err(CallError::BufferOverrun { arg, offset: len + at });
         }
-        buffers.push(window.read(offset, len));
+        slot.truncate(GUARD_LEN as usize + len);
+        slot.drain(..GUARD_LEN as usize);
+        buffers.push(slot);
     }
     Ok(CallOutput {
         r0: word(cd::R0),

@@ -313,6 +313,9 @@ impl Window for MmapMut {
     fn read(&self, offset: u32, len: usize) -> Vec<u8> {
         self[offset as usize..offset as usize + len].to_vec()
     }
+    fn fill(&mut self, offset: u32, len: usize, byte: u8) {
+        self[offset as usize..offset as usize + len].fill(byte);
+    }
 }
 
 /// Stand-in window while no worker runs (a restart failed): writes go nowhere, execute reports the failure.

@@ -26,11 +26,14 @@ fn coeff_at(s: usize) -> usize {
     (0..8).map(|i| ((s >> i) & 1) << STORAGE_TO_COEFF_BIT[i]).sum()
 }
 
+/// `coeff_at` of every storage index, computed once (campaigns un-permute twice per case).
+static COEFF_AT: std::sync::LazyLock<[u8; N]> = std::sync::LazyLock::new(|| std::array::from_fn(|s| coeff_at(s) as u8));
+
 /// MVE order -> FIPS order, values unchanged.
 pub fn fips_of_mve(p: &Poly) -> Poly {
     let mut out = [0; N];
-    for (s, &x) in p.iter().enumerate() {
-        out[coeff_at(s)] = x;
+    for (&c, &x) in COEFF_AT.iter().zip(p) {
+        out[usize::from(c)] = x;
     }
     out
 }
