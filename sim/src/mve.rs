@@ -333,7 +333,8 @@ mlas!(vmlasq_n_u32 U32 u32);
 // ---- the forms the NTT and base-multiplication kernels run hot ----
 //
 // Each is the same per-lane pseudocode as the generic forms above, written so that the host runs it fast: on x86-64
-// with SSE2 (part of every x86-64, so no run-time detection), elsewhere on `[i16; 8]` / `[i32; 4]` lanes in i32 /
+// with SSE2 (part of every x86-64, so no run-time detection; `vqrdmulhq_s16` with SSSE3 when the build enables it,
+// as `.cargo/config.toml` does), elsewhere on `[i16; 8]` / `[i32; 4]` lanes in i32 /
 // i64 arithmetic (every intermediate fits: products of two 16-bit lanes are below 2^30 in magnitude, and the
 // doubling of VQDMULH/VQRDMULH is folded into the shift, (2 x y) >> 16 = (x y) >> 15). Both are checked against
 // QEMU like every other form, and against plain Rust integer arithmetic in `sim/tests/mve.rs`.
@@ -381,8 +382,8 @@ mod sse2 {
 macro_rules! sse2 {
     ($body:expr) => {{
         use sse2::*;
-        // SAFETY: SSE2 intrinsics only, which every x86-64 has, on vector values (memory goes through the
-        // bounds-checked `load` and `store`).
+        // SAFETY: SSE2 intrinsics, which every x86-64 has (SSSE3 ones only under `cfg(target_feature = "ssse3")`),
+        // on vector values; memory goes through the bounds-checked `load` and `store`.
         unsafe { $body }
     }};
 }
