@@ -53,9 +53,20 @@ struct Placed {
 pub(crate) fn run_batch(engine: &mut dyn Engine, calls: &[Call]) -> Vec<Result<CallOutput, CallError>> {
     let mut results: Vec<Option<Result<CallOutput, CallError>>> = vec![None; calls.len()];
     let mut pending: Vec<usize> = Vec::new();
+    // Each call's function address; a batch usually calls one function, so consecutive calls share the lookup.
+    let mut fns = vec![0u32; calls.len()];
+    let mut last: Option<(&str, u32)> = None;
     for (i, call) in calls.iter().enumerate() {
-        match validate(engine.elf(), call) {
-            Ok(()) => pending.push(i),
+        let address = match last {
+            Some((symbol, address)) if symbol == call.symbol => Ok(address),
+            _ => engine.elf().symbol(&call.symbol).map_err(|_| CallError::MissingSymbol(call.symbol.clone())),
+        };
+        match address.and_then(|address| validate(call).map(|()| address)) {
+            Ok(address) => {
+                fns[i] = address;
+                last = Some((&call.symbol, address));
+                pending.push(i);
+            }
             Err(e) => results[i] = Some(Err(e)),
         }
     }
@@ -69,7 +80,7 @@ pub(crate) fn run_batch(engine: &mut dyn Engine, calls: &[Call]) -> Vec<Result<C
             next += chunk.len();
             continue;
         }
-        let placed = pack(engine, calls, chunk);
+        let placed = pack(engine, calls, &fns, chunk);
         let failed = engine.execute().err();
         let completed = failed.as_ref().map_or(chunk.len(), |(k, _)| *k);
         for (slot, (&index, place)) in chunk.iter().zip(&placed).enumerate().take(completed) {
@@ -83,8 +94,7 @@ pub(crate) fn run_batch(engine: &mut dyn Engine, calls: &[Call]) -> Vec<Result<C
     results.into_iter().map(|r| r.expect("every call has a result")).collect()
 }
 
-fn validate(elf: &GuestElf, call: &Call) -> Result<(), CallError> {
-    elf.symbol(&call.symbol).map_err(|_| CallError::MissingSymbol(call.symbol.clone()))?;
+fn validate(call: &Call) -> Result<(), CallError> {
     let ints = call.args.iter().filter(|a| !matches!(a, Arg::F64(_))).count();
     let doubles = call.args.len() - ints;
     if ints > 8 || doubles > 8 {
@@ -129,15 +139,14 @@ fn take_chunk<'a>(calls: &[Call], pending: &'a [usize]) -> &'a [usize] {
     &pending[..n]
 }
 
-fn pack(engine: &mut dyn Engine, calls: &[Call], chunk: &[usize]) -> Vec<Placed> {
-    let fns: Vec<u32> = chunk.iter().map(|&i| engine.elf().symbol(&calls[i].symbol).expect("validated")).collect();
+fn pack(engine: &mut dyn Engine, calls: &[Call], fns: &[u32], chunk: &[usize]) -> Vec<Placed> {
     let window = engine.window();
     let mut cursor = abi::ARENA_OFFSET;
     let mut placed = Vec::with_capacity(chunk.len());
     for (slot, &i) in chunk.iter().enumerate() {
         let call = &calls[i];
         let mut desc = [0u8; abi::CALL_SIZE];
-        desc[cd::FN..cd::FN + 4].copy_from_slice(&fns[slot].to_le_bytes());
+        desc[cd::FN..cd::FN + 4].copy_from_slice(&fns[i].to_le_bytes());
         desc[cd::REPEAT..cd::REPEAT + 4].copy_from_slice(&call.repeat.to_le_bytes());
         let (mut ints, mut doubles) = (0, 0);
         let mut buffers = Vec::new();
