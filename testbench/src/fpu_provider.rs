@@ -132,6 +132,15 @@ impl EmulatedFpu {
         Some(out.buffers.into_iter().zip(writable).filter(|(_, w)| *w).map(|(b, _)| b).collect())
     }
 
+    /// Runs a registry kernel and copies the buffers it wrote, in order, into `outputs` (NaN everywhere if the call
+    /// failed).
+    fn kernel_into(&mut self, kernel: Kernel, input: &Input, outputs: &mut [&mut [f64]]) {
+        let out = self.kernel(kernel, input);
+        for (i, dst) in outputs.iter_mut().enumerate() {
+            store(dst, out.as_ref().map(|o| o[i].as_slice()));
+        }
+    }
+
     /// The (i)FFT, in place.
     fn transform(&mut self, inverse: bool, logn: u32, f: &mut [f64]) {
         let symbol = match (inverse, self.emu) {
@@ -196,73 +205,58 @@ impl FpuKernels for EmulatedFpu {
     }
 
     fn add(&mut self, logn: u32, a: &mut [f64], b: &[f64]) {
-        let out = self.kernel(Kernel::Add, &Self::polys(logn, &[a, b]));
-        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+        self.kernel_into(Kernel::Add, &Self::polys(logn, &[a, b]), &mut [&mut a[..1 << logn]]);
     }
 
     fn sub(&mut self, logn: u32, a: &mut [f64], b: &[f64]) {
-        let out = self.kernel(Kernel::Sub, &Self::polys(logn, &[a, b]));
-        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+        self.kernel_into(Kernel::Sub, &Self::polys(logn, &[a, b]), &mut [&mut a[..1 << logn]]);
     }
 
     fn neg(&mut self, logn: u32, a: &mut [f64]) {
-        let out = self.kernel(Kernel::Neg, &Self::polys(logn, &[a]));
-        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+        self.kernel_into(Kernel::Neg, &Self::polys(logn, &[a]), &mut [&mut a[..1 << logn]]);
     }
 
     fn mulconst(&mut self, logn: u32, a: &mut [f64], c: f64) {
         let input = Input { scalars: vec![c], ..Self::polys(logn, &[a]) };
-        let out = self.kernel(Kernel::MulConst, &input);
-        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+        self.kernel_into(Kernel::MulConst, &input, &mut [&mut a[..1 << logn]]);
     }
 
     fn mul_fft(&mut self, logn: u32, a: &mut [f64], b: &[f64]) {
-        let out = self.kernel(Kernel::Mul, &Self::polys(logn, &[a, b]));
-        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+        self.kernel_into(Kernel::Mul, &Self::polys(logn, &[a, b]), &mut [&mut a[..1 << logn]]);
     }
 
     fn muladj_fft(&mut self, logn: u32, a: &mut [f64], b: &[f64]) {
-        let out = self.kernel(Kernel::MulAdj, &Self::polys(logn, &[a, b]));
-        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+        self.kernel_into(Kernel::MulAdj, &Self::polys(logn, &[a, b]), &mut [&mut a[..1 << logn]]);
     }
 
     fn mulownadj_fft(&mut self, logn: u32, a: &mut [f64]) {
-        let out = self.kernel(Kernel::MulOwnAdj, &Self::polys(logn, &[a]));
-        store(&mut a[..1 << logn], out.as_ref().map(|o| o[0].as_slice()));
+        self.kernel_into(Kernel::MulOwnAdj, &Self::polys(logn, &[a]), &mut [&mut a[..1 << logn]]);
     }
 
     fn ldl_fft(&mut self, logn: u32, g00: &[f64], g01: &mut [f64], g11: &mut [f64]) {
         let n = 1usize << logn;
-        let out = self.kernel(Kernel::Ldl, &Self::polys(logn, &[g00, g01, g11]));
-        store(&mut g01[..n], out.as_ref().map(|o| o[0].as_slice()));
-        store(&mut g11[..n], out.as_ref().map(|o| o[1].as_slice()));
+        self.kernel_into(Kernel::Ldl, &Self::polys(logn, &[g00, g01, g11]), &mut [&mut g01[..n], &mut g11[..n]]);
     }
 
     fn split_fft(&mut self, logn: u32, f0: &mut [f64], f1: &mut [f64], f: &[f64]) {
         let hn = 1usize << (logn - 1);
-        let out = self.kernel(Kernel::Split, &Self::polys(logn, &[f]));
-        store(&mut f0[..hn], out.as_ref().map(|o| o[0].as_slice()));
-        store(&mut f1[..hn], out.as_ref().map(|o| o[1].as_slice()));
+        self.kernel_into(Kernel::Split, &Self::polys(logn, &[f]), &mut [&mut f0[..hn], &mut f1[..hn]]);
     }
 
     fn split_selfadj_fft(&mut self, logn: u32, f0: &mut [f64], f1: &mut [f64], f: &[f64]) {
         let hn = 1usize << (logn - 1);
-        let out = self.kernel(Kernel::SplitSelfadj, &Self::polys(logn, &[f]));
-        store(&mut f0[..hn], out.as_ref().map(|o| o[0].as_slice()));
-        store(&mut f1[..hn], out.as_ref().map(|o| o[1].as_slice()));
+        self.kernel_into(Kernel::SplitSelfadj, &Self::polys(logn, &[f]), &mut [&mut f0[..hn], &mut f1[..hn]]);
     }
 
     fn merge_fft(&mut self, logn: u32, f: &mut [f64], f0: &[f64], f1: &[f64]) {
         let (n, hn) = (1usize << logn, 1usize << (logn - 1));
         let input = Input { logn, polys: vec![f0[..hn].to_vec(), f1[..hn].to_vec()], ..Input::default() };
-        let out = self.kernel(Kernel::Merge, &input);
-        store(&mut f[..n], out.as_ref().map(|o| o[0].as_slice()));
+        self.kernel_into(Kernel::Merge, &input, &mut [&mut f[..n]]);
     }
 
     fn leaf_sigma(&mut self, d: f64, inv_sigma: f64) -> f64 {
-        let out = self.kernel(Kernel::LeafSigma, &Input { scalars: vec![d, inv_sigma], ..Input::default() });
         let mut r = [0.0];
-        store(&mut r, out.as_ref().map(|o| o[0].as_slice()));
+        self.kernel_into(Kernel::LeafSigma, &Input { scalars: vec![d, inv_sigma], ..Input::default() }, &mut [&mut r]);
         r[0]
     }
 
