@@ -1,7 +1,8 @@
 //! Models of the FN-DSA NTT kernels, q = 12289 (`kernels/arm/fndsa_ntt/`): the MVE kernels of `fndsa_ntt.mve.c`
-//! written with [`crate::mve`] (one function per intrinsic, in the C source's order), the portable baselines of
-//! `fndsa_ntt_scalar.c` ([`scalar`]), and the worst-case bound propagation ([`bounds`]) that proves the MVE kernels
-//! never overflow a 16-bit lane.
+//! written with [`crate::mve`] (one function per intrinsic, in the C source's order; only [`red`]'s VQDMULH and
+//! VRSHR pair is one function, an identity checked exhaustively), the portable baselines of `fndsa_ntt_scalar.c`
+//! ([`scalar`]), and the worst-case bound propagation ([`bounds`]) that proves the MVE kernels never overflow a
+//! 16-bit lane.
 //!
 //! Representation of the MVE kernels: signed 16-bit lanes, x stands for x mod q, no Montgomery factor. Storage order
 //! of the NTT domain: position `64c + 8r + j` holds reference slot `64c + 8j + r` ([`ntt_slot`]).
@@ -104,12 +105,29 @@ fn mul_v(b: Q, w: Q, wbr: Q) -> Q {
 /// Barrett reduction of every lane.
 #[inline(always)]
 pub fn red(a: Q) -> Q {
-    let t = vqdmulhq_n_s16(a, RED_V);
-    let t = vrshrq_n_s16(t, 13);
+    // The kernel's VQDMULH then VRSHR #13, in one step (the same value, see `vqdmulhq_n_vrshrq_n_s16`).
+    let t = vqdmulhq_n_vrshrq_n_s16(a, RED_V, 13);
     vmlaq_n_s16(a, t, -Q)
 }
 
-/// Expands `$butterfly!(layer, top register, distance)` for every butterfly of a register pass of `NL` layers (2
+/// The kernel's `vld1q_s16(a + base + k d)` for k < N, a column of a register pass, the slice cut once (so that
+/// the model's hot loop checks bounds once per column, not per load).
+#[inline(always)]
+fn load_column<const N: usize>(a: &[i16], base: usize, d: usize) -> [Q; N] {
+    let column = &a[base..base + (N - 1) * d + 8];
+    core::array::from_fn(|k| vld1q_s16(&column[k * d..k * d + 8]))
+}
+
+/// The kernel's `vst1q_s16(a + base + k d, r[k])` for k < N (bounds as in [`load_column`]).
+#[inline(always)]
+fn store_column<const N: usize>(a: &mut [i16], base: usize, d: usize, r: &[Q]) {
+    let column = &mut a[base..base + (N - 1) * d + 8];
+    for (k, &x) in r[..N].iter().enumerate() {
+        vst1q_s16(&mut column[k * d..k * d + 8], x);
+    }
+}
+
+/// Expands `$butterfly!(layer, top register, distance)` for every butterfly of a register pass of `$nl` layers (2
 /// or 3), layer by layer (first to last forward, last to first inverse), top registers ascending, as the kernel's
 /// loops run them. Written out so that every register index is a constant: the pass keeps its eight vectors in host
 /// registers.
@@ -147,18 +165,19 @@ macro_rules! network {
     };
 }
 
-/// A register pass of `NL` layers from layer `l0` (`NL` is a constant, as in the kernel; `network!` writes its
-/// butterflies out).
-fn fwd_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
-    let nl = NL;
+/// A register pass of log2(`NR`) layers from layer `l0`, on `NR` registers (a constant, as in the kernel;
+/// `network!` writes its butterflies out).
+fn fwd_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
+    let nl = NR.trailing_zeros();
     let n = 1usize << logn;
-    let (group, d, nr) = (n >> l0, n >> (l0 + nl), 1usize << nl);
+    let (group, d) = (n >> l0, n >> (l0 + nl));
     for g in 0..1usize << l0 {
         for col in (0..d).step_by(8) {
             let base = g * group + col;
+            let column = load_column::<NR>(a, base, d);
             let mut r = [Q::ZERO; 8];
-            for k in 0..nr {
-                r[k] = red(vld1q_s16(&a[base + k * d..]));
+            for (x, &c) in r.iter_mut().zip(&column) {
+                *x = red(c);
             }
             macro_rules! butterfly {
                 ($s:literal, $k:literal, $dist:literal) => {{
@@ -169,10 +188,8 @@ fn fwd_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
                     r[k] = vaddq_s16(r[k], t);
                 }};
             }
-            network!(NL, forward, butterfly);
-            for k in 0..nr {
-                vst1q_s16(&mut a[base + k * d..], r[k]);
-            }
+            network!(nl, forward, butterfly);
+            store_column::<NR>(a, base, d, &r);
         }
     }
 }
@@ -244,20 +261,19 @@ fn inv_first(a: &mut [i16], logn: u32) {
     }
 }
 
-fn inv_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
-    let nl = NL;
+fn inv_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
+    let nl = NR.trailing_zeros();
     let n = 1usize << logn;
     let ni = ninv(logn);
     let last = centred(i64::from(IZETA[1]) * i64::from(ni));
     let (ni_br, last_br) = (barrett_companion(ni), barrett_companion(last));
-    let (group, d, nr) = (n >> l0, n >> (l0 + nl), 1usize << nl);
+    let (group, d) = (n >> l0, n >> (l0 + nl));
     for g in 0..1usize << l0 {
         for col in (0..d).step_by(8) {
             let base = g * group + col;
+            let column = load_column::<NR>(a, base, d);
             let mut r = [Q::ZERO; 8];
-            for k in 0..nr {
-                r[k] = vld1q_s16(&a[base + k * d..]);
-            }
+            r[..NR].copy_from_slice(&column);
             macro_rules! butterfly {
                 ($s:literal, $k:literal, $dist:literal) => {{
                     let (s, k, dist) = ($s, $k, $dist);
@@ -273,10 +289,8 @@ fn inv_pass<const NL: u32>(a: &mut [i16], logn: u32, l0: u32) {
                     }
                 }};
             }
-            network!(NL, inverse, butterfly);
-            for k in 0..nr {
-                vst1q_s16(&mut a[base + k * d..], r[k]);
-            }
+            network!(nl, inverse, butterfly);
+            store_column::<NR>(a, base, d, &r);
         }
     }
 }
@@ -295,8 +309,8 @@ pub fn ntt_fwd(logn: u32, a: &mut [i16]) {
     assert_eq!(a.len(), 1 << logn);
     for &(l0, nl) in passes(logn) {
         match nl {
-            3 => fwd_pass::<3>(a, logn, l0),
-            2 => fwd_pass::<2>(a, logn, l0),
+            3 => fwd_pass::<8>(a, logn, l0),
+            2 => fwd_pass::<4>(a, logn, l0),
             _ => unreachable!("passes of 2 or 3 layers"),
         }
     }
@@ -309,8 +323,8 @@ pub fn ntt_inv(logn: u32, a: &mut [i16]) {
     inv_first(a, logn);
     for &(l0, nl) in passes(logn).iter().rev() {
         match nl {
-            3 => inv_pass::<3>(a, logn, l0),
-            2 => inv_pass::<2>(a, logn, l0),
+            3 => inv_pass::<8>(a, logn, l0),
+            2 => inv_pass::<4>(a, logn, l0),
             _ => unreachable!("passes of 2 or 3 layers"),
         }
     }

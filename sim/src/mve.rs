@@ -480,10 +480,35 @@ pub fn vqdmulhq_s16(a: Q, b: Q) -> Q {
     #[cfg(not(target_arch = "x86_64"))]
     s16x2_sat(a, b, |x, y| (x * y) >> 15)
 }
-/// The Arm intrinsic `vqdmulhq_n_s16`.
+/// The Arm intrinsic `vqdmulhq_n_s16`. With SSE2 and a scalar other than -2^15 nothing can overflow: no
+/// saturation step.
 #[inline]
 pub fn vqdmulhq_n_s16(a: Q, b: i16) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    if b != i16::MIN {
+        return sse2!({
+            let (x, y) = (v(a), _mm_set1_epi16(b));
+            q(_mm_or_si128(_mm_slli_epi16::<1>(_mm_mulhi_epi16(x, y)), _mm_srli_epi16::<15>(_mm_mullo_epi16(x, y))))
+        });
+    }
     vqdmulhq_s16(a, vdupq_n_s16(b))
+}
+/// `vrshrq_n_s16(vqdmulhq_n_s16(a, b), imm)` in one step, the Barrett quotient round(a b / 2^(15 + imm)) of the
+/// kernels' reductions. The two roundings compose: with h = (a b) >> 16 (PMULHW), the pair equals
+/// (h + 2^(imm-2)) >> (imm-1) whenever the doubling multiplication cannot saturate (b != -2^15) and imm is in
+/// 2..=15 (then h + 2^(imm-2) fits 16 bits); otherwise it is computed as the pair. Exhaustively checked against
+/// the pair in `sim/tests/mve.rs`.
+#[inline]
+pub fn vqdmulhq_n_vrshrq_n_s16(a: Q, b: i16, imm: u32) -> Q {
+    #[cfg(target_arch = "x86_64")]
+    if b != i16::MIN && (2..=15).contains(&imm) {
+        return sse2!({
+            let h = _mm_mulhi_epi16(v(a), _mm_set1_epi16(b));
+            let rounded = _mm_add_epi16(h, _mm_set1_epi16(1 << (imm - 2)));
+            q(_mm_sra_epi16(rounded, _mm_cvtsi32_si128(imm as i32 - 1)))
+        });
+    }
+    vrshrq_n_s16(vqdmulhq_n_s16(a, b), imm)
 }
 /// The Arm intrinsic `vqrdmulhq_s16`: (2 x y + 2^15) >> 16, saturated. With SSSE3 (the x86-64-v2 level the
 /// workspace builds for, `.cargo/config.toml`) that is PMULHRSW, (x y + 2^14) >> 15, whose only overflow (x = y =
@@ -512,9 +537,14 @@ pub fn vqrdmulhq_s16(a: Q, b: Q) -> Q {
 fn saturate_overflow(r: sse2::__m128i) -> sse2::__m128i {
     sse2!(_mm_xor_si128(r, _mm_cmpeq_epi16(r, _mm_set1_epi16(i16::MIN))))
 }
-/// The Arm intrinsic `vqrdmulhq_n_s16`.
+/// The Arm intrinsic `vqrdmulhq_n_s16`. With SSSE3 and a scalar other than -2^15, PMULHRSW alone (nothing can
+/// overflow).
 #[inline]
 pub fn vqrdmulhq_n_s16(a: Q, b: i16) -> Q {
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    if b != i16::MIN {
+        return sse2!(q(_mm_mulhrs_epi16(v(a), _mm_set1_epi16(b))));
+    }
     vqrdmulhq_s16(a, vdupq_n_s16(b))
 }
 /// The Arm intrinsic `vhsubq_s16`: (x - y) >> 1. With SSE2 in 16 bits: x = 2a + p, y = 2b + r give

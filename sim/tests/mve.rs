@@ -226,6 +226,11 @@ fn fast_forms_match_their_lane_definitions() {
         let doubled = |p: i32, q: i32, round: i64| sat(((2 * i64::from(p) * i64::from(q) + round) >> 16) as i32);
         assert_eq!(vqdmulhq_s16(a, b), lanes16(&|p, q| doubled(p, q, 0)));
         assert_eq!(vqrdmulhq_s16(a, b), lanes16(&|p, q| doubled(p, q, 1 << 15)));
+        for s in [b.i16()[0], i16::MIN] {
+            let s32 = i32::from(s);
+            assert_eq!(vqdmulhq_n_s16(a, s), lanes16(&|p, _| doubled(p, s32, 0)), "scalar {s}");
+            assert_eq!(vqrdmulhq_n_s16(a, s), lanes16(&|p, _| doubled(p, s32, 1 << 15)), "scalar {s}");
+        }
         assert_eq!(vhsubq_s16(a, b), lanes16(&|p, q| (p - q) >> 1));
         assert_eq!(vandq_s16(a, b), lanes16(&|p, q| p & q));
         for imm in [1, 7, 15, 16] {
@@ -259,6 +264,28 @@ fn fast_forms_match_their_lane_definitions() {
     }
     let min32 = vdupq_n_s32(i32::MIN);
     assert_eq!(vqrdmulhq_n_s32(min32, i32::MIN), vdupq_n_s32(i32::MAX));
+}
+
+/// The fused Barrett quotient against the pair of instructions it stands for, defined lane by lane: every int16
+/// lane, every immediate, the kernels' constants, the scalars at the edges and random ones.
+#[test]
+fn fused_doubling_multiply_and_rounding_shift_equals_the_pair() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x4D56_4504);
+    let mut scalars = vec![21844, -21844, 0, 1, -1, 2, i16::MAX, i16::MIN, i16::MIN + 1];
+    scalars.extend((0..8).map(|_| rng.r#gen::<i16>()));
+    let all: Vec<i16> = (i16::MIN..=i16::MAX).collect();
+    for &b in &scalars {
+        for imm in 1..=16u32 {
+            for lanes in all.chunks_exact(8) {
+                let a = Q::from_i16(lanes.try_into().unwrap());
+                let pair = Q::from_i16(core::array::from_fn(|i| {
+                    let t = ((2 * i64::from(lanes[i]) * i64::from(b)) >> 16).clamp(-32768, 32767);
+                    ((t + (1 << (imm - 1))) >> imm) as i16
+                }));
+                assert_eq!(vqdmulhq_n_vrshrq_n_s16(a, b, imm), pair, "scalar {b}, imm {imm}, lanes {lanes:?}");
+            }
+        }
+    }
 }
 
 #[test]
