@@ -54,11 +54,7 @@ pub fn poly(bytes: &[u8]) -> Poly {
 }
 
 pub fn bytes(p: &Poly) -> Vec<u8> {
-    let mut out = vec![0; BYTES];
-    for (le, x) in out.chunks_exact_mut(2).zip(p) {
-        le.copy_from_slice(&x.to_le_bytes());
-    }
-    out
+    p.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
 fn canonical(p: &Poly) -> Poly {
