@@ -1,10 +1,10 @@
 //! A QEMU worker killed in the middle of a campaign: the campaign completes with every case accounted for.
 //! Alone in its test binary, so that the QEMU it kills is the campaign's.
 
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use pqhelium_testbench::backend::BackendKind;
-use pqhelium_testbench::diff::{self, Campaign};
+use pqhelium_testbench::diff::{self, Campaign, CaseFailure, Control};
 use pqhelium_testbench::ranges::Ranges;
 use pqhelium_testbench::registry;
 
@@ -29,20 +29,17 @@ fn qemu_children() -> Vec<i32> {
 fn a_campaign_survives_a_killed_qemu_worker_with_every_case_accounted_for() {
     let kernel = registry::find("keccak.f1600").unwrap();
     let campaign = Campaign::new(kernel, BackendKind::Qemu, 11, 30_000, 2);
-    let killer = std::thread::spawn(|| {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if let Some(&pid) = qemu_children().first() {
-                std::thread::sleep(Duration::from_millis(300)); // mid-campaign
-                unsafe { libc::kill(pid, libc::SIGKILL) };
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(20));
+    // Killed when the first chunk is done, so mid-campaign whatever the machine's speed (a timer could fire after
+    // the last case).
+    let killed = AtomicBool::new(false);
+    let kill_once = |_: [u64; 2], _: &[CaseFailure]| {
+        if !killed.swap(true, Ordering::SeqCst) {
+            let pid = *qemu_children().first().expect("a running QEMU worker");
+            unsafe { libc::kill(pid, libc::SIGKILL) };
         }
-        false
-    });
-    let result = diff::run(&campaign);
-    assert!(killer.join().unwrap(), "no QEMU worker was found to kill");
+    };
+    let result = diff::run_with(&campaign, &Control { on_chunk: Some(&kill_once), ..Control::default() });
+    assert!(killed.load(Ordering::SeqCst), "a QEMU worker was killed");
     assert!(result.retries >= 1, "the killed worker's case was retried");
     assert!(result.passed(), "{:?}", result.failures.iter().map(ToString::to_string).collect::<Vec<_>>());
     assert_eq!(result.ran, Ranges::from_slice(&[[0, 30_000]]), "every case accounted for");
