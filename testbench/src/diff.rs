@@ -212,6 +212,10 @@ impl std::fmt::Display for CaseFailure {
 
 /// The first difference between two outcomes, if any.
 pub fn compare(expected: &Outcome, actual: &Outcome) -> Option<Difference> {
+    // Nearly every case: equal, found with one memcmp per buffer; the byte-wise searches below only locate a difference.
+    if expected == actual {
+        return None;
+    }
     if expected.ret != actual.ret {
         let show = |r: Option<u64>| r.map_or("none".to_string(), |v| format!("{v:#x}"));
         return Some(Difference {
@@ -462,19 +466,36 @@ fn worker(shared: &Shared) {
         return model_worker(shared);
     }
     let batch = campaign.batch.max(1) as u64;
-    let mut stats = InstructionStats::default();
-    // A pipeline of two: a host thread generates chunk k+1 and checks its models against the reference while the
-    // guest runs chunk k (and the first chunk while the emulator starts). A chunk is dispensed when its preparation
-    // starts, and every dispensed chunk runs to the end: a stop or an interrupt only keeps new chunks from starting.
+    // A pipeline of three, so that the guest never waits for the host: while the guest runs chunk k, a host thread
+    // generates chunk k+1 and checks its models against the reference (and the first chunk while the emulator
+    // starts), and a checker thread compares chunk k-1's emulated outputs with its models. What needs the emulator
+    // stays on this thread: retries before the hand-over to the checker, and shrinking, so the checker finishes the
+    // chunks that passed and sends the others back. A chunk is dispensed when its preparation starts, and every
+    // dispensed chunk runs to the end: a stop or an interrupt only keeps new chunks from starting.
     std::thread::scope(|scope| {
         let (want, wanted) = mpsc::sync_channel::<[u64; 2]>(1);
         let (ready, readied) = mpsc::sync_channel::<Prepared>(1);
+        let (emulated, to_check) = mpsc::sync_channel::<(Prepared, Vec<Result<CallOutput, CallError>>)>(1);
+        let (failed, to_shrink) = mpsc::sync_channel(1);
         scope.spawn(move || {
             for range in wanted {
                 if ready.send(prepare(campaign, range)).is_err() {
                     break;
                 }
             }
+        });
+        scope.spawn(move || {
+            let mut stats = InstructionStats::default();
+            for (chunk, results) in to_check {
+                let range = chunk.range;
+                let failures = check_chunk(campaign, chunk, results, &mut stats);
+                if failures.is_empty() {
+                    finish_chunk(shared, None, range, failures);
+                } else if failed.send((range, failures)).is_err() {
+                    break;
+                }
+            }
+            shared.instructions.lock().unwrap().merge(&stats);
         });
         // Dispenses the next chunk to the host thread; whether one is now in preparation.
         let ask = || {
@@ -495,43 +516,51 @@ fn worker(shared: &Shared) {
             *ready = (*ready).max(shared.started.elapsed());
         }
         while in_flight {
-            let Prepared { range: [first, last], calls, models } = readied.recv().expect("model check panicked");
+            let chunk = readied.recv().expect("model check panicked");
             in_flight = ask();
-            let results = backend.run_batch(&calls);
-            let mut failures = Vec::new();
-            for (i, (call, (_, failure))) in (first..).zip(calls.iter().zip(&models)) {
-                if let Some(failure) = failure {
-                    failures.push(CaseFailure {
-                        case: i,
-                        failure: failure.clone(),
-                        args: call.args.clone(),
-                        shrunk: None,
-                    });
+            let mut results = backend.run_batch(&chunk.calls);
+            for ((case, call), result) in (chunk.range[0]..).zip(&chunk.calls).zip(&mut results) {
+                // The emulator died or hung under this case: once more, on a fresh one, before blaming it.
+                if matches!(result, Err(CallError::WorkerDied(_) | CallError::Timeout(_))) {
+                    warn!(case, "retrying once after a dead or hung emulator");
+                    shared.retries.fetch_add(1, Ordering::SeqCst);
+                    *result = backend.call(call);
                 }
             }
-            for (i, ((call, (model, _)), result)) in (first..).zip(calls.iter().zip(&models).zip(results)) {
-                let result = match result {
-                    // The emulator died or hung under this case: once more, on a fresh one, before blaming it.
-                    Err(CallError::WorkerDied(_) | CallError::Timeout(_)) => {
-                        warn!(case = i, "retrying once after a dead or hung emulator");
-                        shared.retries.fetch_add(1, Ordering::SeqCst);
-                        backend.call(call)
-                    }
-                    other => other,
-                };
-                let (instructions, failure) =
-                    check_object_code(campaign.kernel, campaign.backend, &call.args, model, result);
-                if let Some(n) = instructions {
-                    stats.add(n);
-                }
-                if let Some(failure) = failure {
-                    failures.push(CaseFailure { case: i, failure, args: call.args.clone(), shrunk: None });
-                }
+            emulated.send((chunk, results)).expect("checker alive");
+            // Drained after every hand-over: the checker then has at most one more list to send, which the channel
+            // holds, so neither thread can wait for the other for good.
+            for (range, failures) in to_shrink.try_iter() {
+                finish_chunk(shared, Some(backend.as_mut()), range, failures);
             }
-            finish_chunk(shared, Some(backend.as_mut()), [first, last], failures);
+        }
+        drop(emulated);
+        for (range, failures) in to_shrink {
+            finish_chunk(shared, Some(backend.as_mut()), range, failures);
         }
     });
-    shared.instructions.lock().unwrap().merge(&stats);
+}
+
+/// Compares a chunk's emulated outputs with its models, counting the instructions of the calls that returned; the
+/// chunk's failures, model against reference included.
+fn check_chunk(
+    campaign: &Campaign,
+    chunk: Prepared,
+    results: Vec<Result<CallOutput, CallError>>,
+    stats: &mut InstructionStats,
+) -> Vec<CaseFailure> {
+    let mut failures = Vec::new();
+    let cases = (chunk.range[0]..).zip(chunk.calls).zip(chunk.models.into_iter().zip(results));
+    for ((case, call), ((model, model_failure), result)) in cases {
+        let (instructions, failure) = check_object_code(campaign.kernel, campaign.backend, &call.args, &model, result);
+        if let Some(n) = instructions {
+            stats.add(n);
+        }
+        for failure in model_failure.into_iter().chain(failure) {
+            failures.push(CaseFailure { case, failure, args: call.args.clone(), shrunk: None });
+        }
+    }
+    failures
 }
 
 /// A worker of the model backend: no object code, so nothing to overlap.
