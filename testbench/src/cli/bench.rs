@@ -38,7 +38,8 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
         bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
     }
     println!(
-        "{calls} calls per measurement, best of 3 rounds, one worker per backend; campaigns with {} cases per round trip\n",
+        "{calls} calls per measurement, {ROUNDS} rounds (rates: the best round; ratios: the median of the rounds' \
+         ratios), one worker per backend; campaigns with {} cases per round trip\n",
         diff::DEFAULT_BATCH
     );
     println!(
@@ -50,16 +51,15 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
     let mut rows = Vec::new();
     for kernel in kernels {
         let args = (kernel.generate)(kernel.edge_cases, &mut case_rng(1, kernel.edge_cases));
-        // The model runs the kernel through its contract (arguments as bytes in, outcome as bytes out), best of three.
-        let model_rate = (0..3)
-            .map(|_| {
-                let started = Instant::now();
-                for _ in 0..calls {
-                    std::hint::black_box((kernel.model)(std::hint::black_box(&args)));
-                }
-                calls as f64 / started.elapsed().as_secs_f64()
-            })
-            .fold(0f64, f64::max);
+        // The model runs the kernel through its contract (arguments as bytes in, outcome as bytes out).
+        let model = || {
+            let started = Instant::now();
+            for _ in 0..calls {
+                std::hint::black_box((kernel.model)(std::hint::black_box(&args)));
+            }
+            calls as f64 / started.elapsed().as_secs_f64()
+        };
+        let model_rate = (0..ROUNDS).map(|_| model()).fold(0f64, f64::max);
         let campaign = |backend| {
             let result = diff::run(&Campaign::new(kernel, backend, 1, calls, 1));
             if !result.passed() {
@@ -88,29 +88,41 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             let mut emulator = backend.open(Limits { timeout: Duration::from_secs(600) })?;
             let one = Call::new(kernel.symbol, args.clone());
             emulator.call(&one).with_context(|| format!("{} on {backend}", kernel.id))?; // warm the caches
-            // Best of three rounds, interleaved, so that a burst of load on the machine hits all three alike.
-            let (mut single, mut batched, mut guest, mut per_call) = (0f64, 0f64, 0f64, 0u64);
-            let (mut campaign_rate, mut with_startup, mut startup) = (0f64, 0f64, f64::INFINITY);
-            for _ in 0..3 {
-                single = single.max(round_trips(emulator.as_mut(), &one, calls, 1)?);
-                batched = batched.max(round_trips(emulator.as_mut(), &one, calls, 64)?);
+            // Rounds of every measurement back to back: a rate is the best of its rounds, a ratio the median of its
+            // rounds' ratios, each between measurements seconds apart (this machine's speed drifts by tens of
+            // percent over minutes, which a ratio of rates taken at different times would carry).
+            let mut rounds = Vec::new();
+            for _ in 0..ROUNDS {
+                let single = round_trips(emulator.as_mut(), &one, calls, 1)?;
+                let batched = round_trips(emulator.as_mut(), &one, calls, 64)?;
                 let result = campaign(backend)?;
-                campaign_rate = campaign_rate.max(result.cases_per_second_after_startup());
-                with_startup = with_startup.max(result.cases_per_second());
-                startup = startup.min(result.startup.as_secs_f64() * 1e3);
                 let started = Instant::now();
                 let out = emulator.call(&Call { repeat: calls as u32, ..one.clone() })?;
-                guest = guest.max(calls as f64 / started.elapsed().as_secs_f64());
-                per_call = out.instructions / calls;
+                let guest = calls as f64 / started.elapsed().as_secs_f64();
+                rounds.push(Round {
+                    single,
+                    batched,
+                    campaign: result.cases_per_second_after_startup(),
+                    with_startup: result.cases_per_second(),
+                    startup_ms: result.startup.as_secs_f64() * 1e3,
+                    guest,
+                    model: model(),
+                    instructions: out.instructions / calls,
+                });
             }
+            let best = |f: fn(&Round) -> f64| rounds.iter().map(f).fold(0f64, f64::max);
+            let ratio = |f: fn(&Round) -> f64| median(rounds.iter().map(|r| f(r) / r.guest).collect());
+            let (single, batched, campaign_rate, guest) =
+                (best(|r| r.single), best(|r| r.batched), best(|r| r.campaign), best(|r| r.guest));
+            let startup = rounds.iter().map(|r| r.startup_ms).fold(f64::INFINITY, f64::min);
+            let (efficiency_single, efficiency_batched, efficiency_campaign, model_speedup) =
+                (ratio(|r| r.single), ratio(|r| r.batched), ratio(|r| r.campaign), ratio(|r| r.model));
+            let per_call = rounds[ROUNDS - 1].instructions;
             println!(
-                "| {} | {backend} | {single:.0} | {batched:.0} | {campaign_rate:.0} | {startup:.0} | {guest:.0} | {:.2} | \
-                 {:.2} | {:.2} | {per_call} | {:.1} |",
+                "| {} | {backend} | {single:.0} | {batched:.0} | {campaign_rate:.0} | {startup:.0} | {guest:.0} | \
+                 {efficiency_single:.2} | {efficiency_batched:.2} | {efficiency_campaign:.2} | {per_call} | \
+                 {model_speedup:.1} |",
                 kernel.id,
-                single / guest,
-                batched / guest,
-                campaign_rate / guest,
-                model_rate / guest
             );
             rows.push(Row {
                 kernel: kernel.id.into(),
@@ -119,13 +131,13 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
                 calls_per_second_batched: Some(batched),
                 calls_per_second_in_guest: Some(guest),
                 cases_per_second_campaign: Some(campaign_rate),
-                cases_per_second_campaign_with_startup: Some(with_startup),
+                cases_per_second_campaign_with_startup: Some(best(|r| r.with_startup)),
                 campaign_startup_ms: Some(startup),
-                efficiency_single: Some(single / guest),
-                efficiency_batched: Some(batched / guest),
-                efficiency_campaign: Some(campaign_rate / guest),
+                efficiency_single: Some(efficiency_single),
+                efficiency_batched: Some(efficiency_batched),
+                efficiency_campaign: Some(efficiency_campaign),
                 instructions_per_call: Some(per_call),
-                model_speedup: Some(model_rate / guest),
+                model_speedup: Some(model_speedup),
             });
         }
     }
@@ -133,6 +145,26 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
         std::fs::write(path, serde_json::to_string_pretty(&rows)?).with_context(|| format!("{}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Measurement rounds per kernel and backend.
+const ROUNDS: usize = 5;
+
+/// One round of measurements of a kernel on an emulator, taken back to back.
+struct Round {
+    single: f64,
+    batched: f64,
+    campaign: f64,
+    with_startup: f64,
+    startup_ms: f64,
+    guest: f64,
+    model: f64,
+    instructions: u64,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 /// Calls/s when `calls` calls go `per_trip` to a guest round trip.
