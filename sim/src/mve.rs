@@ -472,13 +472,18 @@ pub fn vmlaq_n_s16(add: Q, m1: Q, m2: i16) -> Q {
 #[inline]
 pub fn vqdmulhq_s16(a: Q, b: Q) -> Q {
     #[cfg(target_arch = "x86_64")]
-    return sse2!({
-        let (x, y) = (v(a), v(b));
-        let r = _mm_or_si128(_mm_slli_epi16::<1>(_mm_mulhi_epi16(x, y)), _mm_srli_epi16::<15>(_mm_mullo_epi16(x, y)));
-        q(saturate_overflow(r))
-    });
+    return sse2::q(saturate_overflow(doubling_high(a, b)));
     #[cfg(not(target_arch = "x86_64"))]
     s16x2_sat(a, b, |x, y| (x * y) >> 15)
+}
+/// Bits 15..30 of the 32-bit products x y, lane by lane: (2 x y) >> 16 before saturation.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn doubling_high(a: Q, b: Q) -> sse2::__m128i {
+    sse2!({
+        let (x, y) = (v(a), v(b));
+        _mm_or_si128(_mm_slli_epi16::<1>(_mm_mulhi_epi16(x, y)), _mm_srli_epi16::<15>(_mm_mullo_epi16(x, y)))
+    })
 }
 /// The Arm intrinsic `vqdmulhq_n_s16`. With SSE2 and a scalar other than -2^15 nothing can overflow: no
 /// saturation step.
@@ -486,10 +491,7 @@ pub fn vqdmulhq_s16(a: Q, b: Q) -> Q {
 pub fn vqdmulhq_n_s16(a: Q, b: i16) -> Q {
     #[cfg(target_arch = "x86_64")]
     if b != i16::MIN {
-        return sse2!({
-            let (x, y) = (v(a), _mm_set1_epi16(b));
-            q(_mm_or_si128(_mm_slli_epi16::<1>(_mm_mulhi_epi16(x, y)), _mm_srli_epi16::<15>(_mm_mullo_epi16(x, y))))
-        });
+        return sse2::q(doubling_high(a, vdupq_n_s16(b)));
     }
     vqdmulhq_s16(a, vdupq_n_s16(b))
 }
