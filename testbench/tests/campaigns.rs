@@ -39,6 +39,16 @@ fn an_interrupted_campaign_resumes_without_redoing_or_skipping_cases() {
 
 #[test]
 fn the_cli_resumes_a_campaign_interrupted_by_ctrl_c() {
+    resumes_after(libc::SIGINT);
+}
+
+/// A CI timeout or a job scheduler stops with SIGTERM: the same checkpoint, the same resume.
+#[test]
+fn the_cli_resumes_a_campaign_stopped_by_sigterm() {
+    resumes_after(libc::SIGTERM);
+}
+
+fn resumes_after(signal: libc::c_int) {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state.json");
     let fuzz = |extra: &[&str]| {
@@ -50,7 +60,7 @@ fn the_cli_resumes_a_campaign_interrupted_by_ctrl_c() {
     };
     let child = fuzz(&["--state", state.to_str().unwrap()]).spawn().unwrap();
     std::thread::sleep(Duration::from_millis(1500));
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    unsafe { libc::kill(child.id() as i32, signal) };
     let first = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&first.stdout);
     assert_eq!(first.status.code(), Some(130), "{stdout}");

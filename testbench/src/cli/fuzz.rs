@@ -77,7 +77,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
-/// Set by Ctrl-C: no new chunk starts; the checkpoint is written; the command exits with 130.
+/// Set by Ctrl-C, SIGTERM or SIGHUP: no new chunk starts; the checkpoint is written; the command exits with 130.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: Args) -> Result<ExitCode> {
