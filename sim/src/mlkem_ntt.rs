@@ -166,16 +166,21 @@ pub fn basemul_scalar(a: &Poly, b: &Poly) -> Poly {
 /// The kernels' constant tables (`fwd_d`, `inv_d`, `bm_g` in `mlkem_ntt.mve.c`): rows of 8 zetas then their 8
 /// twisted forms.
 struct Tables {
-    fwd_d: Vec<i16>,
-    inv_d: Vec<i16>,
-    bm_g: Vec<i16>,
+    fwd_d: Vec<Row>,
+    inv_d: Vec<Row>,
+    bm_g: Vec<Row>,
 }
 
-fn row(out: &mut Vec<i16>, lane: impl Fn(usize, usize) -> i16) {
+/// 8 zetas then their 8 twisted forms: one operand of `mulmod_v`.
+type Row = [i16; 16];
+
+fn twisted_row(zetas: [i16; 8]) -> Row {
+    std::array::from_fn(|i| if i < 8 { zetas[i] } else { twist(zetas[i - 8]) })
+}
+
+fn row(out: &mut Vec<Row>, lane: impl Fn(usize, usize) -> i16) {
     // lane l = (c0, c4, c5): l1 = c4, l2 = c5
-    let zetas: Vec<i16> = (0..8).map(|l| lane((l >> 1) & 1, (l >> 2) & 1)).collect();
-    out.extend(&zetas);
-    out.extend(zetas.iter().map(|&z| twist(z)));
+    out.push(twisted_row(std::array::from_fn(|l| lane((l >> 1) & 1, (l >> 2) & 1))));
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(|| {
@@ -192,9 +197,7 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
         }
         row(&mut inv_d, |l1, l2| ZETA[63 - (8 * m + 4 * l2 + 2 * l1 + h)]);
         for k in 0..4 {
-            let gammas: Vec<i16> = (0..8).map(|l| GAMMA[mve_coeff(32 * blk + 4 * l + k) >> 1]).collect();
-            bm_g.extend(&gammas);
-            bm_g.extend(gammas.iter().map(|&z| twist(z)));
+            bm_g.push(twisted_row(std::array::from_fn(|l| GAMMA[mve_coeff(32 * blk + 4 * l + k) >> 1])));
         }
     }
     Tables { fwd_d, inv_d, bm_g }
@@ -206,8 +209,8 @@ fn mulmod_n(a: Q, z: i16, zt: i16) -> Q {
 }
 
 #[inline(always)]
-fn mulmod_v(a: Q, row: &[i16]) -> Q {
-    vmlaq_n_s16(vmulq_s16(a, vld1q_s16(row)), vqrdmulhq_s16(a, vld1q_s16(&row[8..])), -Q)
+fn mulmod_v(a: Q, row: &Row) -> Q {
+    vmlaq_n_s16(vmulq_s16(a, vld1q_s16(&row[..8])), vqrdmulhq_s16(a, vld1q_s16(&row[8..])), -Q)
 }
 
 #[inline(always)]
@@ -231,14 +234,33 @@ fn gs(x: &mut [Q], u: usize, v: usize, m: impl Fn(Q) -> Q) {
     x[v] = m(d);
 }
 
+/// ZETA[k] and ZETA_TW[k] in every lane, as a `mulmod_v` row: what the kernels' by-scalar multiplies see. With the
+/// index known only at run time, a load from here replaces two broadcasts (4 host instructions each).
+static ZETA_ROWS: [Row; 128] = {
+    let mut rows = [[0; 16]; 128];
+    let mut k = 0;
+    while k < 128 {
+        let mut l = 0;
+        while l < 8 {
+            rows[k][l] = ZETA[k];
+            rows[k][8 + l] = ZETA_TW[k];
+            l += 1;
+        }
+        k += 1;
+    }
+    rows
+};
+
+/// Multiplication by ZETA[k] (`mulmod_n(a, ZETA[k], ZETA_TW[k])`, the same lanes: a by-scalar multiply is the vector
+/// multiply by the scalar's broadcast).
 #[inline(always)]
 fn zeta_n(k: usize) -> impl Fn(Q) -> Q {
     #[inline(always)]
-    move |a| mulmod_n(a, ZETA[k], ZETA_TW[k])
+    move |a| mulmod_v(a, &ZETA_ROWS[k])
 }
 
 #[inline(always)]
-fn zeta_v(row: &[i16]) -> impl Fn(Q) -> Q + '_ {
+fn zeta_v(row: &Row) -> impl Fn(Q) -> Q + '_ {
     #[inline(always)]
     move |a| mulmod_v(a, row)
 }
@@ -287,12 +309,12 @@ pub fn ntt_fwd_mve(p: &mut Poly) {
     }
     for blk in 0..8 {
         let r = 32 * blk;
-        let z = &t.fwd_d[48 * blk..];
+        let z = &t.fwd_d[3 * blk..3 * blk + 3];
         let mut a = vld4q_s16(&p[r..]);
-        ct(&mut a, 0, 2, zeta_v(z));
-        ct(&mut a, 1, 3, zeta_v(z));
-        ct(&mut a, 0, 1, zeta_v(&z[16..]));
-        ct(&mut a, 2, 3, zeta_v(&z[32..]));
+        ct(&mut a, 0, 2, zeta_v(&z[0]));
+        ct(&mut a, 1, 3, zeta_v(&z[0]));
+        ct(&mut a, 0, 1, zeta_v(&z[1]));
+        ct(&mut a, 2, 3, zeta_v(&z[2]));
         vst4q_s16(&mut p[r..], a);
     }
 }
@@ -302,12 +324,14 @@ pub fn ntt_inv_mve(p: &mut Poly) {
     let t = &*TABLES;
     for blk in 0..8 {
         let r = 32 * blk;
-        let z = &t.inv_d[48 * blk..];
-        let mut a = vld4q_s16(&p[r..]).map(reduce1_v);
-        gs(&mut a, 0, 1, zeta_v(z));
-        gs(&mut a, 2, 3, zeta_v(&z[16..]));
-        gs(&mut a, 0, 2, zeta_v(&z[32..]));
-        gs(&mut a, 1, 3, zeta_v(&z[32..]));
+        let z = &t.inv_d[3 * blk..3 * blk + 3];
+        // Written out: `[Q; 4]::map` left reduce1_v as a call per vector.
+        let [a0, a1, a2, a3] = vld4q_s16(&p[r..]);
+        let mut a = [reduce1_v(a0), reduce1_v(a1), reduce1_v(a2), reduce1_v(a3)];
+        gs(&mut a, 0, 1, zeta_v(&z[0]));
+        gs(&mut a, 2, 3, zeta_v(&z[1]));
+        gs(&mut a, 0, 2, zeta_v(&z[2]));
+        gs(&mut a, 1, 3, zeta_v(&z[2]));
         vst4q_s16(&mut p[r..], a);
     }
     for i in 0..16 {
@@ -353,14 +377,16 @@ pub fn basemul_mve(a: &Poly, b: &Poly) -> Poly {
     let mut out = [0; N];
     for blk in 0..8 {
         let (x, y) = (vld4q_s16(&a[32 * blk..]), vld4q_s16(&b[32 * blk..]));
-        let g = &t.bm_g[64 * blk..];
-        let o: [Q; 4] = std::array::from_fn(|k| {
-            let bg = mulmod_v(y[k], &g[16 * k..]);
+        let g = &t.bm_g[4 * blk..4 * blk + 4];
+        let product = |k: usize| {
+            let bg = mulmod_v(y[k], &g[k]);
             let bs = vrev32q_s16(y[k]);
             let even = vaddq_s32(vmullbq_int_s16(x[k], y[k]), vmulltq_int_s16(x[k], bg));
             let odd = vaddq_s32(vmullbq_int_s16(x[k], bs), vmulltq_int_s16(x[k], bs));
             barrett32_pair(even, odd, bg)
-        });
+        };
+        // Written out: `array::from_fn` left the closure as a call per vector.
+        let o = [product(0), product(1), product(2), product(3)];
         vst4q_s16(&mut out[32 * blk..], o);
     }
     out
