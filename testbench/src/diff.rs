@@ -273,13 +273,14 @@ pub fn check_object_code(
     match result {
         Err(e) => (None, Some(Failure::Fault(e))),
         Ok(output) => {
-            let actual = kernel.outcome_of(args, &output);
+            let instructions = output.instructions;
+            let actual = kernel.outcome_of(args, output);
             let failure = compare(model, &actual).map(|difference| Failure::Mismatch {
                 left: "model",
                 right: backend.name(),
                 difference,
             });
-            (Some(output.instructions), failure)
+            (Some(instructions), failure)
         }
     }
 }

@@ -158,7 +158,7 @@ pub fn repro(kernel: &str, backend: BackendKind, seed: u64, case: u64) -> Result
         let mut emulator = backend.open(Limits::default())?;
         let result = emulator.call(&Call::new(kernel.symbol, args.clone()));
         if let Ok(output) = &result {
-            show(backend.name(), &kernel.outcome_of(&args, output));
+            show(backend.name(), &kernel.outcome_of(&args, output.clone()));
             println!("{} executed {} instructions", backend, output.instructions);
         }
         let (_, object_failure) = diff::check_object_code(kernel, backend, &args, &model, result);

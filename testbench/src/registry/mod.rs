@@ -89,13 +89,13 @@ impl KernelSpec {
         }
     }
 
-    /// The outcome of an emulated call, in the same shape as the model's.
-    pub fn outcome_of(&self, args: &[Arg], output: &CallOutput) -> Outcome {
+    /// The outcome of an emulated call, in the same shape as the model's (the output buffers move over).
+    pub fn outcome_of(&self, args: &[Arg], output: CallOutput) -> Outcome {
         let buffer_args = args.iter().filter(|a| matches!(a, Arg::In(_) | Arg::InOut(_) | Arg::Out(_)));
         let buffers = buffer_args
-            .zip(&output.buffers)
+            .zip(output.buffers)
             .filter(|(arg, _)| matches!(arg, Arg::InOut(_) | Arg::Out(_)))
-            .map(|(_, data)| data.clone())
+            .map(|(_, data)| data)
             .collect();
         let ret = match self.returns {
             Returns::Nothing => None,
