@@ -69,13 +69,17 @@ const GAMMAS: [i32; 128] = {
     table
 };
 
-fn widen(poly: &Poly) -> [i32; N] {
-    std::array::from_fn(|i| i32::from(poly[i]))
+/// Coefficients as residues 0..q-1 in 32 bits: products of two residues fit, and unsigned arithmetic modulo the
+/// constant q lets the compiler vectorise the loops (campaigns run this reference on every case).
+const QU: u32 = Q as u32;
+
+fn widen(poly: &Poly) -> [u32; N] {
+    std::array::from_fn(|i| i32::from(poly[i]).rem_euclid(QI) as u32)
 }
 
-fn narrow(out: &mut Poly, wide: &[i32; N]) {
+fn narrow(out: &mut Poly, wide: &[u32; N]) {
     for (o, &w) in out.iter_mut().zip(wide) {
-        *o = w.rem_euclid(QI) as i16;
+        *o = w as i16;
     }
 }
 
@@ -86,12 +90,13 @@ impl MlkemKernels for Reference {
         let mut len = 128;
         while len >= 2 {
             for start in (0..N).step_by(2 * len) {
-                let zeta = ZETAS[k];
+                let zeta = ZETAS[k] as u32;
                 k += 1;
-                for j in start..start + len {
-                    let t = zeta * f[j + len] % QI;
-                    f[j + len] = (f[j] - t).rem_euclid(QI);
-                    f[j] = (f[j] + t) % QI;
+                let (lo, hi) = f[start..start + 2 * len].split_at_mut(len);
+                for (a, b) in lo.iter_mut().zip(hi) {
+                    let t = zeta * *b % QU;
+                    *b = (*a + QU - t) % QU;
+                    *a = (*a + t) % QU;
                 }
             }
             len /= 2;
@@ -105,18 +110,19 @@ impl MlkemKernels for Reference {
         let mut len = 2;
         while len <= 128 {
             for start in (0..N).step_by(2 * len) {
-                let zeta = ZETAS[k];
+                let zeta = ZETAS[k] as u32;
                 k -= 1;
-                for j in start..start + len {
-                    let t = f[j];
-                    f[j] = (t + f[j + len]) % QI;
-                    f[j + len] = zeta * (f[j + len] - t).rem_euclid(QI) % QI;
+                let (lo, hi) = f[start..start + 2 * len].split_at_mut(len);
+                for (a, b) in lo.iter_mut().zip(hi) {
+                    let t = *a;
+                    *a = (t + *b) % QU;
+                    *b = zeta * ((*b + QU - t) % QU) % QU;
                 }
             }
             len *= 2;
         }
         for x in &mut f {
-            *x = *x * INV_128 % QI;
+            *x = *x * INV_128 as u32 % QU;
         }
         narrow(poly, &f);
     }
