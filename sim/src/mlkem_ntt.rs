@@ -174,8 +174,15 @@ struct Tables {
 /// 8 zetas then their 8 twisted forms: one operand of `mulmod_v`.
 type Row = [i16; 16];
 
-fn twisted_row(zetas: [i16; 8]) -> Row {
-    std::array::from_fn(|i| if i < 8 { zetas[i] } else { twist(zetas[i - 8]) })
+const fn twisted_row(zetas: [i16; 8]) -> Row {
+    let mut row = [0; 16];
+    let mut i = 0;
+    while i < 8 {
+        row[i] = zetas[i];
+        row[8 + i] = twist(zetas[i]);
+        i += 1;
+    }
+    row
 }
 
 fn row(out: &mut Vec<Row>, lane: impl Fn(usize, usize) -> i16) {
@@ -240,12 +247,7 @@ static ZETA_ROWS: [Row; 128] = {
     let mut rows = [[0; 16]; 128];
     let mut k = 0;
     while k < 128 {
-        let mut l = 0;
-        while l < 8 {
-            rows[k][l] = ZETA[k];
-            rows[k][8 + l] = ZETA_TW[k];
-            l += 1;
-        }
+        rows[k] = twisted_row([ZETA[k]; 8]);
         k += 1;
     }
     rows
