@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::backend::Arg;
 use crate::diff::{CampaignResult, CaseFailure, Failure};
 use crate::ranges::Ranges;
+use crate::registry::CASE_GENERATORS;
 
 pub const SCHEMA: &str = "pqhelium-report/1";
 
@@ -15,6 +16,9 @@ pub const SCHEMA: &str = "pqhelium-report/1";
 pub struct Report {
     pub schema: String,
     pub tool_version: String,
+    /// `registry::CASE_GENERATORS` of the run: with another version the same seed gives other cases.
+    #[serde(default = "first_case_generators")]
+    pub case_generators: u32,
     pub seed: u64,
     /// False while a campaign is running or after it was interrupted: `--resume` continues it.
     pub complete: bool,
@@ -73,11 +77,17 @@ pub struct ArgReport {
     pub value: String,
 }
 
+/// Reports written before the field existed.
+fn first_case_generators() -> u32 {
+    1
+}
+
 impl Report {
     pub fn new(seed: u64) -> Self {
         Self {
             schema: SCHEMA.into(),
             tool_version: env!("CARGO_PKG_VERSION").into(),
+            case_generators: CASE_GENERATORS,
             seed,
             complete: false,
             campaigns: vec![],

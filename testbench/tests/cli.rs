@@ -88,3 +88,26 @@ fn check_passes_and_writes_its_reports() {
     assert!(report.complete && report.passed());
     assert!(std::fs::read_to_string(junit).unwrap().contains("<testcase classname=\"keccak.f1600\" name=\"qemu\""));
 }
+
+/// A checkpoint from case generators of another version (here: from before the version was recorded) gives other
+/// cases for the same seed: resuming it is refused, not silently mixed.
+#[test]
+fn a_checkpoint_of_other_case_generators_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state.json");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).current_dir(dir.path()).output().expect("run pqhelium")
+    };
+    let first = run(&["fuzz", "--kernel", "mlkem.order.to_mve", "--backend", "model", "--cases", "10", "--seed", "3"]);
+    assert!(first.status.success());
+    let mut report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("pqhelium-state.json")).unwrap()).unwrap();
+    assert_eq!(report["case_generators"], 2);
+    report.as_object_mut().unwrap().remove("case_generators");
+    report["complete"] = false.into();
+    std::fs::write(&state, report.to_string()).unwrap();
+    let resumed = run(&["fuzz", "--kernel", "mlkem.order.to_mve", "--backend", "model", "--resume", "state.json"]);
+    assert!(!resumed.status.success());
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(stderr.contains("case generators version 1, this pqhelium has version 2"), "{stderr}");
+}

@@ -91,6 +91,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             if args.seed.is_some_and(|s| s != report.seed) {
                 bail!("--seed {} differs from the checkpoint's seed {}", args.seed.unwrap(), report.seed);
             }
+            if report.case_generators != registry::CASE_GENERATORS {
+                bail!(
+                    "{} was made by case generators version {}, this pqhelium has version {}: the same seed gives \
+                     other cases now, so the resumed part would not be the campaign that was started; start a new one",
+                    path.display(),
+                    report.case_generators,
+                    registry::CASE_GENERATORS
+                );
+            }
             println!("resuming {} (seed {})", path.display(), report.seed);
             (report, path.clone())
         }

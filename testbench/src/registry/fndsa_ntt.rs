@@ -8,12 +8,11 @@
 //! postcondition becomes 0xFFFF, which no reference value equals, so the postcondition is checked on every case.
 //! Every buffer is little-endian `int16_t` (outputs of the reference: `uint16_t` residues).
 
-use pqhelium_core::fndsa::ntt::{NttKernels, Reference, ext_to_int, int_to_ext};
-use pqhelium_sim::fndsa_ntt::{self as model, FWD_IN, INV_IN, PW_IN, ntt_slot, scalar};
-use rand::Rng;
-
+use super::sample::Span16;
 use super::{CaseRng, Images, KernelSpec, Outcome, Returns};
 use crate::backend::Arg;
+use pqhelium_core::fndsa::ntt::{NttKernels, Reference, ext_to_int, int_to_ext};
+use pqhelium_sim::fndsa_ntt::{self as model, FWD_IN, INV_IN, PW_IN, ntt_slot, scalar};
 
 const Q: i32 = 12289;
 /// Postconditions of the MVE kernels (proved by `sim/tests/fndsa_ntt_bounds.rs`).
@@ -259,8 +258,12 @@ fn coefficients(case: u64, rng: &mut CaseRng, n: usize, bound: i32) -> Vec<i16> 
         7 => (0..n).map(|i| if i & 1 == 0 { clamp(Q - 1) } else { clamp(1 - Q) }).collect(),
         8 => (0..n).map(|i| i16::from(i == 0)).collect(),
         9 => (0..n).map(|i| clamp(lo + (i as i32 * 131) % (hi - lo + 1))).collect(),
-        _ if case & 1 == 0 => (0..n).map(|_| rng.gen_range(lo..=hi) as i16).collect(),
-        _ => (0..n).map(|_| rng.gen_range(-Q.min(hi)..=Q.min(hi)) as i16).collect(),
+        _ => {
+            let span = if case & 1 == 0 { Span16::new(lo, hi) } else { Span16::new(-Q.min(hi), Q.min(hi)) };
+            let mut a = vec![0; n];
+            span.fill(rng, &mut a);
+            a
+        }
     }
 }
 

@@ -110,40 +110,56 @@ fn bytes_of(lanes: &[u64; 25]) -> Vec<u8> {
     lanes.iter().flat_map(|l| l.to_le_bytes()).collect()
 }
 
-fn bit(bytes: &[u8], i: usize) -> u8 {
-    (bytes[i / 8] >> (i % 8)) & 1
-}
-
 /// Standard layout -> interleaved, by definition: bit k of word 2i is lane bit 2k, of word 2i+1 lane bit 2k+1.
+/// (Bit by bit, on whole lanes and words rather than on bytes: it runs twice per case of a campaign.)
 fn interleave_bitwise(standard: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; STATE_BYTES];
-    for lane in 0..25 {
-        for k in 0..64 {
-            let parity = k % 2;
-            let target = (2 * lane + parity) * 32 + k / 2;
-            out[target / 8] |= bit(standard, 64 * lane + k) << (target % 8);
+    let mut words = [0u32; 50];
+    for (i, lane) in lanes_of(standard).iter().enumerate() {
+        for k in 0..32 {
+            words[2 * i] |= (((lane >> (2 * k)) & 1) as u32) << k;
+            words[2 * i + 1] |= (((lane >> (2 * k + 1)) & 1) as u32) << k;
         }
     }
-    out
+    words_to_bytes(&words)
 }
 
 /// Interleaved -> standard layout, by definition.
 fn deinterleave_bitwise(interleaved: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; STATE_BYTES];
-    for lane in 0..25 {
-        for k in 0..64 {
-            let source = (2 * lane + k % 2) * 32 + k / 2;
-            let target = 64 * lane + k;
-            out[target / 8] |= bit(interleaved, source) << (target % 8);
+    let words = bytes_to_words(interleaved);
+    let mut lanes = [0u64; 25];
+    for (i, lane) in lanes.iter_mut().enumerate() {
+        for k in 0..32 {
+            *lane |= u64::from((words[2 * i] >> k) & 1) << (2 * k);
+            *lane |= u64::from((words[2 * i + 1] >> k) & 1) << (2 * k + 1);
         }
     }
-    out
+    bytes_of(&lanes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::registry::case_rng;
+
+    fn bit(bytes: &[u8], i: usize) -> u8 {
+        (bytes[i / 8] >> (i % 8)) & 1
+    }
+
+    /// Lane bit k of lane l lands on bit k / 2 of word 2l + k % 2, for each of the 1600 single-bit states.
+    #[test]
+    fn each_bit_goes_where_the_definition_says() {
+        for lane in 0..25 {
+            for k in 0..64 {
+                let mut s = vec![0; STATE_BYTES];
+                s[(64 * lane + k) / 8] = 1 << (k % 8);
+                let words = interleave_bitwise(&s);
+                let target = (2 * lane + k % 2) * 32 + k / 2;
+                assert_eq!(bit(&words, target), 1);
+                assert_eq!(words.iter().map(|b| b.count_ones()).sum::<u32>(), 1);
+                assert_eq!(deinterleave_bitwise(&words), s);
+            }
+        }
+    }
 
     #[test]
     fn bitwise_conversions_are_inverse() {

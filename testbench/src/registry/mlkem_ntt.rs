@@ -8,9 +8,10 @@
 
 use pqhelium_core::mlkem::{MlkemKernels, Reference};
 use pqhelium_sim::mlkem_ntt as model;
-use rand::Rng;
-use rand::distributions::{Distribution, Uniform};
 
+use rand::RngCore;
+
+use super::sample::{Bits16, Span16};
 use super::{CaseRng, Images, KernelSpec, Outcome, Returns};
 use crate::backend::Arg;
 
@@ -118,26 +119,31 @@ fn poly_case(case: u64, rng: &mut CaseRng, max: i16) -> Poly {
         6 => std::array::from_fn(|i| (-i32::from(max) + (i as i32 * 2 * i32::from(max)) / 255) as i16),
         7 => std::array::from_fn(|i| if i == 17 { -max } else { 1 }),
         _ => {
-            // Plain loops, and the uniform domain set up once per polynomial rather than once per coefficient (a
-            // division per draw): the same draws in the same order as `gen_range` in `array::from_fn`, with a fifth
-            // fewer host instructions (generation is most of a campaign's host work for the shorter kernels; see
-            // `a_uniform_made_once_draws_what_gen_range_draws`).
             let mut p = [0; N];
-            let domain = Uniform::new_inclusive(-max, max);
-            match rng.gen_range(0..4u8) {
-                0 => p.iter_mut().for_each(|x| *x = rng.gen_range(0..Q) as i16),
+            let domain = Span16::new(-i32::from(max), i32::from(max));
+            match rng.next_u32() % 4 {
+                0 => Span16::new(0, Q - 1).fill(rng, &mut p),
                 1 => {
                     let edges = [0, 1, -1, q1, -q1, max, -max];
+                    let which = Span16::new(0, edges.len() as i32 - 1);
+                    let mut bits = Bits16::new(rng);
                     for x in &mut p {
-                        *x = if rng.gen_bool(0.3) { edges[rng.gen_range(0..edges.len())] } else { domain.sample(rng) };
+                        *x = if bits.next() < SPRINKLE {
+                            edges[which.sample(&mut bits) as usize]
+                        } else {
+                            domain.sample(&mut bits) as i16
+                        };
                     }
                 }
-                _ => p.iter_mut().for_each(|x| *x = domain.sample(rng)),
+                _ => domain.fill(rng, &mut p),
             }
             p
         }
     }
 }
+
+/// A sprinkled case puts an edge value at a coefficient with probability 19661 / 2^16, about 0.3.
+const SPRINKLE: u16 = 19661;
 
 const FWD_MAX: i16 = model::FWD_IN_MAX as i16;
 const INV_MAX: i16 = i16::MAX;
@@ -320,19 +326,5 @@ mod tests {
         }
         assert!(seen.iter().all(|&b| b));
         assert_eq!(fips_of_mve(&mve_of_fips(&ramp)), ramp);
-    }
-
-    /// For 16-bit ranges rand's `gen_range` and a `Uniform` made once compute the same rejection zone and draw the same
-    /// values, so `poly_case` may set its domain up once per polynomial: every seed still gives the same cases.
-    #[test]
-    fn a_uniform_made_once_draws_what_gen_range_draws() {
-        for max in [FWD_MAX, INV_MAX, BASEMUL_MAX, 1, 3328] {
-            let stream = u64::from(max.unsigned_abs());
-            let (mut a, mut b) = (super::super::case_rng(9, stream), super::super::case_rng(9, stream));
-            let domain = Uniform::new_inclusive(-max, max);
-            for _ in 0..100_000 {
-                assert_eq!(domain.sample(&mut a), b.gen_range(-max..=max));
-            }
-        }
     }
 }

@@ -10,6 +10,7 @@ mod fndsa_ntt;
 mod fndsa_scheme;
 mod keccak;
 mod mlkem_ntt;
+mod sample;
 mod schemes;
 pub mod softfloat;
 
@@ -20,6 +21,10 @@ use crate::backend::{Arg, BackendKind, CallOutput};
 
 /// Random source of one case: a function of (campaign seed, case index) only.
 pub type CaseRng = ChaCha8Rng;
+
+/// Version of the case generators, raised whenever one changes which case a (seed, case index) gives: a campaign
+/// is resumed only by generators of its own version. 2: coefficient vectors from `sample` (1: rand's `gen_range`).
+pub const CASE_GENERATORS: u32 = 2;
 
 pub fn case_rng(seed: u64, case: u64) -> CaseRng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
