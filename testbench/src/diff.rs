@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use tracing::{info, warn};
 
+use crate::affinity::Placement;
 use crate::backend::{Arg, Backend, BackendKind, Call, CallError, CallOutput, Limits};
 use crate::ranges::Ranges;
 use crate::registry::{KernelSpec, Outcome, case_rng};
@@ -39,6 +40,8 @@ pub struct Campaign {
     pub progress: bool,
     /// Evaluations spent shrinking each failing input (0: no shrinking).
     pub shrink_budget: usize,
+    /// Give each emulator worker a CPU of its own when the jobs leave one over (`affinity`).
+    pub pin: bool,
 }
 
 impl Campaign {
@@ -56,6 +59,7 @@ impl Campaign {
             limits: Limits::default(),
             progress: false,
             shrink_budget: 2000,
+            pin: false,
         }
     }
 }
@@ -415,8 +419,9 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
         setup_error: Mutex::new(None),
         bar,
     };
+    let placement = if campaign.pin { Placement::plan(campaign.jobs.max(1)) } else { None };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(campaign.jobs.max(1)).build().expect("thread pool");
-    pool.broadcast(|_| worker(&shared));
+    pool.broadcast(|job| worker(&shared, placement.as_ref(), job.index()));
     shared.bar.finish_and_clear();
     let ran = shared.ran.into_inner().unwrap();
     let mut covered = control.done.clone();
@@ -460,7 +465,7 @@ fn prepare(campaign: &Campaign, [first, last]: [u64; 2]) -> Prepared {
     Prepared { range: [first, last], calls, models }
 }
 
-fn worker(shared: &Shared) {
+fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
     let campaign = shared.campaign;
     let kind = campaign.backend;
     if kind == BackendKind::Model {
@@ -479,6 +484,9 @@ fn worker(shared: &Shared) {
         let (emulated, to_check) = mpsc::sync_channel::<(Prepared, Vec<Result<CallOutput, CallError>>)>(1);
         let (failed, to_shrink) = mpsc::sync_channel(1);
         scope.spawn(move || {
+            if let Some(p) = placement {
+                p.pin_host();
+            }
             for range in wanted {
                 if ready.send(prepare(campaign, range)).is_err() {
                     break;
@@ -486,6 +494,9 @@ fn worker(shared: &Shared) {
             }
         });
         scope.spawn(move || {
+            if let Some(p) = placement {
+                p.pin_host();
+            }
             let mut stats = InstructionStats::default();
             for (chunk, results) in to_check {
                 let range = chunk.range;
@@ -504,6 +515,10 @@ fn worker(shared: &Shared) {
                 && shared.dispenser.next(batch).map(|range| want.send(range).expect("host thread alive")).is_some()
         };
         let mut in_flight = ask();
+        // Before the emulator starts: a QEMU process inherits its worker's CPU.
+        if let Some(p) = placement {
+            p.pin_worker(job);
+        }
         let mut backend = match kind.open(campaign.limits) {
             Ok(b) => b,
             Err(e) => {

@@ -7,8 +7,10 @@
 //! - [`diff`]: the differential engine behind `pqhelium fuzz` and `pqhelium check`;
 //! - [`kat`]: known-answer tests from `vectors/`, with any kernel provider;
 //! - [`report`]: JSON reports (also the checkpoint of a campaign) and JUnit XML;
-//! - [`ranges`], [`shrink`]: case bookkeeping and minimal counterexamples.
+//! - [`ranges`], [`shrink`]: case bookkeeping and minimal counterexamples;
+//! - [`affinity`]: `--pin`, a CPU of its own for each emulator worker.
 
+pub mod affinity;
 pub mod backend;
 pub mod diff;
 pub mod elf;

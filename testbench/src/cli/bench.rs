@@ -2,14 +2,16 @@
 //! one-job differential campaign (generation, model, reference and comparison included), and with the kernel looping
 //! inside the guest (no host work at all); the ratios to the last are the harness efficiency. The campaign's rate
 //! counts from the moment its emulator is up (the loop in the guest runs on an emulator already up too); the start-up
-//! time is a column of its own, and the rate with it included is in the JSON. The model's calls/s over the loop's
-//! is the model's speed-up.
+//! time is a column of its own, and the rate with it included is in the JSON. The campaign runs twice, as `fuzz`
+//! runs it and with `--pin`; the loop runs on an emulator left to the scheduler and on one pinned as a `--pin` worker
+//! is, and the faster of the two is the loop's rate. The model's calls/s over the loop's is the model's speed-up.
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use pqhelium_testbench::affinity::Placement;
 use pqhelium_testbench::backend::{Backend, BackendKind, Call, Limits};
 use pqhelium_testbench::diff::{self, Campaign};
 use pqhelium_testbench::registry::{self, case_rng};
@@ -23,11 +25,13 @@ struct Row {
     calls_per_second_batched: Option<f64>,
     calls_per_second_in_guest: Option<f64>,
     cases_per_second_campaign: Option<f64>,
+    cases_per_second_campaign_pinned: Option<f64>,
     cases_per_second_campaign_with_startup: Option<f64>,
     campaign_startup_ms: Option<f64>,
     efficiency_single: Option<f64>,
     efficiency_batched: Option<f64>,
     efficiency_campaign: Option<f64>,
+    efficiency_campaign_pinned: Option<f64>,
     instructions_per_call: Option<u64>,
     model_speedup: Option<f64>,
 }
@@ -44,10 +48,10 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
     );
     println!(
         "| kernel | backend | calls/s, 1 per round trip | calls/s, 64 per round trip | campaign cases/s (1 job) | \
-         campaign start-up (ms) | calls/s, loop in guest | efficiency 1 | efficiency 64 | efficiency campaign | \
-         instructions/call | model / loop in guest |"
+         campaign --pin | campaign start-up (ms) | calls/s, loop in guest | efficiency 1 | efficiency 64 | \
+         efficiency campaign | efficiency --pin | instructions/call | model / loop in guest |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut rows = Vec::new();
     for kernel in kernels {
         let args = (kernel.generate)(kernel.edge_cases, &mut case_rng(1, kernel.edge_cases));
@@ -64,15 +68,15 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             done as f64 / started.elapsed().as_secs_f64()
         };
         let model_rate = (0..ROUNDS).map(|_| model()).fold(0f64, f64::max);
-        let campaign = |backend| {
-            let result = diff::run(&Campaign::new(kernel, backend, 1, calls, 1));
+        let campaign = |backend, pin| {
+            let result = diff::run(&Campaign { pin, ..Campaign::new(kernel, backend, 1, calls, 1) });
             if !result.passed() {
                 bail!("{} on {backend}: the campaign failed; run `pqhelium fuzz` on it", kernel.id);
             }
             Ok(result)
         };
-        let model_campaign = campaign(BackendKind::Model)?.cases_per_second();
-        println!("| {} | model | {model_rate:.0} | | {model_campaign:.0} | | | | | | | |", kernel.id);
+        let model_campaign = campaign(BackendKind::Model, false)?.cases_per_second();
+        println!("| {} | model | {model_rate:.0} | | {model_campaign:.0} | | | | | | | | | |", kernel.id);
         rows.push(Row {
             kernel: kernel.id.into(),
             backend: "model".into(),
@@ -80,11 +84,13 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             calls_per_second_batched: None,
             calls_per_second_in_guest: None,
             cases_per_second_campaign: Some(model_campaign),
+            cases_per_second_campaign_pinned: None,
             cases_per_second_campaign_with_startup: None,
             campaign_startup_ms: None,
             efficiency_single: None,
             efficiency_batched: None,
             efficiency_campaign: None,
+            efficiency_campaign_pinned: None,
             instructions_per_call: None,
             model_speedup: None,
         });
@@ -92,6 +98,19 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             let mut emulator = backend.open(Limits { timeout: Duration::from_secs(600) })?;
             let one = Call::new(kernel.symbol, args.clone());
             emulator.call(&one).with_context(|| format!("{} on {backend}", kernel.id))?; // warm the caches
+            // A second emulator on the CPU a `--pin` worker gets (none on a single CPU).
+            let mut pinned = match Placement::plan(1) {
+                Some(p) => Some(p.as_worker(0, || backend.open(Limits { timeout: Duration::from_secs(600) }))?),
+                None => None,
+            };
+            if let Some(e) = pinned.as_mut() {
+                e.call(&one)?;
+            }
+            let in_guest = |emulator: &mut dyn Backend| -> Result<(f64, u64)> {
+                let started = Instant::now();
+                let out = emulator.call(&Call { repeat: calls as u32, ..one.clone() })?;
+                Ok((calls as f64 / started.elapsed().as_secs_f64(), out.instructions / calls))
+            };
             // Rounds of every measurement back to back: a rate is the best of its rounds, a ratio the median of its
             // rounds' ratios, each between measurements seconds apart (this machine's speed drifts by tens of
             // percent over minutes, which a ratio of rates taken at different times would carry).
@@ -99,33 +118,47 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             for _ in 0..ROUNDS {
                 let single = round_trips(emulator.as_mut(), &one, calls, 1)?;
                 let batched = round_trips(emulator.as_mut(), &one, calls, 64)?;
-                let result = campaign(backend)?;
-                let started = Instant::now();
-                let out = emulator.call(&Call { repeat: calls as u32, ..one.clone() })?;
-                let guest = calls as f64 / started.elapsed().as_secs_f64();
+                let result = campaign(backend, false)?;
+                let pinned_campaign = campaign(backend, true)?.cases_per_second_after_startup();
+                let (guest, instructions) = in_guest(emulator.as_mut())?;
+                let guest = match pinned.as_mut() {
+                    Some(e) => guest.max(in_guest(e.as_mut())?.0),
+                    None => guest,
+                };
                 rounds.push(Round {
                     single,
                     batched,
                     campaign: result.cases_per_second_after_startup(),
+                    pinned_campaign,
                     with_startup: result.cases_per_second(),
                     startup_ms: result.startup.as_secs_f64() * 1e3,
                     guest,
                     model: model(),
-                    instructions: out.instructions / calls,
+                    instructions,
                 });
             }
             let best = |f: fn(&Round) -> f64| rounds.iter().map(f).fold(0f64, f64::max);
             let ratio = |f: fn(&Round) -> f64| median(rounds.iter().map(|r| f(r) / r.guest).collect());
-            let (single, batched, campaign_rate, guest) =
-                (best(|r| r.single), best(|r| r.batched), best(|r| r.campaign), best(|r| r.guest));
+            let (single, batched, campaign_rate, pinned_rate, guest) = (
+                best(|r| r.single),
+                best(|r| r.batched),
+                best(|r| r.campaign),
+                best(|r| r.pinned_campaign),
+                best(|r| r.guest),
+            );
             let startup = rounds.iter().map(|r| r.startup_ms).fold(f64::INFINITY, f64::min);
-            let (efficiency_single, efficiency_batched, efficiency_campaign, model_speedup) =
-                (ratio(|r| r.single), ratio(|r| r.batched), ratio(|r| r.campaign), ratio(|r| r.model));
+            let (efficiency_single, efficiency_batched, efficiency_campaign, efficiency_pinned, model_speedup) = (
+                ratio(|r| r.single),
+                ratio(|r| r.batched),
+                ratio(|r| r.campaign),
+                ratio(|r| r.pinned_campaign),
+                ratio(|r| r.model),
+            );
             let per_call = rounds[ROUNDS - 1].instructions;
             println!(
-                "| {} | {backend} | {single:.0} | {batched:.0} | {campaign_rate:.0} | {startup:.0} | {guest:.0} | \
-                 {efficiency_single:.2} | {efficiency_batched:.2} | {efficiency_campaign:.2} | {per_call} | \
-                 {model_speedup:.1} |",
+                "| {} | {backend} | {single:.0} | {batched:.0} | {campaign_rate:.0} | {pinned_rate:.0} | {startup:.0} | \
+                 {guest:.0} | {efficiency_single:.2} | {efficiency_batched:.2} | {efficiency_campaign:.2} | \
+                 {efficiency_pinned:.2} | {per_call} | {model_speedup:.1} |",
                 kernel.id,
             );
             rows.push(Row {
@@ -135,11 +168,13 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
                 calls_per_second_batched: Some(batched),
                 calls_per_second_in_guest: Some(guest),
                 cases_per_second_campaign: Some(campaign_rate),
+                cases_per_second_campaign_pinned: Some(pinned_rate),
                 cases_per_second_campaign_with_startup: Some(best(|r| r.with_startup)),
                 campaign_startup_ms: Some(startup),
                 efficiency_single: Some(efficiency_single),
                 efficiency_batched: Some(efficiency_batched),
                 efficiency_campaign: Some(efficiency_campaign),
+                efficiency_campaign_pinned: Some(efficiency_pinned),
                 instructions_per_call: Some(per_call),
                 model_speedup: Some(model_speedup),
             });
@@ -163,6 +198,7 @@ struct Round {
     single: f64,
     batched: f64,
     campaign: f64,
+    pinned_campaign: f64,
     with_startup: f64,
     startup_ms: f64,
     guest: f64,

@@ -45,6 +45,10 @@ pub struct Args {
     /// Report every failing case instead of stopping at the first.
     #[arg(long)]
     keep_going: bool,
+    /// On a machine the campaign has to itself: when the jobs leave a CPU over, each emulator worker (with its QEMU)
+    /// runs on a CPU of its own and case generation and checking on the others.
+    #[arg(long)]
+    pin: bool,
     /// Wall-clock budget of one guest round trip, in seconds.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
@@ -141,6 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             limits: Limits { timeout: Duration::from_secs_f64(args.timeout) },
             progress: true,
             shrink_budget: args.shrink_budget,
+            pin: args.pin,
             ..Campaign::new(kernel, backend, seed, cases, args.jobs)
         };
         let checkpoint = Checkpoint::new(&report, &state_path, kernel.id, backend.name(), seed);
