@@ -7,6 +7,9 @@ use pqhelium_testbench::backend::BackendKind;
 use pqhelium_testbench::diff::{self, Campaign, CaseFailure, Control};
 use pqhelium_testbench::registry;
 
+mod common;
+use common::qemu_children;
+
 /// The CPUs in a `Cpus_allowed_list` line of a /proc status file ("0-2,5").
 fn cpus_allowed(status: &str) -> Vec<usize> {
     let text = std::fs::read_to_string(status).unwrap();
@@ -19,22 +22,6 @@ fn cpus_allowed(status: &str) -> Vec<usize> {
         }
     }
     cpus
-}
-
-/// QEMU processes started by this test process.
-fn qemu_children() -> Vec<u32> {
-    let me = std::process::id().to_string();
-    let mut pids = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
-        let Some(close) = stat.rfind(')') else { continue };
-        let comm = &stat[stat.find('(').unwrap() + 1..close];
-        let ppid = stat[close + 2..].split_whitespace().nth(1).unwrap_or("");
-        if comm.starts_with("qemu-system-arm") && ppid == me {
-            pids.push(stat.split_whitespace().next().unwrap().parse().unwrap());
-        }
-    }
-    pids
 }
 
 /// Per completed chunk: the CPUs of the thread that finished it (the checker, for a chunk that passed) and of every
