@@ -8,11 +8,12 @@
 //! postcondition becomes 0xFFFF, which no reference value equals, so the postcondition is checked on every case.
 //! Every buffer is little-endian `int16_t` (outputs of the reference: `uint16_t` residues).
 
+use pqhelium_core::fndsa::ntt::{NttKernels, Reference, ext_to_int, int_to_ext};
+use pqhelium_sim::fndsa_ntt::{self as model, FWD_IN, INV_IN, PW_IN, ntt_slot, scalar};
+
 use super::sample::Span16;
 use super::{CaseRng, Images, KernelSpec, Outcome, Returns};
 use crate::backend::Arg;
-use pqhelium_core::fndsa::ntt::{NttKernels, Reference, ext_to_int, int_to_ext};
-use pqhelium_sim::fndsa_ntt::{self as model, FWD_IN, INV_IN, PW_IN, ntt_slot, scalar};
 
 const Q: i32 = 12289;
 /// Postconditions of the MVE kernels (proved by `sim/tests/fndsa_ntt_bounds.rs`).

@@ -8,7 +8,6 @@
 
 use pqhelium_core::mlkem::{MlkemKernels, Reference};
 use pqhelium_sim::mlkem_ntt as model;
-
 use rand::RngCore;
 
 use super::sample::{Bits16, Span16};
