@@ -57,8 +57,15 @@ impl Span16 {
     /// The value a 16-bit draw gives, or `None` if it is rejected.
     #[inline]
     pub fn map(&self, bits: u16) -> Option<i32> {
+        let (value, accepted) = self.candidate(bits);
+        accepted.then_some(value)
+    }
+
+    /// The value a 16-bit draw would give, and whether the draw is accepted.
+    #[inline]
+    fn candidate(&self, bits: u16) -> (i32, bool) {
         let product = u32::from(bits) * self.len;
-        (product & 0xFFFF >= self.reject_below).then(|| self.lo + (product >> 16) as i32)
+        (self.lo + (product >> 16) as i32, product & 0xFFFF >= self.reject_below)
     }
 
     #[inline]
@@ -81,10 +88,10 @@ impl Span16 {
             rng.fill_bytes(&mut draws);
             let mut n = 0;
             for pair in draws.chunks_exact(2) {
-                let product = u32::from(u16::from_le_bytes([pair[0], pair[1]])) * self.len;
+                let (value, ok) = self.candidate(u16::from_le_bytes([pair[0], pair[1]]));
                 // n < BLOCK here (at most one more per draw); the mask only spares the bounds check.
-                accepted[n % BLOCK] = (self.lo + (product >> 16) as i32) as i16;
-                n += usize::from(product & 0xFFFF >= self.reject_below);
+                accepted[n % BLOCK] = value as i16;
+                n += usize::from(ok);
             }
             let take = n.min(out.len() - filled);
             out[filled..filled + take].copy_from_slice(&accepted[..take]);
