@@ -1,0 +1,129 @@
+//! The case generators are pinned: a few cases of every kernel (the first two edge cases, the last one, the first
+//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 2. A change that
+//! gives other cases for the same (seed, case) fails here: then raise `CASE_GENERATORS` (campaigns of another version
+//! are not resumed) and record the new values.
+
+use pqhelium_testbench::backend::Arg;
+use pqhelium_testbench::registry::{self, CASE_GENERATORS, case_rng};
+use sha2::{Digest, Sha256};
+
+const SEED: u64 = 0x5EED_CA5E;
+
+/// SHA-256 of the pinned cases' arguments (kind, length, bytes), first 8 bytes in hex, per kernel.
+const PINS: &[(&str, &str)] = &[
+    ("keccak.f1600", "2dce99d0648331b6"),
+    ("keccak.interleave", "839320deca7fad53"),
+    ("keccak.deinterleave", "839320deca7fad53"),
+    ("mlkem768.scheme", "b9b95478e4be6c22"),
+    ("xwing.scheme", "4e36fb9c0a6c8886"),
+    ("fndsa.scheme", "432dcc8f102c8987"),
+    ("fndsa.ntt512.fwd", "2e6ac2429225892f"),
+    ("fndsa.ntt1024.fwd", "852f135b204ba196"),
+    ("fndsa.ntt512.inv", "4072991f65a4662c"),
+    ("fndsa.ntt1024.inv", "b997b49284683e80"),
+    ("fndsa.ntt512.pointwise", "71b5eb4e212bf246"),
+    ("fndsa.ntt1024.pointwise", "321683f5f0b7f2e2"),
+    ("fndsa.ntt512.fwd.scalar", "2e6ac2429225892f"),
+    ("fndsa.ntt1024.fwd.scalar", "852f135b204ba196"),
+    ("fndsa.ntt512.inv.scalar", "2e6ac2429225892f"),
+    ("fndsa.ntt1024.inv.scalar", "852f135b204ba196"),
+    ("fndsa.ntt512.pointwise.scalar", "e42227bbf357324f"),
+    ("fndsa.ntt1024.pointwise.scalar", "d7edd8b14d4b324a"),
+    ("mlkem.ntt.fwd", "57cd2e5db28ddc06"),
+    ("mlkem.ntt.inv", "019a82dc6317f47f"),
+    ("mlkem.basemul", "e627e350a7fd03aa"),
+    ("mlkem.order.to_mve", "81c019c57de0f57d"),
+    ("mlkem.order.from_mve", "81c019c57de0f57d"),
+    ("mlkem.ntt.fwd.scalar", "57cd2e5db28ddc06"),
+    ("mlkem.ntt.inv.scalar", "019a82dc6317f47f"),
+    ("mlkem.basemul.scalar", "e627e350a7fd03aa"),
+    ("fndsa.emu.f64.add", "db664181cc269fb9"),
+    ("fndsa.emu.f64.sub", "b8de2f60544d52df"),
+    ("fndsa.emu.f64.mul", "34555121ec0b27dc"),
+    ("fndsa.emu.f64.div", "c09ac6ab817d0895"),
+    ("fndsa.emu.f64.sqrt", "121d11cc8f0ea558"),
+    ("fndsa.emu.f64.neg", "18fd8bfdcd89937b"),
+    ("fndsa.emu.f64.floor", "8e5a386e94c9e5e3"),
+    ("fndsa.emu.f64.trunc", "8e5a386e94c9e5e3"),
+    ("fndsa.emu.f64.rint", "8e5a386e94c9e5e3"),
+    ("fndsa.emu.f64.from_i64", "e681d21dc4694ffe"),
+    ("fndsa.emu.f64.to_i64_trunc", "c047b81037724918"),
+    ("fndsa.emu.f64.to_i64_round", "c047b81037724918"),
+    ("fndsa.emu.f64.to_i64_floor", "c047b81037724918"),
+    ("fndsa.fpu.fft", "982825f632ae9766"),
+    ("fndsa.fpu.fft.emu", "982825f632ae9766"),
+    ("fndsa.fpu.ifft", "a91e0f8d58505987"),
+    ("fndsa.fpu.ifft.emu", "a91e0f8d58505987"),
+    ("fndsa.fpu.set_small", "3dd135e16b1afbb5"),
+    ("fndsa.fpu.set_small.emu", "3dd135e16b1afbb5"),
+    ("fndsa.fpu.round", "dfbeac9c4bca9c44"),
+    ("fndsa.fpu.round.emu", "dfbeac9c4bca9c44"),
+    ("fndsa.fpu.add", "5223b00d1805b45c"),
+    ("fndsa.fpu.add.emu", "5223b00d1805b45c"),
+    ("fndsa.fpu.sub", "5223b00d1805b45c"),
+    ("fndsa.fpu.sub.emu", "5223b00d1805b45c"),
+    ("fndsa.fpu.neg", "90b9ae059e7c4a81"),
+    ("fndsa.fpu.neg.emu", "90b9ae059e7c4a81"),
+    ("fndsa.fpu.mulconst", "2921f28071d8b00c"),
+    ("fndsa.fpu.mulconst.emu", "086044be0bfc97b0"),
+    ("fndsa.fpu.mul", "5223b00d1805b45c"),
+    ("fndsa.fpu.mul.emu", "5223b00d1805b45c"),
+    ("fndsa.fpu.muladj", "5223b00d1805b45c"),
+    ("fndsa.fpu.muladj.emu", "5223b00d1805b45c"),
+    ("fndsa.fpu.mulownadj", "90b9ae059e7c4a81"),
+    ("fndsa.fpu.mulownadj.emu", "90b9ae059e7c4a81"),
+    ("fndsa.fpu.ldl", "339dc0692282c6a4"),
+    ("fndsa.fpu.ldl.emu", "339dc0692282c6a4"),
+    ("fndsa.fpu.split", "119289ad19e4a3ad"),
+    ("fndsa.fpu.split.emu", "119289ad19e4a3ad"),
+    ("fndsa.fpu.split_selfadj", "f54818b660d61846"),
+    ("fndsa.fpu.split_selfadj.emu", "f54818b660d61846"),
+    ("fndsa.fpu.merge", "ff9b8c50a7d67684"),
+    ("fndsa.fpu.merge.emu", "ff9b8c50a7d67684"),
+    ("fndsa.fpu.leaf_sigma", "8c0f3ad37190b8e2"),
+    ("fndsa.fpu.leaf_sigma.emu", "610b2871a752a0fb"),
+    ("fndsa.fpu.sampler_centre", "7fa598496b507e18"),
+    ("fndsa.fpu.sampler_centre.emu", "37fbc54222ceae44"),
+    ("fndsa.fpu.sampler_exponent", "044973602f3cf119"),
+    ("fndsa.fpu.sampler_exponent.emu", "044973602f3cf119"),
+];
+
+fn digest(id: &str) -> String {
+    let kernel = registry::find(id).unwrap_or_else(|| panic!("{id} is not registered"));
+    let edge = kernel.edge_cases;
+    let mut cases = vec![0, 1, edge.saturating_sub(1), edge, edge + 1, edge + 17];
+    cases.dedup();
+    let mut hash = Sha256::new();
+    for case in cases {
+        hash.update(case.to_le_bytes());
+        for arg in (kernel.generate)(case, &mut case_rng(SEED, case)) {
+            let (kind, bytes): (u8, Vec<u8>) = match arg {
+                Arg::In(b) => (0, b),
+                Arg::InOut(b) => (1, b),
+                Arg::Out(n) => (2, (n as u64).to_le_bytes().to_vec()),
+                Arg::U32(v) => (3, v.to_le_bytes().to_vec()),
+                Arg::F64(x) => (4, x.to_bits().to_le_bytes().to_vec()),
+            };
+            hash.update([kind]);
+            hash.update((bytes.len() as u64).to_le_bytes());
+            hash.update(&bytes);
+        }
+    }
+    hex::encode(&hash.finalize()[..8])
+}
+
+#[test]
+fn every_kernels_cases_are_the_pinned_ones() {
+    assert_eq!(CASE_GENERATORS, 2, "new generators: record the new pins below");
+    let ids: Vec<&str> = registry::all().map(|k| k.id).collect();
+    let pinned: Vec<&str> = PINS.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, pinned, "every kernel is pinned, in registry order");
+    let differing: Vec<String> = PINS
+        .iter()
+        .filter_map(|&(id, pin)| {
+            let now = digest(id);
+            (now != pin).then(|| format!("{id}: {now} (pinned {pin})"))
+        })
+        .collect();
+    assert!(differing.is_empty(), "cases changed:\n{}", differing.join("\n"));
+}
