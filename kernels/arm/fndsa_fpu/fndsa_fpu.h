@@ -1,5 +1,6 @@
 /*
- * fndsa_fpu.h: FN-DSA signing floating-point kernels, native FP64 (fft.c) and on our soft-float (fft_emu.c).
+ * fndsa_fpu.h: FN-DSA signing FFT and inverse FFT, native FP64 (fft.c) and on our soft-float (fft_emu.c: fft.c
+ * compiled again over the soft-float, see fp64.h).
  * Layout: n = 2^logn doubles hold n/2 complex values, real parts in f[0, n/2), imaginary parts in f[n/2, n).
  * Order of operations: exactly pqhelium_core::fndsa::fpu::Reference (the fn-dsa 0.4.0 sequence), no FMA.
  */
@@ -11,31 +12,6 @@
 
 /* cos/sin twiddles as bit patterns (fndsa_fpu_gm.c). */
 extern const uint64_t fndsa_fpu_gm[2048];
-
-/* A double's bit pattern and back (native kernels only; unused inlines emit no code in the soft-float files). */
-static inline uint64_t fndsa_fpu_dbits(double x)
-{
-    union {
-        double d;
-        uint64_t u;
-    } v = {.d = x};
-    return v.u;
-}
-
-static inline double fndsa_fpu_dval(uint64_t x)
-{
-    union {
-        uint64_t u;
-        double d;
-    } v = {.u = x};
-    return v.d;
-}
-
-/* Twiddle i of the table as a double. */
-static inline double fndsa_fpu_gm_value(size_t i)
-{
-    return fndsa_fpu_dval(fndsa_fpu_gm[i]);
-}
 
 /* fndsa.fpu.fft / fndsa.fpu.ifft: in place, 1 <= logn <= 10; the iFFT includes the division by n/2. */
 void fndsa_fpu_fft(double *f, uint32_t logn);
