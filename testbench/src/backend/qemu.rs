@@ -4,7 +4,10 @@
 //! Data goes through shared memory: the board's DDR is backed by a file in /dev/shm that the host maps too. The
 //! doorbell is UART0: one byte from the host raises the guest's RX interrupt (the guest sleeps in WFI), one byte
 //! back means the batch is done; the host blocks in poll(2) meanwhile. Neither side burns a core while idle.
-//! Semihosting is off: guest code is untrusted and semihosting would let it run host commands.
+//!
+//! Guest code is untrusted, so QEMU runs sealed: no network and no default devices (`-nodefaults -nic none`: the
+//! board's Ethernet controller has no backend), no semihosting (it would let the guest run host commands), and a
+//! seccomp sandbox that forbids spawning processes.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -148,8 +151,10 @@ impl QemuBackend {
         command
             .args(["-M", "mps3-an547,memory-backend=ddr"])
             .args(["-object", &format!("memory-backend-file,id=ddr,size={DDR_SIZE},mem-path={shm},share=on")])
+            .args(["-nodefaults", "-nic", "none"])
             .args(["-display", "none", "-monitor", "none", "-serial", "stdio"])
             .args(["-semihosting-config", "enable=off"])
+            .args(["-sandbox", "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny"])
             .args(["-plugin", &plugin])
             .arg("-kernel")
             .arg(self.files.path().join("guest.elf"))
