@@ -1,31 +1,15 @@
 //! A QEMU worker killed in the middle of a campaign: the campaign completes with every case accounted for.
 //! Alone in its test binary, so that the QEMU it kills is the campaign's.
 
-use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use pqhelium_kernels::abi;
 use pqhelium_testbench::backend::BackendKind;
 use pqhelium_testbench::diff::{self, Campaign, CaseFailure, Control};
 use pqhelium_testbench::ranges::Ranges;
 use pqhelium_testbench::registry;
 
 mod common;
-use common::qemu_children;
-
-/// Whether QEMU process `pid` serves a campaign worker: its guest has finished a batch (done_seq in the control
-/// block of its shared-memory DDR file, named by `mem-path=` on its command line). A QEMU still booting would fail
-/// its worker's start-up instead, which is another test's business.
-fn serving(pid: i32) -> bool {
-    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return false };
-    let Some(path) = cmdline.split(|&b| b == 0 || b == b',').find_map(|arg| arg.strip_prefix(b"mem-path=")) else {
-        return false;
-    };
-    let Ok(ddr) = std::fs::File::open(std::str::from_utf8(path).unwrap()) else { return false };
-    let mut done_seq = [0; 4];
-    let at = u64::from(abi::CTRL_OFFSET) + abi::ctrl::DONE_SEQ as u64;
-    ddr.read_exact_at(&mut done_seq, at).is_ok() && u32::from_le_bytes(done_seq) > 0
-}
+use common::{qemu_children, serving};
 
 #[test]
 fn a_campaign_survives_a_killed_qemu_worker_with_every_case_accounted_for() {

@@ -1,21 +1,24 @@
 //! The QEMU backend: the Cortex-M55 image (FP64 + MVE) on `qemu-system-arm -M mps3-an547`, one long-lived QEMU
 //! process per worker running the harness firmware.
 //!
-//! Data goes through shared memory: the board's DDR is backed by a file in /dev/shm that the host maps too. The
-//! doorbell is UART0: one byte from the host raises the guest's RX interrupt (the guest sleeps in WFI), one byte
-//! back means the batch is done; the host blocks in poll(2) meanwhile. Neither side burns a core while idle.
+//! Data goes through shared memory: the board's DDR is backed by an anonymous memory file (memfd) that QEMU inherits
+//! and the host maps too. The doorbell is UART0: one byte from the host raises the guest's RX interrupt (the guest
+//! sleeps in WFI), one byte back means the batch is done; the host blocks in poll(2) meanwhile. Neither side burns a
+//! core while idle.
 //!
 //! Guest code is untrusted, so QEMU runs sealed: no network and no default devices (`-nodefaults -nic none`: the
-//! board's Ethernet controller has no backend), no semihosting (it would let the guest run host commands), and a
-//! seccomp sandbox that forbids spawning processes.
+//! board's Ethernet controller has no backend), no semihosting (it would let the guest run host commands), a seccomp
+//! sandbox that forbids spawning processes, and no file in any directory: the DDR, the image, the plugin and QEMU's
+//! log are all anonymous files, so no exit of ours, SIGKILL included, leaves anything behind.
 
-use std::fs::{File, OpenOptions};
+use std::ffi::CStr;
+use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, FromRawFd, RawFd};
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering, fence};
+use std::sync::atomic::{Ordering, fence};
 use std::time::{Duration, Instant};
 
 use memmap2::MmapMut;
@@ -27,7 +30,7 @@ use super::batch::{self, Engine, Window};
 use super::{Backend, BackendError, Call, CallError, CallOutput, Fault, FaultKind, Limits};
 use crate::elf::GuestElf;
 
-/// The board's DDR size: the backing file must match it (sparse: only touched pages use memory).
+/// The board's DDR size: the backing memory must match it (sparse: only touched pages use memory).
 const DDR_SIZE: u64 = 2 << 30;
 const BOOT_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long a timed-out guest is watched to tell an endless loop (instructions advance) from a hung QEMU.
@@ -52,8 +55,8 @@ pub struct QemuBackend {
     elf: GuestElf,
     limits: Limits,
     qemu: PathBuf,
-    /// Holds the image and the plugin as files for QEMU; removed on drop.
-    files: tempfile::TempDir,
+    image_file: File,
+    plugin_file: File,
     skip_range: (u32, u32),
     worker: Option<Worker>,
     no_window: NoWindow,
@@ -64,7 +67,8 @@ struct Worker {
     child: Child,
     stdin: ChildStdin,
     stdout: ChildStdout,
-    shm_path: PathBuf,
+    /// QEMU's stderr, shown when it fails to boot.
+    log: File,
     map: MmapMut,
     /// Died, hung or timed out: replaced before the next batch.
     failed: bool,
@@ -74,11 +78,8 @@ impl Drop for Worker {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_file(&self.shm_path);
     }
 }
-
-static WORKER_SERIAL: AtomicU64 = AtomicU64::new(0);
 
 impl QemuBackend {
     pub fn open(image: &GuestImage, limits: Limits) -> Result<Self, BackendError> {
@@ -91,16 +92,19 @@ impl QemuBackend {
         let qemu = find_qemu().map_err(BackendError::Unavailable)?;
         let skip_range = (elf.harness_symbol("__harness_start")?, elf.harness_symbol("__harness_end")?);
         elf.harness_symbol("pqh_reset")?;
-        let files = tempfile::Builder::new()
-            .prefix("pqhelium-qemu-")
-            .tempdir()
-            .map_err(|e| BackendError::Start(format!("temporary directory: {e}")))?;
-        let write = |name: &str, bytes: &[u8]| {
-            std::fs::write(files.path().join(name), bytes).map_err(|e| BackendError::Start(format!("{name}: {e}")))
+        let image_file = anonymous_file_with(c"pqhelium-guest.elf", elf_bytes)?;
+        let plugin_file = anonymous_file_with(c"libpqh_icount.so", ICOUNT_PLUGIN)?;
+        let mut backend = Self {
+            elf,
+            limits,
+            qemu,
+            image_file,
+            plugin_file,
+            skip_range,
+            worker: None,
+            no_window: NoWindow,
+            restarts: 0,
         };
-        write("guest.elf", elf_bytes)?;
-        write("libpqh_icount.so", ICOUNT_PLUGIN)?;
-        let mut backend = Self { elf, limits, qemu, files, skip_range, worker: None, no_window: NoWindow, restarts: 0 };
         backend.worker = Some(backend.spawn()?);
         Ok(backend)
     }
@@ -117,32 +121,17 @@ impl QemuBackend {
 
     fn spawn(&self) -> Result<Worker, BackendError> {
         let start_error = |what: &str, e: std::io::Error| BackendError::Start(format!("{what}: {e}"));
-        let shm_dir = if Path::new("/dev/shm").is_dir() { PathBuf::from("/dev/shm") } else { std::env::temp_dir() };
-        let serial = WORKER_SERIAL.fetch_add(1, Ordering::Relaxed);
-        let shm_path = shm_dir.join(format!("pqhelium-{}-{serial}", std::process::id()));
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&shm_path)
-            .map_err(|e| start_error("shared memory file", e))?;
-        // SAFETY: the file is ours alone (create_new) and only QEMU shares it; both sides treat it as bytes.
-        let map = file
+        let ddr = anonymous_file(c"pqhelium-ddr").map_err(|e| start_error("shared memory", e))?;
+        // SAFETY: the memory is ours alone and only QEMU shares it; both sides treat it as bytes.
+        let map = ddr
             .set_len(DDR_SIZE)
-            .and_then(|_| unsafe { memmap2::MmapOptions::new().len(abi::WINDOW_SIZE).map_mut(&file) });
-        let map = match map {
-            Ok(m) => m,
-            Err(e) => {
-                let _ = std::fs::remove_file(&shm_path);
-                return Err(start_error("mapping shared memory", e));
-            }
-        };
-        let log = File::create(self.files.path().join(format!("qemu-{serial}.log")))
-            .map_err(|e| start_error("qemu log", e))?;
-        let shm = shm_path.display();
+            .and_then(|_| unsafe { memmap2::MmapOptions::new().len(abi::WINDOW_SIZE).map_mut(&ddr) })
+            .map_err(|e| start_error("mapping shared memory", e))?;
+        let log = anonymous_file(c"pqhelium-qemu-log").map_err(|e| start_error("qemu log", e))?;
+        let ddr_path = fd_path(&ddr);
         let plugin = format!(
-            "{},shm={shm},offset={},skip_lo={:#x},skip_hi={:#x}",
-            self.files.path().join("libpqh_icount.so").display(),
+            "{},shm={ddr_path},offset={},skip_lo={:#x},skip_hi={:#x}",
+            fd_path(&self.plugin_file),
             abi::ICOUNT_OFFSET,
             self.skip_range.0,
             self.skip_range.1
@@ -150,28 +139,23 @@ impl QemuBackend {
         let mut command = Command::new(&self.qemu);
         command
             .args(["-M", "mps3-an547,memory-backend=ddr"])
-            .args(["-object", &format!("memory-backend-file,id=ddr,size={DDR_SIZE},mem-path={shm},share=on")])
+            .args(["-object", &format!("memory-backend-file,id=ddr,size={DDR_SIZE},mem-path={ddr_path},share=on")])
             .args(["-nodefaults", "-nic", "none"])
             .args(["-display", "none", "-monitor", "none", "-serial", "stdio"])
             .args(["-semihosting-config", "enable=off"])
             .args(["-sandbox", "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny"])
             .args(["-plugin", &plugin])
-            .arg("-kernel")
-            .arg(self.files.path().join("guest.elf"))
+            .args(["-kernel", &fd_path(&self.image_file)])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(log);
-        // SAFETY: prctl is async-signal-safe. The worker dies with us: no orphaned QEMU after a host crash.
+            .stderr(log.try_clone().map_err(|e| start_error("qemu log", e))?);
+        let inherited = [ddr.as_raw_fd(), self.image_file.as_raw_fd(), self.plugin_file.as_raw_fd()];
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: `prepare_child` makes only async-signal-safe calls and does not allocate.
         unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
+            command.pre_exec(move || prepare_child(parent, &inherited));
         }
-        let mut child = command.spawn().map_err(|e| {
-            let _ = std::fs::remove_file(&shm_path);
-            start_error("starting qemu-system-arm", e)
-        })?;
+        let mut child = command.spawn().map_err(|e| start_error("starting qemu-system-arm", e))?;
         let stdin = child.stdin.take().expect("piped");
         // The doorbell never blocks the host: QEMU reads its UART input only now and then (see `Worker::run`), so
         // after enough quick round trips the pipe would fill and a blocking write would hang for good.
@@ -181,11 +165,11 @@ impl QemuBackend {
             libc::fcntl(fd, libc::F_SETFL, libc::fcntl(fd, libc::F_GETFL) | libc::O_NONBLOCK);
         }
         let stdout = child.stdout.take().expect("piped");
-        let mut worker = Worker { child, stdin, stdout, shm_path, map, failed: false };
+        let mut worker = Worker { child, stdin, stdout, log, map, failed: false };
         match wait_byte(&mut worker.stdout, BOOT_TIMEOUT) {
             Ok(b'R') => {}
             Ok(other) => return Err(BackendError::Start(format!("unexpected boot byte {other:#04x}"))),
-            Err(e) => return Err(BackendError::Start(format!("{e}{}", self.log_tail(serial)))),
+            Err(e) => return Err(BackendError::Start(format!("{e}{}", worker.log_tail()))),
         }
         let magic = read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::MAGIC as u32);
         let version = read_u32(&worker.map, abi::CTRL_OFFSET + ctrl::ABI_VERSION as u32);
@@ -198,16 +182,6 @@ impl QemuBackend {
         }
         debug!(pid = worker.child.id(), "qemu worker ready");
         Ok(worker)
-    }
-
-    fn log_tail(&self, serial: u64) -> String {
-        let log = std::fs::read_to_string(self.files.path().join(format!("qemu-{serial}.log"))).unwrap_or_default();
-        let tail: Vec<&str> = log.lines().rev().take(5).collect();
-        if tail.is_empty() {
-            String::new()
-        } else {
-            format!("; qemu said: {}", tail.into_iter().rev().collect::<Vec<_>>().join(" | "))
-        }
     }
 
     /// Replaces a dead or hung worker. A failure to restart fails the calls of the next batch.
@@ -253,6 +227,60 @@ impl QemuBackend {
         let at = (pc - seg.addr) as usize;
         (seg.data[at + 1] == 0xBE).then_some(seg.data[at])
     }
+}
+
+/// An anonymous in-memory file (memfd): it has no name in any directory, so nothing is left to remove however we
+/// exit; the memory is freed when its last descriptor and mapping go. Close-on-exec: only the QEMU it is meant for
+/// inherits it (see `prepare_child`), not every child spawned meanwhile by another thread.
+fn anonymous_file(name: &CStr) -> std::io::Result<File> {
+    // SAFETY: a NUL-terminated name; the returned descriptor is new and owned by the File.
+    let fd = unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(unsafe { File::from_raw_fd(fd) })
+}
+
+fn anonymous_file_with(name: &CStr, bytes: &[u8]) -> Result<File, BackendError> {
+    let create = || -> std::io::Result<File> {
+        let mut file = anonymous_file(name)?;
+        file.write_all(bytes)?;
+        Ok(file)
+    };
+    create().map_err(|e| BackendError::Start(format!("{}: {e}", name.to_string_lossy())))
+}
+
+/// A path that opens the same file as our descriptor: in this process, and in QEMU, which inherits the descriptor
+/// under the same number.
+fn fd_path(file: &File) -> String {
+    format!("/proc/self/fd/{}", file.as_raw_fd())
+}
+
+/// Runs in the forked child just before QEMU starts. Only async-signal-safe calls, no allocation.
+fn prepare_child(parent: libc::pid_t, inherited: &[RawFd]) -> std::io::Result<()> {
+    // SAFETY: plain system calls on the child's own process state and descriptors.
+    unsafe {
+        // The worker dies with us: no orphaned QEMU after a host crash or SIGKILL. (Strictly, with the thread that
+        // spawns it: a backend stays on the thread that uses it.) Had we died before the prctl, the child would
+        // already belong to another parent: it must not start at all then.
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if libc::getppid() != parent {
+            return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+        }
+        // A guest that crashes QEMU leaves no core file (it would hold the 2 GiB DDR).
+        let no_core = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        if libc::setrlimit(libc::RLIMIT_CORE, &no_core) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        for &fd in inherited {
+            if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
 }
 
 fn read_u32(map: &MmapMut, offset: u32) -> u32 {
@@ -376,6 +404,18 @@ impl Engine for QemuBackend {
 }
 
 impl Worker {
+    /// The last lines QEMU wrote to stderr.
+    fn log_tail(&self) -> String {
+        // A fresh open: reading through the descriptor QEMU writes to would move its offset.
+        let log = std::fs::read_to_string(fd_path(&self.log)).unwrap_or_default();
+        let tail: Vec<&str> = log.lines().rev().take(5).collect();
+        if tail.is_empty() {
+            String::new()
+        } else {
+            format!("; qemu said: {}", tail.into_iter().rev().collect::<Vec<_>>().join(" | "))
+        }
+    }
+
     fn ctrl(&self, field: usize) -> u32 {
         read_u32(&self.map, abi::CTRL_OFFSET + field as u32)
     }
