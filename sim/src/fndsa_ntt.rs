@@ -9,26 +9,43 @@
 //!
 //! The twiddles are recomputed here from g = 7 and q, independently of the C tables.
 
+use pqhelium_core::fndsa::ntt::G;
+
 use crate::mve::*;
 
-/// The modulus.
-pub const Q: i16 = 12289;
+// The family's constants, defined here once: the model, the bounds proof (`bounds`, `sim/tests/fndsa_ntt_bounds.rs`)
+// and the contracts read them; the C kernels' `fndsa_ntt.h` repeats them by name, checked against these by
+// `sim/tests/kernel_constants.rs`.
+
+/// The modulus (FN-DSA).
+pub const Q: i16 = pqhelium_core::fndsa::ntt::Q as i16;
 /// q^-1 mod 2^16, as a signed 16-bit value.
 pub const QINV: i16 = -12287;
-/// ~2^28 / q: the Barrett constant of [`red`].
-pub const RED_V: i16 = 21844;
+/// round(2^28 / q): the Barrett constant of [`red`].
+pub const RED_V: i16 = (((1i64 << 29) + Q as i64) / (2 * Q as i64)) as i16;
 /// 2^16 mod q, which cancels the Montgomery factor of the pointwise product.
-pub const MONT_C: i16 = 4091;
+pub const MONT_C: i16 = ((1i64 << 16) % Q as i64) as i16;
 
 const _: () = assert!((Q as i32 * QINV as i32) & 0xFFFF == 1);
-const _: () = assert!((1i64 << 16) % Q as i64 == MONT_C as i64);
 
 /// Precondition of the forward MVE kernels: every int16 (no bound).
 pub const FWD_IN: i32 = 32768;
+/// Postconditions of the forward MVE kernels, n = 512 and n = 1024: |x| <= FWD_OUT_512, FWD_OUT_1024.
+pub const FWD_OUT_512: i32 = 32028;
+pub const FWD_OUT_1024: i32 = 32065;
 /// Precondition of the inverse MVE kernels: |x| <= INV_IN.
 pub const INV_IN: i32 = 16383;
+/// Postcondition of the inverse MVE kernels (n^-1 included): |x| <= INV_OUT.
+pub const INV_OUT: i32 = 8067;
 /// Precondition of the pointwise MVE kernels: |a|, |b| <= PW_IN (-32768 excluded).
 pub const PW_IN: i32 = 32767;
+/// Postcondition of the pointwise MVE kernels: |r| <= PW_OUT.
+pub const PW_OUT: i32 = 9909;
+/// |red(a)| <= RED_OUT for every int16 a.
+pub const RED_OUT: i32 = 6145;
+
+// Each output feeds the next kernel: forward -> pointwise -> inverse.
+const _: () = assert!(FWD_OUT_512 <= PW_IN && FWD_OUT_1024 <= PW_IN && PW_OUT <= INV_IN);
 
 const fn pow_mod(base: u32, mut e: u32) -> u32 {
     let q = Q as u64;
@@ -68,8 +85,9 @@ const fn tables(root: u32) -> ([i16; 1024], [i16; 1024]) {
     (w, b)
 }
 
-const FWD: ([i16; 1024], [i16; 1024]) = tables(7);
-const INV: ([i16; 1024], [i16; 1024]) = tables(pow_mod(7, 2047));
+const FWD: ([i16; 1024], [i16; 1024]) = tables(G);
+/// g^-1 = g^2047: g has order 2048.
+const INV: ([i16; 1024], [i16; 1024]) = tables(pow_mod(G, 2047));
 /// `fndsa_zeta[k] = g^rev10(k)` (centred) and its Barrett companions `fndsa_zeta_br`.
 pub static ZETA: [i16; 1024] = FWD.0;
 pub static ZETA_BR: [i16; 1024] = FWD.1;

@@ -12,45 +12,60 @@ use std::sync::LazyLock;
 
 use crate::mve::*;
 
-pub const Q: i16 = 3329;
-pub const N: usize = 256;
+// The family's constants, defined here once: the model, the bounds proof (`bounds`, `sim/tests/mlkem_ntt_bounds.rs`)
+// and the contracts read them; the C kernels' `mlkem_ntt.h` repeats them by name, checked against these by
+// `sim/tests/kernel_constants.rs`.
+
+/// The modulus and the degree (FIPS 203).
+pub const Q: i16 = pqhelium_core::mlkem::Q;
+pub const N: usize = pqhelium_core::mlkem::N;
 pub type Poly = [i16; N];
+
+/// FIPS 203's zeta: a primitive 256th root of unity mod q.
+const ZETA_ROOT: i64 = 17;
 
 /// Precondition of the forward NTT: |x| <= FWD_IN_MAX.
 pub const FWD_IN_MAX: i64 = 8192;
-/// Precondition of the basemul: |a|, |b| <= BASEMUL_IN_MAX.
-pub const BASEMUL_IN_MAX: i64 = 32767;
+/// Postcondition of the forward NTT: |x| <= FWD_OUT_MAX (proved by [`bounds::fwd`]).
+pub const FWD_OUT_MAX: i64 = 23588;
 /// The inverse NTT and from_mve accept every int16_t: |x| <= 32768.
 pub const ANY_I16: i64 = 32768;
+/// Postcondition of the inverse NTT: |x| <= INV_OUT_MAX (proved by [`bounds::inv`]).
+pub const INV_OUT_MAX: i64 = 1907;
+/// Precondition of the basemul: |a|, |b| <= BASEMUL_IN_MAX.
+pub const BASEMUL_IN_MAX: i64 = 32767;
+/// Postcondition of the basemul: |x| <= BASEMUL_OUT_MAX (proved by [`bounds::basemul`]).
+pub const BASEMUL_OUT_MAX: i64 = 2652;
 
 /// round(2^15 / q): the twisted form of 1.
-pub const ONE_TW: i16 = 10;
+pub const ONE_TW: i16 = twist(1);
 /// round(2^31 / q), the 32-bit Barrett constant.
-pub const BARRETT32: i32 = 645_084;
+pub const BARRETT32: i32 = (((1i64 << 32) + Q as i64) / (2 * Q as i64)) as i32;
 
 const fn bit_reverse7(i: usize) -> usize {
     ((i as u8).reverse_bits() >> 1) as usize
 }
 
-const fn pow17(exp: usize) -> i64 {
+const fn pow_mod_q(base: i64, exp: usize) -> i64 {
     let mut r = 1i64;
     let mut e = 0;
     while e < exp {
-        r = r * 17 % 3329;
+        r = r * base % Q as i64;
         e += 1;
     }
     r
 }
 
-/// The centred representative of x mod q, in [-1664, 1664].
+/// The centred representative of x mod q, in [-(q-1)/2, (q-1)/2].
 pub const fn centre(x: i64) -> i16 {
-    let r = x.rem_euclid(3329);
-    if r > 1664 { (r - 3329) as i16 } else { r as i16 }
+    let q = Q as i64;
+    let r = x.rem_euclid(q);
+    if r > (q - 1) / 2 { (r - q) as i16 } else { r as i16 }
 }
 
 /// The twisted constant of z: round(z 2^15 / q) (half up).
 pub const fn twist(z: i16) -> i16 {
-    (2 * (z as i64) * 32768 + 3329).div_euclid(2 * 3329) as i16
+    (2 * (z as i64) * 32768 + Q as i64).div_euclid(2 * Q as i64) as i16
 }
 
 const fn table(odd: bool, twisted: bool) -> [i16; 128] {
@@ -58,7 +73,7 @@ const fn table(odd: bool, twisted: bool) -> [i16; 128] {
     let mut k = 0;
     while k < 128 {
         let e = if odd { 2 * bit_reverse7(k) + 1 } else { bit_reverse7(k) };
-        let z = centre(pow17(e));
+        let z = centre(pow_mod_q(ZETA_ROOT, e));
         t[k] = if twisted { twist(z) } else { z };
         k += 1;
     }
@@ -71,8 +86,8 @@ pub const ZETA_TW: [i16; 128] = table(false, true);
 /// zeta^(2 BitRev7(k) + 1), centred, and the twisted forms (`pqh_mlkem_gamma`, `pqh_mlkem_gamma_tw`).
 pub const GAMMA: [i16; 128] = table(true, false);
 pub const GAMMA_TW: [i16; 128] = table(true, true);
-/// 128^-1 and zeta_1 128^-1, centred.
-pub const F: i16 = centre(3303);
+/// 128^-1 (= 128^(q-2)) and zeta_1 128^-1, centred.
+pub const F: i16 = centre(pow_mod_q(128, Q as usize - 2));
 pub const ZF: i16 = centre(ZETA[1] as i64 * F as i64);
 
 /// The FIPS 203 index of the coefficient at storage index `s` of the MVE order:
@@ -86,7 +101,7 @@ pub const fn mve_coeff(s: usize) -> usize {
 /// Barrett multiplication with a twisted constant: a z - q round(a z' / 2^15).
 pub fn mulmod(a: i16, z: i16, zt: i16) -> i16 {
     let t = (i32::from(a) * i32::from(zt) + (1 << 14)) >> 15;
-    (i32::from(a) * i32::from(z)).wrapping_sub(t * 3329) as i16
+    (i32::from(a) * i32::from(z)).wrapping_sub(t * i32::from(Q)) as i16
 }
 
 fn reduce1(a: i16) -> i16 {
@@ -96,7 +111,7 @@ fn reduce1(a: i16) -> i16 {
 /// 32-bit Barrett reduction: x - q round(x BARRETT32 / 2^31), narrowed to 16 bits.
 pub fn barrett32(x: i32) -> i16 {
     let t = ((i64::from(x) * i64::from(BARRETT32) + (1 << 30)) >> 31) as i32;
-    x.wrapping_sub(t.wrapping_mul(3329)) as i16
+    x.wrapping_sub(t.wrapping_mul(i32::from(Q))) as i16
 }
 
 /// `mlkem_ntt_fwd_scalar`: FIPS order in and out.
@@ -119,7 +134,7 @@ pub fn ntt_fwd_scalar(p: &mut Poly) {
 }
 
 fn inv_layer(p: &mut Poly, len: usize) {
-    let mut k = 256 / len - 1;
+    let mut k = N / len - 1;
     for start in (0..N).step_by(2 * len) {
         let (z, zt) = (ZETA[k], ZETA_TW[k]);
         for j in start..start + len {
@@ -368,8 +383,8 @@ pub fn ntt_inv_mve(p: &mut Poly) {
 }
 
 fn barrett32_pair(even: Q, odd: Q, inactive: Q) -> Q {
-    let re = vmlaq_n_s32(even, vqrdmulhq_n_s32(even, BARRETT32), -3329);
-    let ro = vmlaq_n_s32(odd, vqrdmulhq_n_s32(odd, BARRETT32), -3329);
+    let re = vmlaq_n_s32(even, vqrdmulhq_n_s32(even, BARRETT32), -i32::from(Q));
+    let ro = vmlaq_n_s32(odd, vqrdmulhq_n_s32(odd, BARRETT32), -i32::from(Q));
     vmovntq_s32(vmovnbq_s32(inactive, re), ro)
 }
 
@@ -428,7 +443,7 @@ pub fn from_mve(input: &Poly) -> Poly {
 pub mod bounds {
     use super::{ANY_I16, BASEMUL_IN_MAX, F, FWD_IN_MAX, GAMMA, N, ONE_TW, ZETA, ZF, twist};
 
-    const Q: i64 = 3329;
+    const Q: i64 = super::Q as i64;
     /// Largest magnitude a 16-bit lane may hold (symmetric intervals).
     pub const I16_MAX: i64 = 32767;
 
@@ -469,7 +484,7 @@ pub mod bounds {
     }
 
     fn inv_layer(b: &mut [i64; N], len: usize) -> Result<(), String> {
-        let mut k = 256 / len - 1;
+        let mut k = N / len - 1;
         for start in (0..N).step_by(2 * len) {
             for j in start..start + len {
                 let s = fits(&format!("inv len {len} coefficient {j}"), b[j] + b[j + len], I16_MAX)?;

@@ -7,7 +7,9 @@ use pqhelium_sim::mlkem_ntt::{self as m, Poly, bounds};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const Q: i32 = 3329;
+const Q: i32 = m::Q as i32;
+/// The forward NTT's precondition as a coefficient.
+const FWD_IN: i16 = m::FWD_IN_MAX as i16;
 
 fn canonical(p: &Poly) -> Poly {
     p.map(|x| i32::from(x).rem_euclid(Q) as i16)
@@ -19,7 +21,7 @@ fn random(rng: &mut ChaCha8Rng, max: i16) -> Poly {
 
 /// MVE order -> FIPS order, through the model's own permutation.
 fn fips(p: &Poly) -> Poly {
-    let mut out = [0; 256];
+    let mut out = [0; m::N];
     for (s, &x) in p.iter().enumerate() {
         out[m::mve_coeff(s)] = x;
     }
@@ -28,24 +30,24 @@ fn fips(p: &Poly) -> Poly {
 
 #[test]
 fn no_lane_overflows_inside_the_preconditions_and_postconditions_hold() {
-    let max = |b: [i64; 256]| b.into_iter().max().unwrap();
+    let max = |b: [i64; m::N]| b.into_iter().max().unwrap();
     let fwd = max(bounds::fwd(m::FWD_IN_MAX).unwrap());
-    assert_eq!(fwd, 23588, "documented forward output bound");
+    assert_eq!(fwd, m::FWD_OUT_MAX, "documented forward output bound");
     let inv = max(bounds::inv(m::ANY_I16).unwrap());
-    assert_eq!(inv, 1907, "documented inverse output bound");
+    assert_eq!(inv, m::INV_OUT_MAX, "documented inverse output bound");
     assert!(inv < i64::from(Q));
     let bm = max(bounds::basemul(m::BASEMUL_IN_MAX, m::BASEMUL_IN_MAX).unwrap());
-    assert_eq!(bm, 2652, "documented basemul output bound");
+    assert_eq!(bm, m::BASEMUL_OUT_MAX, "documented basemul output bound");
     assert!(bm < i64::from(Q));
     assert!(bounds::from_mve(m::ANY_I16).unwrap() < i64::from(Q));
     // The chain fwd -> basemul -> inv stays inside the preconditions.
     assert!(fwd <= m::BASEMUL_IN_MAX);
     // The propagation fails where it must: a larger forward input overflows a lane.
-    assert!(bounds::fwd(16384).is_err());
-    assert!(bounds::basemul(32768, 32768).is_err());
+    assert!(bounds::fwd(2 * m::FWD_IN_MAX).is_err());
+    assert!(bounds::basemul(m::BASEMUL_IN_MAX + 1, m::BASEMUL_IN_MAX + 1).is_err());
 }
 
-/// The bound of mulmod is checked against every |a| <= 32767 for every twiddle the kernels use.
+/// The bound of mulmod is checked against every |a| <= 2^15 - 1 for every twiddle the kernels use.
 #[test]
 fn the_mulmod_bound_holds_exhaustively() {
     let mut zs: Vec<i16> = m::ZETA.iter().chain(&m::GAMMA).copied().collect();
@@ -53,16 +55,16 @@ fn the_mulmod_bound_holds_exhaustively() {
     for &z in &zs {
         let zt = m::twist(z);
         let (mut worst_small, mut worst_all) = (0i64, 0i64);
-        for a in -32767i16..=32767 {
+        for a in -i16::MAX..=i16::MAX {
             let r = i64::from(m::mulmod(a, z, zt));
-            assert_eq!((r - i64::from(a) * i64::from(z)).rem_euclid(3329), 0);
-            if a.unsigned_abs() <= 8192 {
+            assert_eq!((r - i64::from(a) * i64::from(z)).rem_euclid(i64::from(Q)), 0);
+            if i64::from(a).abs() <= m::FWD_IN_MAX {
                 worst_small = worst_small.max(r.abs());
             }
             worst_all = worst_all.max(r.abs());
         }
-        assert!(worst_all <= bounds::mulmod_bound(32767, z), "z = {z}");
-        assert!(worst_small <= bounds::mulmod_bound(8192, z), "z = {z}");
+        assert!(worst_all <= bounds::mulmod_bound(i64::from(i16::MAX), z), "z = {z}");
+        assert!(worst_small <= bounds::mulmod_bound(m::FWD_IN_MAX, z), "z = {z}");
     }
 }
 
@@ -73,17 +75,17 @@ fn observed_outputs_stay_inside_the_bounds() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     for case in 0..300 {
         let x: Poly = match case {
-            0 => [8192; 256],
-            1 => [-8192; 256],
-            2 => std::array::from_fn(|i| if i % 2 == 0 { 8192 } else { -8192 }),
-            _ => random(&mut rng, 8192),
+            0 => [FWD_IN; m::N],
+            1 => [-FWD_IN; m::N],
+            2 => std::array::from_fn(|i| if i % 2 == 0 { FWD_IN } else { -FWD_IN }),
+            _ => random(&mut rng, FWD_IN),
         };
         let mut y = x;
         m::ntt_fwd_scalar(&mut y);
         assert!(y.iter().zip(&fwd_b).all(|(&v, &b)| i64::from(v).abs() <= b));
         let mut z = y;
         m::ntt_inv_scalar(&mut z);
-        assert!(z.iter().all(|&v| i32::from(v).abs() <= 1907));
+        assert!(z.iter().all(|&v| i64::from(v).abs() <= m::INV_OUT_MAX));
     }
 }
 
@@ -92,12 +94,12 @@ fn round_trip_through_the_models() {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     for case in 0..500 {
         let x: Poly = match case {
-            0 => [0; 256],
-            1 => [3328; 256],
-            2 => [8192; 256],
-            3 => [-8192; 256],
-            _ if case % 2 == 0 => std::array::from_fn(|_| rng.gen_range(0..3329)),
-            _ => random(&mut rng, 8192),
+            0 => [0; m::N],
+            1 => [m::Q - 1; m::N],
+            2 => [FWD_IN; m::N],
+            3 => [-FWD_IN; m::N],
+            _ if case % 2 == 0 => std::array::from_fn(|_| rng.gen_range(0..m::Q)),
+            _ => random(&mut rng, FWD_IN),
         };
         let mut p = m::to_mve(&x);
         m::ntt_fwd_mve(&mut p);
@@ -112,7 +114,7 @@ fn round_trip_through_the_models() {
 fn mve_models_equal_scalar_models_and_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for _ in 0..300 {
-        let x = random(&mut rng, 8192);
+        let x = random(&mut rng, FWD_IN);
         let mut v = x;
         m::ntt_fwd_mve(&mut v);
         let mut s = fips(&x);

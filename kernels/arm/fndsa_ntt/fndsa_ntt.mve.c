@@ -11,17 +11,18 @@
  * 64c + 8r + j holds reference slot 64c + 8j + r (0 <= r, j < 8). The forward input and inverse output are the
  * natural coefficient order. Pointwise multiplication works on any order (the same for a, b and r).
  *
- * Bounds (proved by pqhelium_sim::fndsa_ntt::bounds, test sim/tests/fndsa_ntt_bounds.rs; no intermediate lane ever
- * leaves [-32767, 32767]):
- *   forward:   in  any int16_t (all of [-32768, 32767]);  out |x| <= 32028 (n = 512), 32065 (n = 1024)
- *   inverse:   in  |x| <= 16383;                          out |x| <= 8067 (1/n included)
- *   pointwise: in  a, b in [-32767, 32767];               out r = a*b mod q, |r| <= 9909
+ * Bounds (named in fndsa_ntt.h, proved by pqhelium_sim::fndsa_ntt::bounds, test sim/tests/fndsa_ntt_bounds.rs; no
+ * intermediate lane ever leaves [-32767, 32767]):
+ *   forward:   in  any int16_t (all of [-32768, 32767]);  out |x| <= FNDSA_FWD_OUT_512, FNDSA_FWD_OUT_1024
+ *   inverse:   in  |x| <= FNDSA_INV_IN;                   out |x| <= FNDSA_INV_OUT (1/n included)
+ *   pointwise: in  |a|, |b| <= FNDSA_PW_IN;               out r = a*b mod q, |r| <= FNDSA_PW_OUT
  *   The forward output is a valid pointwise input, the pointwise output a valid inverse input.
  * Arithmetic: modular multiplication by a constant w with the Barrett companion w' = round(w 2^15 / q):
  *   r = b*w - q*round(b*w'/2^15)   (vqrdmulh, vmul, vmla: 3 instructions, |r| <= q/2 + |b| |w 2^15 - w' q| / 2^15);
- * reduction red(a) = a - q*round(round(a*21844/2^15 rounded down)/2^13) (vqdmulh, vrshr, vmla), |red(a)| <= 6145
- * for every int16_t a; the pointwise product is a 16-bit Montgomery product (vmul, vqdmulh, vmul, vqdmulh, vhsub)
- * followed by a Barrett multiplication by 2^16 mod q, which cancels the Montgomery factor.
+ * reduction red(a) = a - q*round(round(a*FNDSA_RED_V/2^15 rounded down)/2^13) (vqdmulh, vrshr, vmla),
+ * |red(a)| <= FNDSA_RED_OUT for every int16_t a; the pointwise product is a 16-bit Montgomery product (vmul,
+ * vqdmulh, vmul, vqdmulh, vhsub) followed by a Barrett multiplication by 2^16 mod q (FNDSA_MONT_C), which cancels
+ * the Montgomery factor.
  *
  * Structure: the layers whose butterflies span whole registers are merged in passes of 2 or 3 layers (4 or 8
  * registers loaded, all layers done, stored); forward: each pass reduces what it loads, no reduction inside a pass
@@ -41,10 +42,6 @@
 #include "fndsa_ntt.h"
 
 #define Q FNDSA_Q
-#define QINV (-12287) /* q^-1 mod 2^16 */
-#define RED_V 21844   /* ~ 2^28 / q */
-#define MONT_C 4091   /* 2^16 mod q */
-#define MONT_C_BR 10908
 
 /* Lane j of a transposed register: coefficient 8j (relative). */
 static const uint16_t transpose_offsets[8] = {0, 8, 16, 24, 32, 40, 48, 56};
@@ -65,7 +62,7 @@ static inline int16x8_t mul_v(int16x8_t b, int16x8_t w, int16x8_t wbr)
 
 static inline int16x8_t red(int16x8_t a)
 {
-    int16x8_t t = vqdmulhq_n_s16(a, RED_V);
+    int16x8_t t = vqdmulhq_n_s16(a, FNDSA_RED_V);
     t = vrshrq_n_s16(t, 13);
     return vmlaq_n_s16(a, t, -Q);
 }
@@ -244,10 +241,10 @@ static inline __attribute__((always_inline)) void pointwise(int16_t *r, const in
         int16x8_t x = vld1q_s16(a + i), y = vld1q_s16(b + i);
         int16x8_t lo = vmulq_s16(x, y);
         int16x8_t hi = vqdmulhq_s16(x, y);
-        int16x8_t m = vmulq_n_s16(lo, QINV);
+        int16x8_t m = vmulq_n_s16(lo, FNDSA_QINV);
         int16x8_t t = vqdmulhq_n_s16(m, Q);
         int16x8_t p = vhsubq_s16(hi, t); /* x*y / 2^16 mod q */
-        vst1q_s16(r + i, mul_n(p, MONT_C, MONT_C_BR));
+        vst1q_s16(r + i, mul_n(p, FNDSA_MONT_C, FNDSA_MONT_C_BR));
     }
 }
 
@@ -270,7 +267,7 @@ void fndsa_ntt512_inv(int16_t a[512])
 {
     inv_first(a, 9);
     inv_pass(a, 9, 3, 3, 0, 0, 0, 0);
-    inv_pass(a, 9, 0, 3, -24, -64, 1371, 3656);
+    inv_pass(a, 9, 0, 3, FNDSA_NINV_512, FNDSA_NINV_512_BR, FNDSA_LAST_512, FNDSA_LAST_512_BR);
 }
 
 void fndsa_ntt1024_inv(int16_t a[1024])
@@ -278,7 +275,7 @@ void fndsa_ntt1024_inv(int16_t a[1024])
     inv_first(a, 10);
     inv_pass(a, 10, 5, 2, 0, 0, 0, 0);
     inv_pass(a, 10, 3, 2, 0, 0, 0, 0);
-    inv_pass(a, 10, 0, 3, -12, -32, -5459, -14556);
+    inv_pass(a, 10, 0, 3, FNDSA_NINV_1024, FNDSA_NINV_1024_BR, FNDSA_LAST_1024, FNDSA_LAST_1024_BR);
 }
 
 void fndsa_ntt512_pointwise(int16_t r[512], const int16_t a[512], const int16_t b[512])

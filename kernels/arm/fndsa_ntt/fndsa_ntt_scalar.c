@@ -88,12 +88,12 @@ void fndsa_ntt1024_fwd_scalar(int16_t a[1024])
 
 void fndsa_ntt512_inv_scalar(int16_t a[512])
 {
-    inv(a, 9, Q - 24); /* 512^-1 mod q */
+    inv(a, 9, (uint32_t)(FNDSA_Q + FNDSA_NINV_512)); /* 512^-1 mod q, canonical */
 }
 
 void fndsa_ntt1024_inv_scalar(int16_t a[1024])
 {
-    inv(a, 10, Q - 12); /* 1024^-1 mod q */
+    inv(a, 10, (uint32_t)(FNDSA_Q + FNDSA_NINV_1024)); /* 1024^-1 mod q, canonical */
 }
 
 void fndsa_ntt512_pointwise_scalar(int16_t r[512], const int16_t a[512], const int16_t b[512])

@@ -2,7 +2,9 @@
 #define PQH_MLKEM_NTT_H
 #include <stdint.h>
 
-/* q = 3329, n = 256. See mlkem_ntt_scalar.c and mlkem_ntt.mve.c for the contracts. */
+/* q = 3329, n = 256. See mlkem_ntt_scalar.c and mlkem_ntt.mve.c for the contracts.
+ * The family's constants and bounds, by name. Defined once in pqhelium_sim::mlkem_ntt (the model and the bounds proof
+ * read them there); sim/tests/kernel_constants.rs checks every value below against it. */
 #define MLKEM_Q 3329
 /* 128^-1 and zeta_1 * 128^-1 mod q, centred, with their twisted forms round(z * 2^15 / q). */
 #define MLKEM_F (-26)
@@ -13,6 +15,13 @@
 #define MLKEM_ONE_TW 10
 /* round(2^31 / q), for the 32-bit Barrett reduction. */
 #define MLKEM_BARRETT32 645084
+/* Bounds (magnitudes) of the MVE kernels and the scalar baselines, proved by sim/tests/mlkem_ntt_bounds.rs; the
+ * inverse NTT takes any int16_t. */
+#define MLKEM_FWD_IN_MAX 8192      /* forward input */
+#define MLKEM_FWD_OUT_MAX 23588    /* forward output */
+#define MLKEM_INV_OUT_MAX 1907     /* inverse output */
+#define MLKEM_BASEMUL_IN_MAX 32767 /* basemul inputs */
+#define MLKEM_BASEMUL_OUT_MAX 2652 /* basemul output */
 
 /* zeta^BitRev7(k) and zeta^(2 BitRev7(k) + 1), centred in [-1664, 1664], and their twisted forms. */
 extern const int16_t pqh_mlkem_zeta[128], pqh_mlkem_zeta_tw[128];

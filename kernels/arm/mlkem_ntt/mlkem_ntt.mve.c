@@ -18,12 +18,15 @@
  * Modular multiplication (Barrett, twisted constants, validated forms): mulmod(a, z) =
  *   vmlaq_n_s16(vmulq(a, z), vqrdmulhq(a, z'), -q), z' = round(z 2^15 / q), z centred:
  *   |mulmod(a, z)| <= q/2 + |a| |z' q - z 2^15| / 2^15.
- * Bounds (worst-case interval propagation in pqhelium_sim::mlkem_ntt::bounds, with a test):
- * - fwd: in |x| <= 8192 (e.g. canonical 0..q-1 or centred); out |x| <= 23588 (no reduction, 7 layers of u +- t).
+ * Bounds (named in mlkem_ntt.h; worst-case interval propagation in pqhelium_sim::mlkem_ntt::bounds, with a test):
+ * - fwd: in |x| <= MLKEM_FWD_IN_MAX (e.g. canonical 0..q-1 or centred); out |x| <= MLKEM_FWD_OUT_MAX (no reduction,
+ *   7 layers of u +- t).
  * - inv: in any int16_t; reduce (x * 1), layers 7, 6 (pass 1), layer 5 then reduce (pass 2), layers 4, 3 (pass 3),
- *   layers 2, 1 with 128^-1 merged into the last (pass 4); out |x| <= 1907 < q. Sums are left unreduced in between.
- * - basemul: in |a|, |b| <= 32767 (MVE order); out |x| <= 2652; b1 * gamma by mulmod, the two sums in 32 bits
- *   (vmullb/vmullt), one 32-bit Barrett reduction each (vqrdmulhq_n_s32, vmlaq_n_s32), narrowed; out |x| < q.
+ *   layers 2, 1 with 128^-1 merged into the last (pass 4); out |x| <= MLKEM_INV_OUT_MAX < q. Sums are left
+ *   unreduced in between.
+ * - basemul: in |a|, |b| <= MLKEM_BASEMUL_IN_MAX (MVE order); out |x| <= MLKEM_BASEMUL_OUT_MAX < q; b1 * gamma by
+ *   mulmod, the two sums in 32 bits (vmullb/vmullt), one 32-bit Barrett reduction each (vqrdmulhq_n_s32,
+ *   vmlaq_n_s32), narrowed.
  * - to_mve: FIPS order -> MVE order, a permutation only (any int16_t, values unchanged).
  * - from_mve: MVE order -> FIPS order, in any int16_t, out canonical 0..q-1.
  */

@@ -7,11 +7,12 @@
  * bit-reversed order of Algorithm 9, the pair (2i, 2i+1) being the residue mod X^2 - gamma_i).
  * Modular multiplication (Barrett with a twisted constant): mulmod(a, z) = a*z - q*round(a*z'/2^15) with
  * z' = round(z*2^15/q), z centred; |mulmod(a, z)| <= q/2 + |a|*|z'q - z 2^15| / 2^15 < q for |a| < 2^15.
- * Bounds (proved by pqhelium_sim::mlkem_ntt::bounds):
- * - fwd: in |x| <= 8192; out |x| <= 23588. Layers: u + t, u - t, t = mulmod(v, z).
+ * Bounds (named in mlkem_ntt.h, proved by pqhelium_sim::mlkem_ntt::bounds):
+ * - fwd: in |x| <= MLKEM_FWD_IN_MAX; out |x| <= MLKEM_FWD_OUT_MAX. Layers: u + t, u - t, t = mulmod(v, z).
  * - inv: in any int16_t; the input is Barrett-reduced, layers 7, 6, 5 (len 2, 4, 8), reduce, layers 4, 3, 2, then layer
- *   1 merged with the scaling by 128^-1; out |x| <= 1907 < q.
- * - basemul: in |a|, |b| <= 32767; 32-bit products, one 32-bit Barrett reduction per output; out |x| <= 2652 < q.
+ *   1 merged with the scaling by 128^-1; out |x| <= MLKEM_INV_OUT_MAX < q.
+ * - basemul: in |a|, |b| <= MLKEM_BASEMUL_IN_MAX; 32-bit products, one 32-bit Barrett reduction per output;
+ *   out |x| <= MLKEM_BASEMUL_OUT_MAX < q.
  */
 #include <stdint.h>
 
@@ -61,7 +62,7 @@ const int16_t pqh_mlkem_gamma_tw[128] = {
     -15818, 15818, 11930, -11930, -14322, 14322, 10129, -10129, -11999, 11999, -3878, 3878, 8711, -8711, -11566, 11566,
 };
 
-/* F = 128^-1, ZF = zeta_1 * 128^-1 (centred), with twisted forms */
+/* Barrett multiplication by z with its twisted form zt: a z - q round(a zt / 2^15). */
 static inline int16_t mulmod(int16_t a, int16_t z, int16_t zt)
 {
     int32_t t = ((int32_t)a * zt + (1 << 14)) >> 15;
