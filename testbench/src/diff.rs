@@ -15,7 +15,7 @@ use tracing::{info, warn};
 use crate::affinity::Placement;
 use crate::backend::{Arg, Backend, BackendKind, Call, CallError, CallOutput, Limits};
 use crate::ranges::Ranges;
-use crate::registry::{KernelSpec, Outcome, case_rng};
+use crate::registry::{self, BoundViolation, Kernel, Outcome, case_rng};
 use crate::shrink;
 
 /// Cases per guest round trip unless told otherwise: the most the harness takes in one batch (`abi::MAX_CALLS`), so
@@ -24,7 +24,7 @@ pub const DEFAULT_BATCH: usize = pqhelium_kernels::abi::MAX_CALLS;
 
 #[derive(Debug, Clone)]
 pub struct Campaign {
-    pub kernel: &'static KernelSpec,
+    pub kernel: &'static Kernel,
     pub backend: BackendKind,
     pub seed: u64,
     /// Cases `0..cases` (with a duration, an upper bound).
@@ -46,7 +46,7 @@ pub struct Campaign {
 
 impl Campaign {
     /// A campaign with the usual settings: [`DEFAULT_BATCH`] cases per round trip, stop at the first failure, shrink it.
-    pub fn new(kernel: &'static KernelSpec, backend: BackendKind, seed: u64, cases: u64, jobs: usize) -> Self {
+    pub fn new(kernel: &'static Kernel, backend: BackendKind, seed: u64, cases: u64, jobs: usize) -> Self {
         Self {
             kernel,
             backend,
@@ -96,6 +96,8 @@ pub enum Failure {
         difference: Difference,
     },
     Fault(CallError),
+    /// A case, a model or a call that breaks the kernel's contract: an input or output outside its declared bound.
+    Bound(BoundViolation),
 }
 
 impl Failure {
@@ -106,6 +108,7 @@ impl Failure {
                 (a, b) == (c, d)
             }
             (Failure::Fault(a), Failure::Fault(b)) => std::mem::discriminant(a) == std::mem::discriminant(b),
+            (Failure::Bound(a), Failure::Bound(b)) => a.side() == b.side(),
             _ => false,
         }
     }
@@ -210,6 +213,7 @@ impl std::fmt::Display for CaseFailure {
                 self.case, d.place, d.expected, d.actual
             ),
             Failure::Fault(e) => write!(f, "case {}: {e}", self.case),
+            Failure::Bound(v) => write!(f, "case {}: {v}", self.case),
         }
     }
 }
@@ -254,24 +258,29 @@ pub fn compare(expected: &Outcome, actual: &Outcome) -> Option<Difference> {
     None
 }
 
-/// Checks one case's model against the reference; the model's outcome is returned for the object-code check.
-pub fn check_model(kernel: &KernelSpec, args: &[Arg]) -> (Outcome, Option<Failure>) {
-    let model = (kernel.model)(args);
-    let reference = (kernel.reference)(args);
-    let failure = compare(&reference, &(kernel.canon)(&model)).map(|difference| Failure::Mismatch {
-        left: "reference",
-        right: "canon(model)",
-        difference,
-    });
+/// The host side of one case: its inputs within the contract's input bounds and relations (a case outside them is a
+/// generator bug, a failure), then for three-way kernels reference == canon(model) and the model's outputs within
+/// their output bounds. Returns what the object code must produce: the model's outcome, or for two-way kernels the
+/// reference's (the reference runs once; there is no model to compare it with).
+pub fn check_model(kernel: &Kernel, args: &[Arg]) -> (Outcome, Option<Failure>) {
+    let evaluation = match registry::check_input_bounds(kernel, args).and_then(|()| kernel.evaluate(args)) {
+        Ok(evaluation) => evaluation,
+        Err(violation) => return (Outcome { buffers: vec![], ret: None }, Some(Failure::Bound(violation))),
+    };
+    let Some(model) = evaluation.model else { return (evaluation.reference, None) };
+    let failure = compare(&evaluation.reference, &kernel.canon(&model))
+        .map(|difference| Failure::Mismatch { left: "reference", right: "canon(model)", difference })
+        .or_else(|| registry::check_output_bounds(kernel, args, &model, "model").err().map(Failure::Bound));
     (model, failure)
 }
 
-/// Checks one emulated outcome against the model; returns the instructions executed when the call returned.
+/// Checks one emulated outcome: outputs within the contract's output bounds and equal to `expected` (the model's, or
+/// the reference's for two-way kernels); returns the instructions executed when the call returned.
 pub fn check_object_code(
-    kernel: &KernelSpec,
+    kernel: &Kernel,
     backend: BackendKind,
     args: &[Arg],
-    model: &Outcome,
+    expected: &Outcome,
     result: Result<CallOutput, CallError>,
 ) -> (Option<u64>, Option<Failure>) {
     match result {
@@ -279,8 +288,11 @@ pub fn check_object_code(
         Ok(output) => {
             let instructions = output.instructions;
             let actual = kernel.outcome_of(args, output);
-            let failure = compare(model, &actual).map(|difference| Failure::Mismatch {
-                left: "model",
+            if let Err(violation) = registry::check_output_bounds(kernel, args, &actual, backend.name()) {
+                return (Some(instructions), Some(Failure::Bound(violation)));
+            }
+            let failure = compare(expected, &actual).map(|difference| Failure::Mismatch {
+                left: kernel.expected_side(),
                 right: backend.name(),
                 difference,
             });
@@ -291,7 +303,7 @@ pub fn check_object_code(
 
 /// Runs one case completely (model, reference and, for an emulator backend, the object code); the first failure.
 pub fn check_case(
-    kernel: &KernelSpec,
+    kernel: &Kernel,
     kind: BackendKind,
     backend: Option<&mut (dyn Backend + 'static)>,
     args: &[Arg],
@@ -458,9 +470,8 @@ struct Prepared {
 /// Generates the cases of `range`, runs the model and the reference on each and compares them.
 fn prepare(campaign: &Campaign, [first, last]: [u64; 2]) -> Prepared {
     let kernel = campaign.kernel;
-    let calls: Vec<Call> = (first..last)
-        .map(|i| Call::new(kernel.symbol, (kernel.generate)(i, &mut case_rng(campaign.seed, i))))
-        .collect();
+    let calls: Vec<Call> =
+        (first..last).map(|i| Call::new(kernel.symbol, kernel.generate(i, &mut case_rng(campaign.seed, i)))).collect();
     let models = calls.iter().map(|call| check_model(kernel, &call.args)).collect();
     Prepared { range: [first, last], calls, models }
 }
@@ -628,7 +639,7 @@ fn shrink_failure(
     failure: &CaseFailure,
 ) -> Option<Vec<Arg>> {
     let kernel = campaign.kernel;
-    let simplest = (kernel.generate)(0, &mut case_rng(campaign.seed, 0));
+    let simplest = kernel.generate(0, &mut case_rng(campaign.seed, 0));
     let shrunk = shrink::shrink(&failure.args, &simplest, campaign.shrink_budget, |candidate| {
         let backend = backend.as_deref_mut();
         check_case(kernel, campaign.backend, backend, candidate).is_some_and(|f| f.same_class(&failure.failure))

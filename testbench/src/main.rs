@@ -21,8 +21,16 @@ enum Command {
     /// The main job: every known-answer test with every provider, and a short differential campaign of every
     /// kernel on every backend. Exit code 0 only if all pass.
     Check(cli::check::Args),
-    /// Kernels (id and contract) and backends (available or why not).
-    List,
+    /// Kernels (each contract, from the registry's data) and backends (available or why not).
+    List {
+        /// The contracts as JSON (schema `pqhelium-contracts/1`): every argument with its type, length, direction,
+        /// bounds, representation and secrecy.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// The contracts as Markdown (docs/kernels.md).
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Differential campaigns: reference vs model vs object code, byte for byte.
     Fuzz(cli::fuzz::Args),
     /// Re-runs one case alone and prints its inputs, every output and the first difference or the fault.
@@ -68,7 +76,11 @@ fn main() -> ExitCode {
         .init();
     let outcome = match Cli::parse().command {
         Command::Check(args) => cli::check::run(args),
-        Command::List => cli::list(),
+        Command::List { json, markdown } => cli::list::run(match (json, markdown) {
+            (true, _) => cli::list::Format::Json,
+            (_, true) => cli::list::Format::Markdown,
+            _ => cli::list::Format::Text,
+        }),
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Repro { kernel, backend, seed, case } => cli::repro(&kernel, backend, seed, case),
         Command::Kat { suite, provider } => cli::kat(&suite, &provider),

@@ -57,7 +57,7 @@ pub struct Instructions {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FailureReport {
     pub case: u64,
-    /// `mismatch` or `fault`.
+    /// `mismatch`, `fault` or `bound` (an input or output outside the contract's declared bounds).
     pub kind: String,
     pub detail: String,
     pub input: Vec<ArgReport>,
@@ -156,6 +156,7 @@ pub fn failure_report(kernel: &str, backend: &str, seed: u64, f: &CaseFailure) -
     let (kind, detail) = match &f.failure {
         Failure::Mismatch { .. } => ("mismatch", f.to_string()),
         Failure::Fault(e) => ("fault", e.to_string()),
+        Failure::Bound(v) => ("bound", v.to_string()),
     };
     let repro = format!("pqhelium repro --kernel {kernel} --backend {backend} --seed {seed} --case {}", f.case);
     let regression_test = regression_test(kernel, backend, seed, f.case, f.shrunk.as_ref().unwrap_or(&f.args));

@@ -96,7 +96,7 @@ fn digest(id: &str) -> String {
     let mut hash = Sha256::new();
     for case in cases {
         hash.update(case.to_le_bytes());
-        for arg in (kernel.generate)(case, &mut case_rng(SEED, case)) {
+        for arg in kernel.generate(case, &mut case_rng(SEED, case)) {
             let (kind, bytes): (u8, Vec<u8>) = match arg {
                 Arg::In(b) => (0, b),
                 Arg::InOut(b) => (1, b),

@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use pqhelium_testbench::backend::{BackendKind, Limits};
 use pqhelium_testbench::diff::{self, Campaign, Failure};
-use pqhelium_testbench::registry::{self, KernelSpec};
+use pqhelium_testbench::registry::{self, Kernel};
 
 /// Cases per kernel and backend (the first 10 are the edge cases).
 const CASES: u64 = 1000;
 
-fn campaign(kernel: &'static KernelSpec, backend: BackendKind, cases: u64) -> Campaign {
+fn campaign(kernel: &'static Kernel, backend: BackendKind, cases: u64) -> Campaign {
     Campaign { limits: Limits { timeout: Duration::from_secs(60) }, ..Campaign::new(kernel, backend, 0xF5DA, cases, 2) }
 }
 
@@ -98,13 +98,13 @@ fn models_compose_to_the_negacyclic_product() {
 /// as reference vs canon(model), on every backend.
 #[test]
 fn a_wrong_model_is_caught() {
-    let mut spec = *registry::find("fndsa.ntt512.fwd").unwrap();
-    spec.model = |args| {
-        let mut o = (registry::find("fndsa.ntt512.fwd").unwrap().model)(args);
-        o.buffers[0][2 * 37] ^= 0x01;
-        o
-    };
-    let broken: &'static KernelSpec = Box::leak(Box::new(spec));
+    let broken = registry::variant("fndsa.ntt512.fwd", |k| {
+        k.model = Some(|args| {
+            let mut o = registry::find("fndsa.ntt512.fwd").unwrap().expected(args);
+            o.buffers[0][2 * 37] ^= 0x01;
+            o
+        })
+    });
     for backend in [BackendKind::Model, BackendKind::Qemu] {
         let result = diff::run(&campaign(broken, backend, 200));
         let first = result.failures.first().unwrap_or_else(|| panic!("{backend}: the broken model went unnoticed"));

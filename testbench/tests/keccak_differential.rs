@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use pqhelium_testbench::backend::{BackendKind, Limits};
 use pqhelium_testbench::diff::{self, Campaign, Failure};
-use pqhelium_testbench::registry::{self, KernelSpec};
+use pqhelium_testbench::registry::{self, Kernel};
 
 /// Edge cases plus at least 10,000 random states.
 const CASES: u64 = 1602 + 10_000;
 
-fn campaign(kernel: &'static KernelSpec, backend: BackendKind, cases: u64) -> Campaign {
+fn campaign(kernel: &'static Kernel, backend: BackendKind, cases: u64) -> Campaign {
     Campaign { limits: Limits { timeout: Duration::from_secs(60) }, ..Campaign::new(kernel, backend, 0x5EED, cases, 2) }
 }
 
@@ -47,11 +47,11 @@ fn keccak_conversions_on_every_backend() {
 #[test]
 fn a_wrong_model_is_caught_with_case_and_byte() {
     let broken = registry::variant("keccak.f1600", |k| {
-        k.model = |args| {
-            let mut o = (registry::find("keccak.f1600").unwrap().model)(args);
+        k.model = Some(|args| {
+            let mut o = registry::find("keccak.f1600").unwrap().expected(args);
             o.buffers[0][17] ^= 0x04;
             o
-        }
+        })
     });
     for backend in BackendKind::ALL {
         let result = diff::run(&campaign(broken, backend, 500));
@@ -70,7 +70,7 @@ fn a_wrong_model_is_caught_with_case_and_byte() {
 #[test]
 fn wrong_object_code_is_caught_with_case_and_byte() {
     // The deinterleave contract pointed at the interleave code: valid code, wrong function.
-    let wrong = registry::variant("keccak.deinterleave", |k| k.symbol = "keccak_interleave");
+    let wrong = registry::variant("keccak.deinterleave", |k| k.symbol = Some("keccak_interleave"));
     for backend in [BackendKind::Unicorn, BackendKind::Qemu] {
         let result = diff::run(&campaign(wrong, backend, 200));
         let first = result.failures.first().unwrap_or_else(|| panic!("{backend}: wrong code went unnoticed"));

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use pqhelium_testbench::backend::{BackendKind, Limits};
 use pqhelium_testbench::diff::{self, Campaign, Failure};
-use pqhelium_testbench::registry::{self, KernelSpec};
+use pqhelium_testbench::registry::{self, Kernel};
 
 /// Edge cases plus random cases: at least 1,000 per kernel and backend.
 const CASES: u64 = 1_500;
@@ -15,7 +15,7 @@ const MVE: [&str; 5] =
     ["mlkem.ntt.fwd", "mlkem.ntt.inv", "mlkem.basemul", "mlkem.order.to_mve", "mlkem.order.from_mve"];
 const SCALAR: [&str; 3] = ["mlkem.ntt.fwd.scalar", "mlkem.ntt.inv.scalar", "mlkem.basemul.scalar"];
 
-fn campaign(kernel: &'static KernelSpec, backend: BackendKind, cases: u64) -> Campaign {
+fn campaign(kernel: &'static Kernel, backend: BackendKind, cases: u64) -> Campaign {
     Campaign {
         limits: Limits { timeout: Duration::from_secs(60) },
         ..Campaign::new(kernel, backend, 0x4D4C4B, cases, 2)
@@ -61,24 +61,17 @@ fn mve_kernels_are_not_in_the_m7_image() {
     }
 }
 
-/// A variant of a registered kernel, for tests that need a contract to be wrong.
-fn variant(id: &str, change: impl FnOnce(&mut KernelSpec)) -> &'static KernelSpec {
-    let mut spec = *registry::find(id).unwrap();
-    change(&mut spec);
-    Box::leak(Box::new(spec))
-}
-
 /// Two wrong models of the forward NTT: one off by 1 in a coefficient (the reference catches it on every backend),
 /// and one off by q (still congruent: canon(model) == reference, so only the byte comparison with the object code
 /// catches it, which shows the model reproduces the exact non-canonical representatives).
 #[test]
 fn a_wrong_model_is_caught() {
-    let off_by_one = variant("mlkem.ntt.fwd", |k| {
-        k.model = |args| {
-            let mut o = (registry::find("mlkem.ntt.fwd").unwrap().model)(args);
+    let off_by_one = registry::variant("mlkem.ntt.fwd", |k| {
+        k.model = Some(|args| {
+            let mut o = registry::find("mlkem.ntt.fwd").unwrap().expected(args);
             o.buffers[0][2 * 37] ^= 1;
             o
-        }
+        })
     });
     for backend in [BackendKind::Model, BackendKind::Qemu] {
         let result = diff::run(&campaign(off_by_one, backend, 200));
@@ -88,14 +81,14 @@ fn a_wrong_model_is_caught() {
         assert_eq!((*left, *right), ("reference", "canon(model)"), "{backend}");
     }
 
-    let off_by_q = variant("mlkem.ntt.fwd", |k| {
-        k.model = |args| {
-            let mut o = (registry::find("mlkem.ntt.fwd").unwrap().model)(args);
+    let off_by_q = registry::variant("mlkem.ntt.fwd", |k| {
+        k.model = Some(|args| {
+            let mut o = registry::find("mlkem.ntt.fwd").unwrap().expected(args);
             let x = i16::from_le_bytes([o.buffers[0][10], o.buffers[0][11]]);
             let y = if x > 0 { x - 3329 } else { x + 3329 };
             o.buffers[0][10..12].copy_from_slice(&y.to_le_bytes());
             o
-        }
+        })
     });
     assert!(diff::run(&campaign(off_by_q, BackendKind::Model, 200)).passed(), "congruent outputs pass the reference");
     let result = diff::run(&campaign(off_by_q, BackendKind::Qemu, 200));

@@ -31,7 +31,7 @@ pub struct Args {
 /// share of the cases for them, so it stays a few minutes; `pqhelium fuzz` runs them at any scale.
 const WHOLE_SCHEME_SHARE: u64 = 20;
 
-fn cases_for(kernel: &registry::KernelSpec, cases: u64) -> u64 {
+fn cases_for(kernel: &registry::Kernel, cases: u64) -> u64 {
     if kernel.images == registry::Images::HostOnly { cases.div_ceil(WHOLE_SCHEME_SHARE) } else { cases }
 }
 
@@ -42,6 +42,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     println!(
         "\n## Differential campaigns (seed {}, {} cases per kernel, 1/{WHOLE_SCHEME_SHARE} of that per whole scheme, {} jobs)\n",
         args.seed, args.cases, args.jobs
+    );
+    // A two-way kernel (its order of operations is the definition) has no model: its object code is checked against
+    // the reference, which runs once per case, and it has no model row.
+    let count = |checked| registry::all().filter(|k| k.checked == checked).count();
+    println!(
+        "{} kernels checked three ways (reference == canon(model), model == object code), {} two ways (reference == \
+         object code; no model row), {} whole schemes on the host (oracle crate == pqhelium-core)\n",
+        count(registry::Checked::ThreeWay),
+        count(registry::Checked::TwoWay),
+        count(registry::Checked::ModelOnly)
     );
     println!("| kernel | backend | cases | mismatches | faults | cases/s | instructions/call | result |");
     println!("|---|---|---:|---:|---:|---:|---:|---|");

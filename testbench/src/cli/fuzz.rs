@@ -120,6 +120,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         for backend in backends {
             if kernel.runs_on(backend) {
                 pairs.push((kernel, backend));
+            } else if backend == BackendKind::Model {
+                println!("{}: checked two ways (reference == object code), it has no model to run", kernel.id);
             } else {
                 println!(
                     "{}: no {backend} build (MVE code runs on QEMU only; schemes on the model backend)",

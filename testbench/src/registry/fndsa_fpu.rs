@@ -2,25 +2,34 @@
 //! native FP64, ids `fndsa.fpu.<kernel>`; `*_emu.c`, the same on our soft-float, ids `fndsa.fpu.<kernel>.emu`), one per
 //! method of `pqhelium_core::fndsa::fpu::FpuKernels`. Contract in `kernels/arm/fndsa_fpu/fndsa_sign_kernels.h`.
 //!
-//! Model and reference: `fpu::Reference`, the fn-dsa 0.4.0 order of operations in Rust f64 (the kernels must match it
-//! bit for bit; a different order of the same mathematics would not). Kernel-level mathematical checks (split then
-//! merge is the identity up to rounding, the LDL factors rebuild the Gram matrix, floor and the Bernoulli exponent
-//! satisfy their definitions) are in `testbench/tests/fndsa_fpu.rs`.
+//! Checked two ways: the object code against `fpu::Reference`, the fn-dsa 0.4.0 order of operations in Rust f64 (the
+//! kernels must match it bit for bit; a different order of the same mathematics would not), so the reference is the
+//! definition and no separate model exists. Kernel-level mathematical checks (split then merge is the identity up to
+//! rounding, the LDL factors rebuild the Gram matrix, floor and the Bernoulli exponent satisfy their definitions) are
+//! in `testbench/tests/fndsa_fpu.rs`.
 //!
-//! Every case is one call: the degree as an argument (logn 1..=10 for the polynomial kernels), edge cases first
-//! (signed zeros, ones, the extremes 2^-476 and 2^79 of the signing range, half-integers), then random values with
-//! random exponents. Kernels with a product of three factors (LDL, the sampler exponent) draw from a narrower
+//! Each kernel is one [`Spec`]: its ids and symbols, its C arguments as [`Param`]s (where each comes from in an
+//! [`Input`]; the soft-float variant passes scalar doubles differently), its generator and the `FpuKernels` call it
+//! makes. Every case is one call: the degree as an argument (logn 1..=10 for the polynomial kernels), edge cases
+//! first (signed zeros, ones, the extremes 2^-476 and 2^79 of the signing range, half-integers), then random values
+//! with random exponents. Kernels with a product of three factors (LDL, the sampler exponent) draw from a narrower
 //! exponent range so that every intermediate stays normal: the soft-float's domain (no subnormals), which is also
 //! signing's.
 //!
-//! [`args`] and [`run`] are shared with the kernels-in-the-loop provider (`crate::fpu_provider`): the registry and the
-//! provider encode a call the same way.
+//! [`args`] and [`run`] are shared with the kernels-in-the-loop provider (`crate::providers::fndsa_fpu`): the
+//! registry and the provider encode a call the same way.
+
+use std::sync::LazyLock;
 
 use pqhelium_core::fndsa::fpu::{BerExponent, FpuKernels, Reference, SamplerCentre};
 use pqhelium_core::fndsa::sampler::{INV_SIGMA, SIGMA_MIN};
 use rand::Rng;
 
-use super::{CaseRng, Images, KernelSpec, Outcome, Returns};
+use super::softfloat::LOGN;
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Dir, Elem, Images, Kernel as Registered, Len, Outcome, Ways,
+    buffer, u32_arg,
+};
 use crate::backend::Arg;
 
 /// The kernels, one per `FpuKernels` method except `fft` and `ifft` (registered with the soft-float).
@@ -64,39 +73,33 @@ impl Kernel {
         Kernel::SamplerExponent,
     ];
 
+    fn spec(self) -> &'static Spec {
+        let spec = &SPECS[self as usize];
+        debug_assert_eq!(spec.kernel, self, "SPECS in Kernel order");
+        spec
+    }
+
     /// The guest symbol of the native (`emu == false`) or soft-float variant.
-    pub const fn symbol(self, emu: bool) -> &'static str {
-        let (native, soft) = match self {
-            Kernel::SetSmall => ("fndsa_fpu_set_small", "fndsa_fpu_set_small_emu"),
-            Kernel::Round => ("fndsa_fpu_round", "fndsa_fpu_round_emu"),
-            Kernel::Add => ("fndsa_fpu_add", "fndsa_fpu_add_emu"),
-            Kernel::Sub => ("fndsa_fpu_sub", "fndsa_fpu_sub_emu"),
-            Kernel::Neg => ("fndsa_fpu_neg", "fndsa_fpu_neg_emu"),
-            Kernel::MulConst => ("fndsa_fpu_mulconst", "fndsa_fpu_mulconst_emu"),
-            Kernel::Mul => ("fndsa_fpu_mul_fft", "fndsa_fpu_mul_fft_emu"),
-            Kernel::MulAdj => ("fndsa_fpu_muladj_fft", "fndsa_fpu_muladj_fft_emu"),
-            Kernel::MulOwnAdj => ("fndsa_fpu_mulownadj_fft", "fndsa_fpu_mulownadj_fft_emu"),
-            Kernel::Ldl => ("fndsa_fpu_ldl_fft", "fndsa_fpu_ldl_fft_emu"),
-            Kernel::Split => ("fndsa_fpu_split_fft", "fndsa_fpu_split_fft_emu"),
-            Kernel::SplitSelfadj => ("fndsa_fpu_split_selfadj_fft", "fndsa_fpu_split_selfadj_fft_emu"),
-            Kernel::Merge => ("fndsa_fpu_merge_fft", "fndsa_fpu_merge_fft_emu"),
-            Kernel::LeafSigma => ("fndsa_fpu_leaf_sigma", "fndsa_fpu_leaf_sigma_emu"),
-            Kernel::SamplerCentre => ("fndsa_fpu_sampler_centre", "fndsa_fpu_sampler_centre_emu"),
-            Kernel::SamplerExponent => ("fndsa_fpu_sampler_exponent", "fndsa_fpu_sampler_exponent_emu"),
-        };
-        if emu { soft } else { native }
+    pub fn symbol(self, emu: bool) -> &'static str {
+        if emu { EMU_NAMES[self as usize].1 } else { self.spec().symbol }
+    }
+
+    /// The registry id of the native or soft-float variant.
+    pub fn id(self, emu: bool) -> &'static str {
+        if emu { EMU_NAMES[self as usize].0 } else { self.spec().id }
     }
 
     /// Cases `0..edge_cases()` are the edge cases.
-    pub const fn edge_cases(self) -> u64 {
-        match self {
-            Kernel::LeafSigma => 33,
-            Kernel::SamplerCentre => 100,
-            Kernel::SamplerExponent => 380,
-            _ => POLY_EDGE_CASES,
-        }
+    pub fn edge_cases(self) -> u64 {
+        self.spec().edge_cases
     }
 }
+
+/// The soft-float variants' ids and symbols: the native ones with `.emu` and `_emu`.
+static EMU_NAMES: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    SPECS.iter().map(|s| (leak(format!("{}.emu", s.id)), leak(format!("{}_emu", s.symbol)))).collect()
+});
 
 /// The inputs of one call, whatever the kernel (the fields a kernel does not use are empty).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -111,6 +114,344 @@ pub struct Input {
     pub scalars: Vec<f64>,
     /// sampler_exponent: the centre.
     pub centre: Option<SamplerCentre>,
+}
+
+/// One C argument of a kernel, and where it comes from in an [`Input`].
+enum Param {
+    /// Doubles the kernel reads (`In`) or updates (`InOut`): the next of [`Input::polys`].
+    Poly { name: &'static str, dir: Dir, len: Len, bound: Bound, repr: &'static str },
+    /// Values the kernel writes: doubles (bit patterns on the soft-float) or `int64_t`.
+    Out { name: &'static str, elem: Elem, len: Len, bound: Bound, repr: &'static str },
+    /// `const int32_t s[n]`: [`Input::ints`].
+    Ints { name: &'static str },
+    /// `uint32_t logn`: [`Input::logn`].
+    Logn,
+    /// Doubles by value, [`Input::scalars`]: natively in d0, d1...; on the soft-float as `emu` says.
+    Scalars { names: &'static [&'static str], bounds: &'static [Bound], emu: EmuScalars },
+    /// `int32_t` values by value: [`Input::ints`].
+    IntScalars { names: &'static [&'static str], bounds: &'static [Bound] },
+    /// `const struct fndsa_fpu_centre *c`: [`Input::centre`].
+    Centre,
+    /// A struct the kernel writes.
+    OutStruct { name: &'static str, c_struct: &'static str, bytes: usize },
+}
+
+/// How the soft-float variant takes the scalar doubles.
+enum EmuScalars {
+    /// In one input array of bit patterns, every element within this bound.
+    Array(Bound),
+    /// One double as two `uint32_t` words, low first (the register pair of a `uint64_t`).
+    Words,
+}
+
+/// One kernel of the family: its contract, in one place.
+struct Spec {
+    kernel: Kernel,
+    /// The native variant's id and symbol (the soft-float's add `.emu` and `_emu`).
+    id: &'static str,
+    symbol: &'static str,
+    computes: &'static str,
+    params: &'static [Param],
+    requires: &'static str,
+    edge_cases: u64,
+    generate: fn(u64, &mut CaseRng) -> Input,
+    /// The `FpuKernels` call: the buffers the kernel writes, in order.
+    run: fn(&mut dyn FpuKernels, &Input) -> Vec<Vec<u8>>,
+}
+
+const N: Len = Len::PowerOfTwo { param: "logn", halvings: 0 };
+const HALF_N: Len = Len::PowerOfTwo { param: "logn", halvings: 1 };
+/// Signing's values: zero or normal in [2^-476, 2^80); products of three factors from [2^-300, 2^80).
+const SIGNING: Bound = Bound::float(LO, HI + 1);
+const SIGNING3: Bound = Bound::float(LO3, HI + 1);
+/// 1/sigma of the leaves, and the sampler's 1/sigma' (1/sigma_min at most) and sigma_min.
+const INV_SIGMA_BOUND: Bound = Bound::Float { zero: false, min_exp: -8, max_exp: -7, nonnegative: true };
+const ISIGMA_BOUND: Bound = Bound::Float { zero: false, min_exp: -8, max_exp: 0, nonnegative: true };
+const SIGMA_MIN_BOUND: Bound = Bound::Float { zero: false, min_exp: 0, max_exp: 1, nonnegative: true };
+/// mu of the sampler: |mu| < 2^63.
+const MU_BOUND: Bound = Bound::float(LO, 63);
+/// The base sampler's candidates: z0 in [0, 2^14), z = b + (2b - 1) z0.
+const Z0_MAX: i64 = (1 << 14) - 1;
+
+const fn poly(name: &'static str, dir: Dir, bound: Bound, repr: &'static str) -> Param {
+    Param::Poly { name, dir, len: N, bound, repr }
+}
+
+const fn out(name: &'static str, len: Len, repr: &'static str) -> Param {
+    Param::Out { name, elem: Elem::F64, len, bound: Bound::Any, repr }
+}
+
+const PLAIN: &str = "ieee754";
+const FFT: &str = "ieee754, FFT form";
+
+/// The kernels in `Kernel` order.
+static SPECS: [Spec; 16] = [
+    Spec {
+        kernel: Kernel::SetSmall,
+        id: "fndsa.fpu.set_small",
+        symbol: "fndsa_fpu_set_small",
+        computes: "d[i] = (double)s[i]",
+        params: &[
+            Param::Out { name: "d", elem: Elem::F64, len: N, bound: Bound::float(0, 32), repr: PLAIN },
+            Param::Ints { name: "s" },
+            Param::Logn,
+        ],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_set_small,
+        run: |fpu, input| {
+            let mut d = vec![0.0; 1 << input.logn];
+            fpu.set_small(input.logn, &mut d, &input.ints);
+            vec![f64_bytes(&d)]
+        },
+    },
+    Spec {
+        kernel: Kernel::Round,
+        id: "fndsa.fpu.round",
+        symbol: "fndsa_fpu_round",
+        computes: "d[i] = round_ties_even(f[i]) as i64 (saturating)",
+        params: &[
+            Param::Out { name: "d", elem: Elem::I64, len: N, bound: Bound::Any, repr: "int64" },
+            poly("f", Dir::In, SIGNING, PLAIN),
+            Param::Logn,
+        ],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_round,
+        run: |fpu, input| {
+            let mut d = vec![0i64; 1 << input.logn];
+            fpu.round(input.logn, &input.polys[0], &mut d);
+            vec![d.iter().flat_map(|x| x.to_le_bytes()).collect()]
+        },
+    },
+    Spec {
+        kernel: Kernel::Add,
+        id: "fndsa.fpu.add",
+        symbol: "fndsa_fpu_add",
+        computes: "a += b",
+        params: &[poly("a", Dir::InOut, SIGNING, PLAIN), poly("b", Dir::In, SIGNING, PLAIN), Param::Logn],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_two,
+        run: |fpu, input| updated(input, |a, b| fpu.add(input.logn, a, b)),
+    },
+    Spec {
+        kernel: Kernel::Sub,
+        id: "fndsa.fpu.sub",
+        symbol: "fndsa_fpu_sub",
+        computes: "a -= b",
+        params: &[poly("a", Dir::InOut, SIGNING, PLAIN), poly("b", Dir::In, SIGNING, PLAIN), Param::Logn],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_two,
+        run: |fpu, input| updated(input, |a, b| fpu.sub(input.logn, a, b)),
+    },
+    Spec {
+        kernel: Kernel::Neg,
+        id: "fndsa.fpu.neg",
+        symbol: "fndsa_fpu_neg",
+        computes: "a = -a",
+        params: &[poly("a", Dir::InOut, SIGNING, PLAIN), Param::Logn],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_one,
+        run: |fpu, input| updated(input, |a, _| fpu.neg(input.logn, a)),
+    },
+    Spec {
+        kernel: Kernel::MulConst,
+        id: "fndsa.fpu.mulconst",
+        symbol: "fndsa_fpu_mulconst",
+        computes: "a *= c",
+        params: &[
+            poly("a", Dir::InOut, SIGNING, PLAIN),
+            Param::Logn,
+            Param::Scalars { names: &["c"], bounds: &[SIGNING], emu: EmuScalars::Words },
+        ],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_mulconst,
+        run: |fpu, input| updated(input, |a, _| fpu.mulconst(input.logn, a, input.scalars[0])),
+    },
+    Spec {
+        kernel: Kernel::Mul,
+        id: "fndsa.fpu.mul",
+        symbol: "fndsa_fpu_mul_fft",
+        computes: "a *= b in FFT form",
+        params: &[poly("a", Dir::InOut, SIGNING, FFT), poly("b", Dir::In, SIGNING, FFT), Param::Logn],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_two,
+        run: |fpu, input| updated(input, |a, b| fpu.mul_fft(input.logn, a, b)),
+    },
+    Spec {
+        kernel: Kernel::MulAdj,
+        id: "fndsa.fpu.muladj",
+        symbol: "fndsa_fpu_muladj_fft",
+        computes: "a *= adj(b) in FFT form",
+        params: &[poly("a", Dir::InOut, SIGNING, FFT), poly("b", Dir::In, SIGNING, FFT), Param::Logn],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_two,
+        run: |fpu, input| updated(input, |a, b| fpu.muladj_fft(input.logn, a, b)),
+    },
+    Spec {
+        kernel: Kernel::MulOwnAdj,
+        id: "fndsa.fpu.mulownadj",
+        symbol: "fndsa_fpu_mulownadj_fft",
+        computes: "a = a adj(a) in FFT form",
+        params: &[poly("a", Dir::InOut, SIGNING, FFT), Param::Logn],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_one,
+        run: |fpu, input| updated(input, |a, _| fpu.mulownadj_fft(input.logn, a)),
+    },
+    Spec {
+        kernel: Kernel::Ldl,
+        id: "fndsa.fpu.ldl",
+        symbol: "fndsa_fpu_ldl_fft",
+        computes: "LDL of the 2x2 Gram matrix: g01 = adj(g01/g00), g11 -= |g01|^2/g00",
+        params: &[
+            poly("g00", Dir::In, SIGNING3, FFT),
+            poly("g01", Dir::InOut, SIGNING3, FFT),
+            poly("g11", Dir::InOut, SIGNING3, FFT),
+            Param::Logn,
+        ],
+        requires: "g00 and g11 self-adjoint (imaginary halves zero), g00's real half positive",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_ldl,
+        run: |fpu, input| {
+            let [g00, g01, g11] = &input.polys[..] else { unreachable!("three polynomials") };
+            let (mut g01, mut g11) = (g01.clone(), g11.clone());
+            fpu.ldl_fft(input.logn, g00, &mut g01, &mut g11);
+            vec![f64_bytes(&g01), f64_bytes(&g11)]
+        },
+    },
+    Spec {
+        kernel: Kernel::Split,
+        id: "fndsa.fpu.split",
+        symbol: "fndsa_fpu_split_fft",
+        computes: "split in FFT form: f(x) = f0(x^2) + x f1(x^2)",
+        params: &[out("f0", HALF_N, FFT), out("f1", HALF_N, FFT), poly("f", Dir::In, SIGNING, FFT), Param::Logn],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_one,
+        run: |fpu, input| split(input, |f0, f1, f| fpu.split_fft(input.logn, f0, f1, f)),
+    },
+    Spec {
+        kernel: Kernel::SplitSelfadj,
+        id: "fndsa.fpu.split_selfadj",
+        symbol: "fndsa_fpu_split_selfadj_fft",
+        computes: "split of a self-adjoint polynomial in FFT form",
+        params: &[out("f0", HALF_N, FFT), out("f1", HALF_N, FFT), poly("f", Dir::In, SIGNING, FFT), Param::Logn],
+        requires: "f self-adjoint (imaginary half zero)",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_split_selfadj,
+        run: |fpu, input| split(input, |f0, f1, f| fpu.split_selfadj_fft(input.logn, f0, f1, f)),
+    },
+    Spec {
+        kernel: Kernel::Merge,
+        id: "fndsa.fpu.merge",
+        symbol: "fndsa_fpu_merge_fft",
+        computes: "merge in FFT form (inverse of split)",
+        params: &[
+            out("f", N, FFT),
+            Param::Poly { name: "f0", dir: Dir::In, len: HALF_N, bound: SIGNING, repr: FFT },
+            Param::Poly { name: "f1", dir: Dir::In, len: HALF_N, bound: SIGNING, repr: FFT },
+            Param::Logn,
+        ],
+        requires: "",
+        edge_cases: POLY_EDGE_CASES,
+        generate: generate_merge,
+        run: |fpu, input| {
+            let mut f = vec![0.0; 1 << input.logn];
+            fpu.merge_fft(input.logn, &mut f, &input.polys[0], &input.polys[1]);
+            vec![f64_bytes(&f)]
+        },
+    },
+    Spec {
+        kernel: Kernel::LeafSigma,
+        id: "fndsa.fpu.leaf_sigma",
+        symbol: "fndsa_fpu_leaf_sigma",
+        computes: "out = sqrt(d) * inv_sigma",
+        params: &[
+            Param::Out {
+                name: "out",
+                elem: Elem::F64,
+                len: Len::Fixed(1),
+                bound: Bound::Float { zero: true, min_exp: -1022, max_exp: 1024, nonnegative: true },
+                repr: PLAIN,
+            },
+            Param::Scalars {
+                names: &["d", "inv_sigma"],
+                bounds: &[
+                    Bound::Float { zero: true, min_exp: LO, max_exp: HI + 1, nonnegative: true },
+                    INV_SIGMA_BOUND,
+                ],
+                emu: EmuScalars::Array(Bound::Float { zero: true, min_exp: LO, max_exp: HI + 1, nonnegative: true }),
+            },
+        ],
+        requires: "inv_sigma one of signing's 1/sigma",
+        edge_cases: 33,
+        generate: generate_leaf_sigma,
+        run: |fpu, input| vec![f64_bytes(&[fpu.leaf_sigma(input.scalars[0], input.scalars[1])])],
+    },
+    Spec {
+        kernel: Kernel::SamplerCentre,
+        id: "fndsa.fpu.sampler_centre",
+        symbol: "fndsa_fpu_sampler_centre",
+        computes: "sampler centre: s = floor(mu), r = mu - s, dss = isigma^2/2, ccs_fx = fixed63(isigma sigma_min)",
+        params: &[
+            Param::OutStruct { name: "c", c_struct: "fndsa_fpu_centre", bytes: 32 },
+            Param::Scalars {
+                names: &["mu", "isigma", "sigma_min"],
+                bounds: &[MU_BOUND, ISIGMA_BOUND, SIGMA_MIN_BOUND],
+                emu: EmuScalars::Array(MU_BOUND),
+            },
+        ],
+        requires: "sigma_min one of signing's",
+        edge_cases: 100,
+        generate: generate_sampler_centre,
+        run: |fpu, input| {
+            let [mu, isigma, sigma_min] = input.scalars[..] else { unreachable!("three scalars") };
+            vec![centre_bytes(&fpu.sampler_centre(mu, isigma, sigma_min))]
+        },
+    },
+    Spec {
+        kernel: Kernel::SamplerExponent,
+        id: "fndsa.fpu.sampler_exponent",
+        symbol: "fndsa_fpu_sampler_exponent",
+        computes: "Bernoulli exponent: x = (z - r)^2 dss - z0^2/(2 sigma0^2) = k ln2 + rem",
+        params: &[
+            Param::OutStruct { name: "e", c_struct: "fndsa_fpu_ber", bytes: 16 },
+            Param::Centre,
+            Param::IntScalars {
+                names: &["z", "z0"],
+                bounds: &[Bound::Range { lo: -Z0_MAX, hi: Z0_MAX + 1 }, Bound::Range { lo: 0, hi: Z0_MAX }],
+            },
+        ],
+        requires: "c from sampler_centre; z = b + (2b - 1) z0 for a bit b",
+        edge_cases: 380,
+        generate: generate_sampler_exponent,
+        run: |fpu, input| {
+            let centre = input.centre.as_ref().expect("a centre");
+            vec![ber_bytes(&fpu.sampler_exponent(centre, input.ints[0], input.ints[1]))]
+        },
+    },
+];
+
+/// The buffer an in-place kernel updates (`a`, with `b` when there is one).
+fn updated(input: &Input, call: impl FnOnce(&mut [f64], &[f64])) -> Vec<Vec<u8>> {
+    let mut a = input.polys[0].clone();
+    call(&mut a, input.polys.get(1).map_or(&[], Vec::as_slice));
+    vec![f64_bytes(&a)]
+}
+
+/// The two halves a split writes.
+fn split(input: &Input, call: impl FnOnce(&mut [f64], &mut [f64], &[f64])) -> Vec<Vec<u8>> {
+    let hn = 1usize << (input.logn - 1);
+    let (mut f0, mut f1) = (vec![0.0; hn], vec![0.0; hn]);
+    call(&mut f0, &mut f1, &input.polys[0]);
+    vec![f64_bytes(&f0), f64_bytes(&f1)]
 }
 
 fn f64_bytes(v: &[f64]) -> Vec<u8> {
@@ -154,105 +495,76 @@ fn ber_bytes(e: &BerExponent) -> Vec<u8> {
     [e.k.to_le_bytes(), e.rem_fx.to_le_bytes()].concat()
 }
 
+/// Elements of a buffer of length `len` at degree `logn`.
+fn count(len: Len, logn: u32) -> usize {
+    match len {
+        Len::PowerOfTwo { halvings, .. } => (1usize << logn) >> halvings,
+        Len::Fixed(n) => n,
+        Len::Scalar | Len::UpTo(_) => unreachable!("the family's buffers are n, n/2 or fixed"),
+    }
+}
+
 /// The AAPCS arguments of a call of `kernel` (native or `.emu`) on `input`.
 pub fn args(kernel: Kernel, emu: bool, input: &Input) -> Vec<Arg> {
-    let logn = Arg::U32(input.logn);
-    let n = 1usize << input.logn;
-    let p = |i: usize| f64_bytes(&input.polys[i]);
-    let scalars = || -> Vec<Arg> {
-        if emu {
-            vec![Arg::In(f64_bytes(&input.scalars))]
-        } else {
-            input.scalars.iter().map(|&x| Arg::F64(x)).collect()
-        }
-    };
-    match kernel {
-        Kernel::SetSmall => {
-            vec![Arg::Out(8 * n), Arg::In(input.ints.iter().flat_map(|x| x.to_le_bytes()).collect()), logn]
-        }
-        Kernel::Round => vec![Arg::Out(8 * n), Arg::In(p(0)), logn],
-        Kernel::Add | Kernel::Sub | Kernel::Mul | Kernel::MulAdj => vec![Arg::InOut(p(0)), Arg::In(p(1)), logn],
-        Kernel::Neg | Kernel::MulOwnAdj => vec![Arg::InOut(p(0)), logn],
-        Kernel::MulConst => {
-            let c = input.scalars[0];
-            if emu {
-                let bits = c.to_bits();
-                vec![Arg::InOut(p(0)), logn, Arg::U32(bits as u32), Arg::U32((bits >> 32) as u32)]
-            } else {
-                vec![Arg::InOut(p(0)), logn, Arg::F64(c)]
+    let mut polys = input.polys.iter();
+    let mut args = Vec::new();
+    for param in kernel.spec().params {
+        match param {
+            Param::Poly { dir, .. } => {
+                let bytes = f64_bytes(polys.next().expect("one polynomial per Poly argument"));
+                args.push(if *dir == Dir::In { Arg::In(bytes) } else { Arg::InOut(bytes) });
             }
+            Param::Out { elem, len, .. } => args.push(Arg::Out(elem.bytes() * count(*len, input.logn))),
+            Param::Ints { .. } => args.push(Arg::In(input.ints.iter().flat_map(|x| x.to_le_bytes()).collect())),
+            Param::Logn => args.push(Arg::U32(input.logn)),
+            Param::Scalars { emu: how, .. } => match (emu, how) {
+                (false, _) => args.extend(input.scalars.iter().map(|&x| Arg::F64(x))),
+                (true, EmuScalars::Array(_)) => args.push(Arg::In(f64_bytes(&input.scalars))),
+                (true, EmuScalars::Words) => {
+                    let bits = input.scalars[0].to_bits();
+                    args.extend([Arg::U32(bits as u32), Arg::U32((bits >> 32) as u32)]);
+                }
+            },
+            Param::IntScalars { .. } => args.extend(input.ints.iter().map(|&x| Arg::U32(x as u32))),
+            Param::Centre => args.push(Arg::In(centre_bytes(input.centre.as_ref().expect("a centre")))),
+            Param::OutStruct { bytes, .. } => args.push(Arg::Out(*bytes)),
         }
-        Kernel::Ldl => vec![Arg::In(p(0)), Arg::InOut(p(1)), Arg::InOut(p(2)), logn],
-        Kernel::Split | Kernel::SplitSelfadj => vec![Arg::Out(4 * n), Arg::Out(4 * n), Arg::In(p(0)), logn],
-        Kernel::Merge => vec![Arg::Out(8 * n), Arg::In(p(0)), Arg::In(p(1)), logn],
-        Kernel::LeafSigma => [vec![Arg::Out(8)], scalars()].concat(),
-        Kernel::SamplerCentre => [vec![Arg::Out(32)], scalars()].concat(),
-        Kernel::SamplerExponent => vec![
-            Arg::Out(16),
-            Arg::In(centre_bytes(input.centre.as_ref().expect("a centre"))),
-            Arg::U32(input.ints[0] as u32),
-            Arg::U32(input.ints[1] as u32),
-        ],
     }
-}
-
-fn buffer(arg: &Arg) -> &[u8] {
-    match arg {
-        Arg::In(b) | Arg::InOut(b) => b,
-        other => panic!("expected an input buffer, got {other:?}"),
-    }
-}
-
-fn u32_arg(arg: &Arg) -> u32 {
-    match arg {
-        Arg::U32(v) => *v,
-        other => panic!("expected a u32, got {other:?}"),
-    }
+    args
 }
 
 /// The inverse of [`args`].
 pub fn input_of(kernel: Kernel, emu: bool, args: &[Arg]) -> Input {
-    let logn_at = |i: usize| u32_arg(&args[i]);
-    let poly = |i: usize| bytes_f64(buffer(&args[i]));
-    let scalars = |from: usize| -> Vec<f64> {
-        if emu {
-            bytes_f64(buffer(&args[from]))
-        } else {
-            args[from..]
-                .iter()
-                .map(|a| match a {
-                    Arg::F64(x) => *x,
-                    other => panic!("expected a double, got {other:?}"),
-                })
-                .collect()
-        }
-    };
     let mut input = Input::default();
-    match kernel {
-        Kernel::SetSmall => {
-            input.logn = logn_at(2);
-            input.ints = buffer(&args[1]).chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
-        }
-        Kernel::Round => (input.logn, input.polys) = (logn_at(2), vec![poly(1)]),
-        Kernel::Add | Kernel::Sub | Kernel::Mul | Kernel::MulAdj => {
-            (input.logn, input.polys) = (logn_at(2), vec![poly(0), poly(1)]);
-        }
-        Kernel::Neg | Kernel::MulOwnAdj => (input.logn, input.polys) = (logn_at(1), vec![poly(0)]),
-        Kernel::MulConst => {
-            (input.logn, input.polys) = (logn_at(1), vec![poly(0)]);
-            input.scalars = if emu {
-                vec![f64::from_bits(u64::from(u32_arg(&args[2])) | (u64::from(u32_arg(&args[3])) << 32))]
-            } else {
-                scalars(2)
-            };
-        }
-        Kernel::Ldl => (input.logn, input.polys) = (logn_at(3), vec![poly(0), poly(1), poly(2)]),
-        Kernel::Split | Kernel::SplitSelfadj => (input.logn, input.polys) = (logn_at(3), vec![poly(2)]),
-        Kernel::Merge => (input.logn, input.polys) = (logn_at(3), vec![poly(1), poly(2)]),
-        Kernel::LeafSigma | Kernel::SamplerCentre => input.scalars = scalars(1),
-        Kernel::SamplerExponent => {
-            input.centre = Some(centre_of(buffer(&args[1])));
-            input.ints = vec![u32_arg(&args[2]) as i32, u32_arg(&args[3]) as i32];
+    let mut next = args.iter();
+    let mut take = || next.next().expect("an argument per parameter");
+    for param in kernel.spec().params {
+        match param {
+            Param::Poly { .. } => input.polys.push(bytes_f64(buffer(take()))),
+            Param::Out { .. } | Param::OutStruct { .. } => {
+                take();
+            }
+            Param::Ints { .. } => {
+                input.ints = buffer(take()).chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+            }
+            Param::Logn => input.logn = u32_arg(take()),
+            Param::Scalars { names, emu: how, .. } => {
+                input.scalars = match (emu, how) {
+                    (false, _) => (0..names.len())
+                        .map(|_| match take() {
+                            Arg::F64(x) => *x,
+                            other => panic!("expected a double, got {other:?}"),
+                        })
+                        .collect(),
+                    (true, EmuScalars::Array(_)) => bytes_f64(buffer(take())),
+                    (true, EmuScalars::Words) => {
+                        let (lo, hi) = (u32_arg(take()), u32_arg(take()));
+                        vec![f64::from_bits(u64::from(lo) | u64::from(hi) << 32)]
+                    }
+                }
+            }
+            Param::IntScalars { names, .. } => input.ints = (0..names.len()).map(|_| u32_arg(take()) as i32).collect(),
+            Param::Centre => input.centre = Some(centre_of(buffer(take()))),
         }
     }
     input
@@ -260,263 +572,141 @@ pub fn input_of(kernel: Kernel, emu: bool, args: &[Arg]) -> Input {
 
 /// What `kernel` computes on `input` with the kernels `fpu`, as the object code's output buffers.
 pub fn run<F: FpuKernels>(fpu: &mut F, kernel: Kernel, input: &Input) -> Outcome {
-    let logn = input.logn;
-    let n = 1usize << logn;
-    let hn = n / 2;
-    let mut polys = input.polys.clone();
-    let buffers = match kernel {
-        Kernel::SetSmall => {
-            let mut d = vec![0.0; n];
-            fpu.set_small(logn, &mut d, &input.ints);
-            vec![f64_bytes(&d)]
-        }
-        Kernel::Round => {
-            let mut d = vec![0i64; n];
-            fpu.round(logn, &polys[0], &mut d);
-            vec![d.iter().flat_map(|x| x.to_le_bytes()).collect()]
-        }
-        Kernel::Add | Kernel::Sub | Kernel::Mul | Kernel::MulAdj => {
-            let (a, b) = polys.split_at_mut(1);
-            match kernel {
-                Kernel::Add => fpu.add(logn, &mut a[0], &b[0]),
-                Kernel::Sub => fpu.sub(logn, &mut a[0], &b[0]),
-                Kernel::Mul => fpu.mul_fft(logn, &mut a[0], &b[0]),
-                _ => fpu.muladj_fft(logn, &mut a[0], &b[0]),
-            }
-            vec![f64_bytes(&a[0])]
-        }
-        Kernel::Neg => {
-            fpu.neg(logn, &mut polys[0]);
-            vec![f64_bytes(&polys[0])]
-        }
-        Kernel::MulOwnAdj => {
-            fpu.mulownadj_fft(logn, &mut polys[0]);
-            vec![f64_bytes(&polys[0])]
-        }
-        Kernel::MulConst => {
-            fpu.mulconst(logn, &mut polys[0], input.scalars[0]);
-            vec![f64_bytes(&polys[0])]
-        }
-        Kernel::Ldl => {
-            let (g00, rest) = polys.split_at_mut(1);
-            let (g01, g11) = rest.split_at_mut(1);
-            fpu.ldl_fft(logn, &g00[0], &mut g01[0], &mut g11[0]);
-            vec![f64_bytes(&g01[0]), f64_bytes(&g11[0])]
-        }
-        Kernel::Split | Kernel::SplitSelfadj => {
-            let (mut f0, mut f1) = (vec![0.0; hn], vec![0.0; hn]);
-            if kernel == Kernel::Split {
-                fpu.split_fft(logn, &mut f0, &mut f1, &polys[0]);
-            } else {
-                fpu.split_selfadj_fft(logn, &mut f0, &mut f1, &polys[0]);
-            }
-            vec![f64_bytes(&f0), f64_bytes(&f1)]
-        }
-        Kernel::Merge => {
-            let mut f = vec![0.0; n];
-            fpu.merge_fft(logn, &mut f, &polys[0], &polys[1]);
-            vec![f64_bytes(&f)]
-        }
-        Kernel::LeafSigma => vec![f64_bytes(&[fpu.leaf_sigma(input.scalars[0], input.scalars[1])])],
-        Kernel::SamplerCentre => {
-            let [mu, isigma, sigma_min] = input.scalars[..] else { panic!("three scalars") };
-            vec![centre_bytes(&fpu.sampler_centre(mu, isigma, sigma_min))]
-        }
-        Kernel::SamplerExponent => {
-            let centre = input.centre.as_ref().expect("a centre");
-            vec![ber_bytes(&fpu.sampler_exponent(centre, input.ints[0], input.ints[1]))]
-        }
-    };
-    Outcome { buffers, ret: None }
+    Outcome { buffers: (kernel.spec().run)(fpu, input), ret: None }
 }
 
-/// The model (and reference) of a registered kernel: `fpu::Reference` on the decoded arguments.
-pub fn model(kernel: Kernel, emu: bool, args: &[Arg]) -> Outcome {
+/// The reference of a registered kernel: `fpu::Reference` on the decoded arguments.
+pub fn reference(kernel: Kernel, emu: bool, args: &[Arg]) -> Outcome {
     run(&mut Reference, kernel, &input_of(kernel, emu, args))
 }
 
-macro_rules! spec {
-    ($id:expr, $kernel:expr, $emu:literal, $how:literal, $sig:literal, $pre:literal, $post:literal) => {
-        KernelSpec {
-            id: $id,
-            summary: concat!("FN-DSA signing ", $post, $how),
-            symbol: $kernel.symbol($emu),
-            images: Images::Both,
-            signature: $sig,
-            precondition: $pre,
-            postcondition: concat!($post, ": fpu::Reference, every bit"),
-            returns: Returns::Nothing,
-            edge_cases: $kernel.edge_cases(),
-            generate: |case, rng| args($kernel, $emu, &generate($kernel, case, rng)),
-            model: |a| model($kernel, $emu, a),
-            reference: |a| model($kernel, $emu, a),
-            canon: |o| o.clone(),
-        }
-    };
+/// The inputs of case `case` of `kernel`.
+pub fn generate(kernel: Kernel, case: u64, rng: &mut CaseRng) -> Input {
+    (kernel.spec().generate)(case, rng)
 }
-
-/// Both variants of a kernel.
-macro_rules! pair {
-    ($id:literal, $kernel:expr, $sig:literal, $sig_emu:literal, $pre:literal, $post:literal) => {
-        [
-            spec!($id, $kernel, false, " (native FP64)", $sig, $pre, $post),
-            spec!(concat!($id, ".emu"), $kernel, true, " (soft-float)", $sig_emu, $pre, $post),
-        ]
-    };
-}
-
-const KERNEL_PAIRS: [[KernelSpec; 2]; 16] = [
-    pair!(
-        "fndsa.fpu.set_small",
-        Kernel::SetSmall,
-        "void fndsa_fpu_set_small(double *d, const int32_t *s, uint32_t logn)",
-        "void fndsa_fpu_set_small_emu(uint64_t *d, const int32_t *s, uint32_t logn)",
-        "1 <= logn <= 10; any int32_t",
-        "d[i] = (double)s[i]"
-    ),
-    pair!(
-        "fndsa.fpu.round",
-        Kernel::Round,
-        "void fndsa_fpu_round(int64_t *d, const double *f, uint32_t logn)",
-        "void fndsa_fpu_round_emu(int64_t *d, const uint64_t *f, uint32_t logn)",
-        "1 <= logn <= 10; f[i] zero or normal",
-        "d[i] = round_ties_even(f[i]) as i64 (saturating)"
-    ),
-    pair!(
-        "fndsa.fpu.add",
-        Kernel::Add,
-        "void fndsa_fpu_add(double *a, const double *b, uint32_t logn)",
-        "void fndsa_fpu_add_emu(uint64_t *a, const uint64_t *b, uint32_t logn)",
-        "1 <= logn <= 10; values zero or normal in [2^-476, 2^80) (signing's range)",
-        "a += b"
-    ),
-    pair!(
-        "fndsa.fpu.sub",
-        Kernel::Sub,
-        "void fndsa_fpu_sub(double *a, const double *b, uint32_t logn)",
-        "void fndsa_fpu_sub_emu(uint64_t *a, const uint64_t *b, uint32_t logn)",
-        "1 <= logn <= 10; values zero or normal in [2^-476, 2^80) (signing's range)",
-        "a -= b"
-    ),
-    pair!(
-        "fndsa.fpu.neg",
-        Kernel::Neg,
-        "void fndsa_fpu_neg(double *a, uint32_t logn)",
-        "void fndsa_fpu_neg_emu(uint64_t *a, uint32_t logn)",
-        "1 <= logn <= 10; any finite values",
-        "a = -a"
-    ),
-    pair!(
-        "fndsa.fpu.mulconst",
-        Kernel::MulConst,
-        "void fndsa_fpu_mulconst(double *a, uint32_t logn, double c)",
-        "void fndsa_fpu_mulconst_emu(uint64_t *a, uint32_t logn, uint64_t c)",
-        "1 <= logn <= 10; values zero or normal in [2^-476, 2^80) (signing's range)",
-        "a *= c"
-    ),
-    pair!(
-        "fndsa.fpu.mul",
-        Kernel::Mul,
-        "void fndsa_fpu_mul_fft(double *a, const double *b, uint32_t logn)",
-        "void fndsa_fpu_mul_fft_emu(uint64_t *a, const uint64_t *b, uint32_t logn)",
-        "1 <= logn <= 10; values zero or normal in [2^-476, 2^80) (signing's range)",
-        "a *= b in FFT form"
-    ),
-    pair!(
-        "fndsa.fpu.muladj",
-        Kernel::MulAdj,
-        "void fndsa_fpu_muladj_fft(double *a, const double *b, uint32_t logn)",
-        "void fndsa_fpu_muladj_fft_emu(uint64_t *a, const uint64_t *b, uint32_t logn)",
-        "1 <= logn <= 10; values zero or normal in [2^-476, 2^80) (signing's range)",
-        "a *= adj(b) in FFT form"
-    ),
-    pair!(
-        "fndsa.fpu.mulownadj",
-        Kernel::MulOwnAdj,
-        "void fndsa_fpu_mulownadj_fft(double *a, uint32_t logn)",
-        "void fndsa_fpu_mulownadj_fft_emu(uint64_t *a, uint32_t logn)",
-        "1 <= logn <= 10; values zero or normal in [2^-476, 2^80) (signing's range)",
-        "a = a adj(a) in FFT form"
-    ),
-    pair!(
-        "fndsa.fpu.ldl",
-        Kernel::Ldl,
-        "void fndsa_fpu_ldl_fft(const double *g00, double *g01, double *g11, uint32_t logn)",
-        "void fndsa_fpu_ldl_fft_emu(const uint64_t *g00, uint64_t *g01, uint64_t *g11, uint32_t logn)",
-        "1 <= logn <= 10; g00[i] > 0; values in [2^-300, 2^80) (products of three stay normal)",
-        "LDL of the 2x2 Gram matrix: g01 = adj(g01/g00), g11 -= |g01|^2/g00"
-    ),
-    pair!(
-        "fndsa.fpu.split",
-        Kernel::Split,
-        "void fndsa_fpu_split_fft(double *f0, double *f1, const double *f, uint32_t logn)",
-        "void fndsa_fpu_split_fft_emu(uint64_t *f0, uint64_t *f1, const uint64_t *f, uint32_t logn)",
-        "1 <= logn <= 10; values zero or normal in [2^-476, 2^80) (signing's range)",
-        "split in FFT form: f(x) = f0(x^2) + x f1(x^2)"
-    ),
-    pair!(
-        "fndsa.fpu.split_selfadj",
-        Kernel::SplitSelfadj,
-        "void fndsa_fpu_split_selfadj_fft(double *f0, double *f1, const double *f, uint32_t logn)",
-        "void fndsa_fpu_split_selfadj_fft_emu(uint64_t *f0, uint64_t *f1, const uint64_t *f, uint32_t logn)",
-        "1 <= logn <= 10; values zero or normal in [2^-476, 2^80) (signing's range)",
-        "split of a self-adjoint polynomial in FFT form"
-    ),
-    pair!(
-        "fndsa.fpu.merge",
-        Kernel::Merge,
-        "void fndsa_fpu_merge_fft(double *f, const double *f0, const double *f1, uint32_t logn)",
-        "void fndsa_fpu_merge_fft_emu(uint64_t *f, const uint64_t *f0, const uint64_t *f1, uint32_t logn)",
-        "1 <= logn <= 10; values zero or normal in [2^-476, 2^80) (signing's range)",
-        "merge in FFT form (inverse of split)"
-    ),
-    pair!(
-        "fndsa.fpu.leaf_sigma",
-        Kernel::LeafSigma,
-        "void fndsa_fpu_leaf_sigma(double *out, double d, double inv_sigma)",
-        "void fndsa_fpu_leaf_sigma_emu(uint64_t *out, const uint64_t in[2] /* d, inv_sigma */)",
-        "d zero or normal, d >= -0, in [2^-476, 2^80); inv_sigma one of signing's 1/sigma",
-        "out = sqrt(d) * inv_sigma"
-    ),
-    pair!(
-        "fndsa.fpu.sampler_centre",
-        Kernel::SamplerCentre,
-        "void fndsa_fpu_sampler_centre(struct fndsa_fpu_centre *c, double mu, double isigma, double sigma_min)",
-        "void fndsa_fpu_sampler_centre_emu(struct fndsa_fpu_centre *c, const uint64_t in[3])",
-        "|mu| < 2^63, zero or normal; isigma in [0.5, 1.1); sigma_min one of signing's",
-        "sampler centre: s = floor(mu), r = mu - s, dss = isigma^2/2, ccs_fx = fixed63(isigma sigma_min)"
-    ),
-    pair!(
-        "fndsa.fpu.sampler_exponent",
-        Kernel::SamplerExponent,
-        "void fndsa_fpu_sampler_exponent(struct fndsa_fpu_ber *e, const struct fndsa_fpu_centre *c, int32_t z, \
-         int32_t z0)",
-        "void fndsa_fpu_sampler_exponent_emu(struct fndsa_fpu_ber *e, const struct fndsa_fpu_centre *c, int32_t z, \
-         int32_t z0)",
-        "a centre from sampler_centre; |z|, z0 < 2^15",
-        "Bernoulli exponent: x = (z - r)^2 dss - z0^2/(2 sigma0^2) = k ln2 + rem"
-    ),
-];
-
-const fn flatten() -> [KernelSpec; 32] {
-    let mut out = [KERNEL_PAIRS[0][0]; 32];
-    let mut i = 0;
-    while i < 16 {
-        out[2 * i] = KERNEL_PAIRS[i][0];
-        out[2 * i + 1] = KERNEL_PAIRS[i][1];
-        i += 1;
-    }
-    out
-}
-
-const FLAT: [KernelSpec; 32] = flatten();
-
-pub(super) const KERNELS: &[KernelSpec] = &FLAT;
 
 /// Which kernel and variant a registered id names.
 pub fn kernel_of(id: &str) -> Option<(Kernel, bool)> {
-    let index = FLAT.iter().position(|k| k.id == id)?;
-    Some((Kernel::ALL[index / 2], index % 2 == 1))
+    Kernel::ALL.into_iter().flat_map(|k| [(k, false), (k, true)]).find(|&(k, emu)| k.id(emu) == id)
+}
+
+pub(super) fn kernels() -> Vec<Registered> {
+    Kernel::ALL.into_iter().flat_map(|kernel| [false, true].map(|emu| Registered::new(Fpu { kernel, emu }))).collect()
+}
+
+/// A kernel of the family, native or on the soft-float.
+struct Fpu {
+    kernel: Kernel,
+    emu: bool,
+}
+
+impl Fpu {
+    /// The C arguments of this variant, from the spec's parameters.
+    fn arg_specs(&self) -> Vec<ArgSpec> {
+        let double = if self.emu { Elem::U64 } else { Elem::F64 };
+        let mut specs = Vec::new();
+        for param in self.kernel.spec().params {
+            match *param {
+                Param::Poly { name, dir, len, bound, repr } => specs.push(
+                    match dir {
+                        Dir::In => ArgSpec::input(name, double, len, bound),
+                        _ => ArgSpec::in_out(name, double, len, bound, Bound::Any),
+                    }
+                    .repr(repr),
+                ),
+                Param::Out { name, elem, len, bound, repr } => {
+                    let elem = if elem == Elem::F64 { double } else { elem };
+                    specs.push(ArgSpec::output(name, elem, len, bound).repr(repr));
+                }
+                Param::Ints { name } => specs.push(ArgSpec::input(name, Elem::I32, N, Bound::Any).repr("int32")),
+                Param::Logn => specs.push(ArgSpec::scalar("logn", Elem::U32, LOGN).repr("log2 n")),
+                Param::Scalars { names, bounds, ref emu } => match (self.emu, emu) {
+                    (false, _) => specs
+                        .extend(names.iter().zip(bounds).map(|(&n, &b)| ArgSpec::scalar(n, Elem::F64, b).repr(PLAIN))),
+                    (true, &EmuScalars::Array(bound)) => specs.push(
+                        ArgSpec::input("in", Elem::U64, Len::Fixed(names.len()), bound).repr("ieee754: the scalars"),
+                    ),
+                    (true, EmuScalars::Words) => specs.extend([
+                        ArgSpec::scalar("c_lo", Elem::U32, Bound::Any).repr("ieee754, low word"),
+                        ArgSpec::scalar("c_hi", Elem::U32, Bound::Any).repr("ieee754, high word"),
+                    ]),
+                },
+                Param::IntScalars { names, bounds } => specs
+                    .extend(names.iter().zip(bounds).map(|(&n, &b)| ArgSpec::scalar(n, Elem::I32, b).repr("int32"))),
+                Param::Centre => specs.push(
+                    ArgSpec::input("c", Elem::U8, Len::Fixed(32), Bound::Any)
+                        .repr("struct")
+                        .c_struct("fndsa_fpu_centre"),
+                ),
+                Param::OutStruct { name, c_struct, bytes } => specs.push(
+                    ArgSpec::output(name, Elem::U8, Len::Fixed(bytes), Bound::Any).repr("struct").c_struct(c_struct),
+                ),
+            }
+        }
+        // Signing's values are secret; the degree is public.
+        specs.into_iter().map(|a| if a.name == "logn" { a } else { a.secret() }).collect()
+    }
+}
+
+impl Contract for Fpu {
+    type Input = Input;
+
+    fn describe(&self) -> Description {
+        let spec = self.kernel.spec();
+        let how = if self.emu { "soft-float" } else { "native FP64" };
+        Description {
+            id: self.kernel.id(self.emu),
+            symbol: self.kernel.symbol(self.emu),
+            images: Images::Both,
+            summary: format!("FN-DSA signing {} ({how})", spec.computes),
+            computes: format!("{}: fpu::Reference, every bit", spec.computes),
+            requires: spec.requires.into(),
+            edge_cases: spec.edge_cases,
+            args: self.arg_specs(),
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> Input {
+        generate(self.kernel, case, rng)
+    }
+
+    fn encode(&self, input: &Input) -> Vec<Arg> {
+        args(self.kernel, self.emu, input)
+    }
+
+    fn decode(&self, args: &[Arg]) -> Input {
+        input_of(self.kernel, self.emu, args)
+    }
+
+    fn reference(&self, input: &Input) -> Outcome {
+        run(&mut Reference, self.kernel, input)
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Two
+    }
+
+    fn precondition(&self, input: &Input) -> Result<(), String> {
+        let hn = (1usize << input.logn) / 2;
+        let self_adjoint = |name: &str, p: &[f64]| match p[hn..].iter().position(|&x| x != 0.0) {
+            None => Ok(()),
+            Some(i) => Err(format!("{name}[{}] = {:e}: not self-adjoint", hn + i, p[hn + i])),
+        };
+        match self.kernel {
+            Kernel::Ldl => {
+                self_adjoint("g00", &input.polys[0])?;
+                self_adjoint("g11", &input.polys[2])?;
+                match input.polys[0][..hn].iter().position(|&x| x <= 0.0) {
+                    None => Ok(()),
+                    Some(i) => Err(format!("g00[{i}] = {:e}: not positive", input.polys[0][i])),
+                }
+            }
+            Kernel::SplitSelfadj => self_adjoint("f", &input.polys[0]),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Edge cases of the polynomial kernels: for each logn 1..=10, four patterns (signed zeros, +-1 and small integers,
@@ -574,104 +764,124 @@ fn logn_of(case: u64, rng: &mut CaseRng) -> u32 {
     }
 }
 
-/// The inputs of case `case` of `kernel`.
-pub fn generate(kernel: Kernel, case: u64, rng: &mut CaseRng) -> Input {
-    match kernel {
-        Kernel::LeafSigma => {
-            let scalars = match leaf_edges().get(case as usize) {
-                Some(&(d, inv)) => vec![d, inv],
-                None => vec![random_in(rng, LO, HI).abs(), INV_SIGMA[rng.gen_range(1..=10)]],
-            };
-            return Input { scalars, ..Input::default() };
-        }
-        Kernel::SamplerCentre => {
-            let scalars = match centre_edges().get(case as usize) {
-                Some(&(mu, isigma, sigma_min)) => vec![mu, isigma, sigma_min],
-                None => vec![random_mu(rng), rng.gen_range(0.5..1.0), SIGMA_MIN[rng.gen_range(1..=10)]],
-            };
-            return Input { scalars, ..Input::default() };
-        }
-        Kernel::SamplerExponent => {
-            let (mu, isigma, z, z0) = match exponent_edges().get(case as usize) {
-                Some(&e) => e,
-                None => {
-                    let z0 =
-                        if rng.gen_range(0..8u32) == 0 { rng.gen_range(0..1 << 14) } else { rng.gen_range(0..=18) };
-                    let b: i32 = rng.gen_range(0..=1);
-                    (random_mu(rng), rng.gen_range(0.5..1.0), b + (2 * b - 1) * z0, z0)
-                }
-            };
-            let centre = Reference.sampler_centre(mu, isigma, SIGMA_MIN[9]);
-            return Input { ints: vec![z, z0], centre: Some(centre), ..Input::default() };
-        }
-        _ => {}
+/// The polynomial `which` (0, 1, 2) of a case: an edge pattern, or random values with exponents in `lo..=HI`.
+fn poly_case(case: u64, rng: &mut CaseRng, n: usize, which: usize, lo: i32) -> Vec<f64> {
+    if case < POLY_EDGE_CASES {
+        let pattern = case / 10;
+        (0..n).map(|i| edge_value(pattern, i + 3 * which, lo)).collect()
+    } else {
+        (0..n).map(|_| random_in(rng, lo, HI)).collect()
     }
+}
+
+/// A degree and `count` polynomials of it.
+fn polys_case(case: u64, rng: &mut CaseRng, count: usize, lo: i32) -> Input {
     let logn = logn_of(case, rng);
     let n = 1usize << logn;
-    let lo = if kernel == Kernel::Ldl { LO3 } else { LO };
-    let poly = |rng: &mut CaseRng, which: usize| -> Vec<f64> {
-        if case < POLY_EDGE_CASES {
-            let pattern = case / 10;
-            (0..n).map(|i| edge_value(pattern, i + 3 * which, lo)).collect()
-        } else {
-            (0..n).map(|_| random_in(rng, lo, HI)).collect()
+    let polys = (0..count).map(|which| poly_case(case, rng, n, which, lo)).collect();
+    Input { logn, polys, ..Input::default() }
+}
+
+fn generate_one(case: u64, rng: &mut CaseRng) -> Input {
+    polys_case(case, rng, 1, LO)
+}
+
+fn generate_two(case: u64, rng: &mut CaseRng) -> Input {
+    polys_case(case, rng, 2, LO)
+}
+
+fn generate_set_small(case: u64, rng: &mut CaseRng) -> Input {
+    let logn = logn_of(case, rng);
+    let n = 1usize << logn;
+    let ints = if case < POLY_EDGE_CASES {
+        let edges = [0, 1, -1, i32::MAX, i32::MIN, i32::MIN + 1, 12289, -12289, 127, -128, 1 << 24, -(1 << 30)];
+        (0..n).map(|i| edges[(i + case as usize) % edges.len()]).collect()
+    } else {
+        (0..n).map(|_| (rng.r#gen::<u32>() >> rng.gen_range(0..32u32)) as i32).collect()
+    };
+    Input { logn, ints, ..Input::default() }
+}
+
+fn generate_round(case: u64, rng: &mut CaseRng) -> Input {
+    let logn = logn_of(case, rng);
+    let n = 1usize << logn;
+    let f = if case < POLY_EDGE_CASES {
+        let edges = round_edges();
+        (0..n).map(|i| edges[(i + 7 * case as usize) % edges.len()]).collect()
+    } else {
+        (0..n)
+            .map(|_| match rng.gen_range(0..4u32) {
+                0 => random_in(rng, LO, HI),
+                1 => f64::from(rng.gen_range(-(1 << 20)..1 << 20)) + 0.5,
+                _ => random_in(rng, -2, 40),
+            })
+            .collect()
+    };
+    Input { logn, polys: vec![f], ..Input::default() }
+}
+
+fn generate_merge(case: u64, rng: &mut CaseRng) -> Input {
+    let mut input = polys_case(case, rng, 2, LO);
+    let hn = (1usize << input.logn) / 2;
+    input.polys.iter_mut().for_each(|p| p.truncate(hn));
+    input
+}
+
+fn generate_split_selfadj(case: u64, rng: &mut CaseRng) -> Input {
+    let mut input = polys_case(case, rng, 1, LO);
+    let hn = (1usize << input.logn) / 2;
+    input.polys[0][hn..].fill(0.0);
+    input
+}
+
+fn generate_mulconst(case: u64, rng: &mut CaseRng) -> Input {
+    let mut input = polys_case(case, rng, 1, LO);
+    let edges = [1.0, -1.0, 0.0, -0.0, 1.0 / 12289.0, -1.0 / 12289.0, pow2(LO), pow2(HI)];
+    input.scalars =
+        vec![if case < POLY_EDGE_CASES { edges[case as usize % edges.len()] } else { random_in(rng, LO, HI) }];
+    input
+}
+
+/// A Gram matrix: g00 with a positive real half, g00 and g11 self-adjoint.
+fn generate_ldl(case: u64, rng: &mut CaseRng) -> Input {
+    let mut input = polys_case(case, rng, 3, LO3);
+    let hn = (1usize << input.logn) / 2;
+    let g00 = &mut input.polys[0];
+    for x in &mut g00[..hn] {
+        *x = if *x == 0.0 { 1.0 } else { x.abs() };
+    }
+    g00[hn..].fill(0.0);
+    input.polys[2][hn..].fill(0.0);
+    input
+}
+
+fn generate_leaf_sigma(case: u64, rng: &mut CaseRng) -> Input {
+    let scalars = match leaf_edges().get(case as usize) {
+        Some(&(d, inv)) => vec![d, inv],
+        None => vec![random_in(rng, LO, HI).abs(), INV_SIGMA[rng.gen_range(1..=10)]],
+    };
+    Input { scalars, ..Input::default() }
+}
+
+fn generate_sampler_centre(case: u64, rng: &mut CaseRng) -> Input {
+    let scalars = match centre_edges().get(case as usize) {
+        Some(&(mu, isigma, sigma_min)) => vec![mu, isigma, sigma_min],
+        None => vec![random_mu(rng), rng.gen_range(0.5..1.0), SIGMA_MIN[rng.gen_range(1..=10)]],
+    };
+    Input { scalars, ..Input::default() }
+}
+
+fn generate_sampler_exponent(case: u64, rng: &mut CaseRng) -> Input {
+    let (mu, isigma, z, z0) = match exponent_edges().get(case as usize) {
+        Some(&e) => e,
+        None => {
+            let z0 = if rng.gen_range(0..8u32) == 0 { rng.gen_range(0..1 << 14) } else { rng.gen_range(0..=18) };
+            let b: i32 = rng.gen_range(0..=1);
+            (random_mu(rng), rng.gen_range(0.5..1.0), b + (2 * b - 1) * z0, z0)
         }
     };
-    let mut input = Input { logn, ..Input::default() };
-    match kernel {
-        Kernel::SetSmall => {
-            input.ints = if case < POLY_EDGE_CASES {
-                let edges = [0, 1, -1, i32::MAX, i32::MIN, i32::MIN + 1, 12289, -12289, 127, -128, 1 << 24, -(1 << 30)];
-                (0..n).map(|i| edges[(i + case as usize) % edges.len()]).collect()
-            } else {
-                (0..n).map(|_| (rng.r#gen::<u32>() >> rng.gen_range(0..32u32)) as i32).collect()
-            };
-        }
-        Kernel::Round => {
-            input.polys = vec![if case < POLY_EDGE_CASES {
-                let edges = round_edges();
-                (0..n).map(|i| edges[(i + 7 * case as usize) % edges.len()]).collect()
-            } else {
-                (0..n)
-                    .map(|_| match rng.gen_range(0..4u32) {
-                        0 => random_in(rng, LO, HI),
-                        1 => f64::from(rng.gen_range(-(1 << 20)..1 << 20)) + 0.5,
-                        _ => random_in(rng, -2, 40),
-                    })
-                    .collect()
-            }];
-        }
-        Kernel::Add | Kernel::Sub | Kernel::Mul | Kernel::MulAdj | Kernel::Merge => {
-            let (a, b) = (poly(rng, 0), poly(rng, 1));
-            input.polys =
-                if kernel == Kernel::Merge { vec![a[..n / 2].to_vec(), b[..n / 2].to_vec()] } else { vec![a, b] };
-        }
-        Kernel::Neg | Kernel::MulOwnAdj | Kernel::Split => input.polys = vec![poly(rng, 0)],
-        Kernel::SplitSelfadj => {
-            let mut f = poly(rng, 0);
-            f[n / 2..].fill(0.0);
-            input.polys = vec![f];
-        }
-        Kernel::MulConst => {
-            input.polys = vec![poly(rng, 0)];
-            let edges = [1.0, -1.0, 0.0, -0.0, 1.0 / 12289.0, -1.0 / 12289.0, pow2(LO), pow2(HI)];
-            input.scalars =
-                vec![if case < POLY_EDGE_CASES { edges[case as usize % edges.len()] } else { random_in(rng, LO, HI) }];
-        }
-        Kernel::Ldl => {
-            let mut g00 = poly(rng, 0);
-            for x in &mut g00[..n / 2] {
-                *x = if *x == 0.0 { 1.0 } else { x.abs() };
-            }
-            g00[n / 2..].fill(0.0);
-            let g01 = poly(rng, 1);
-            let mut g11 = poly(rng, 2);
-            g11[n / 2..].fill(0.0);
-            input.polys = vec![g00, g01, g11];
-        }
-        Kernel::LeafSigma | Kernel::SamplerCentre | Kernel::SamplerExponent => unreachable!(),
-    }
-    input
+    let centre = Reference.sampler_centre(mu, isigma, SIGMA_MIN[9]);
+    Input { ints: vec![z, z0], centre: Some(centre), ..Input::default() }
 }
 
 /// mu of the sampler: mostly the magnitudes signing sees (below 2^20), sometimes anything up to 2^62.
@@ -802,11 +1012,14 @@ mod tests {
 
     #[test]
     fn every_kernel_has_both_variants_in_order() {
+        let registered = kernels();
         for (i, kernel) in Kernel::ALL.into_iter().enumerate() {
-            assert_eq!(KERNELS[2 * i].symbol, kernel.symbol(false));
-            assert_eq!(KERNELS[2 * i + 1].symbol, kernel.symbol(true));
-            assert_eq!(KERNELS[2 * i + 1].id, format!("{}.emu", KERNELS[2 * i].id));
-            assert_eq!(kernel_of(KERNELS[2 * i + 1].id), Some((kernel, true)));
+            assert_eq!(SPECS[i].kernel, kernel, "SPECS in Kernel order");
+            assert_eq!(registered[2 * i].symbol, kernel.symbol(false));
+            assert_eq!(registered[2 * i + 1].symbol, kernel.symbol(true));
+            assert_eq!(registered[2 * i + 1].id, format!("{}.emu", registered[2 * i].id));
+            assert_eq!(kernel_of(registered[2 * i + 1].id), Some((kernel, true)));
+            assert_eq!(kernel_of(registered[2 * i].id), Some((kernel, false)));
         }
     }
 }

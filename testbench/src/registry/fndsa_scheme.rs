@@ -15,7 +15,7 @@ use pqhelium_core::fndsa::{self, HashId, ReferenceKernels, SigningKey, Verifying
 use pqhelium_core::keccak;
 use rand::Rng;
 
-use super::{CaseRng, Images, KernelSpec, Outcome, Returns};
+use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer};
 use crate::backend::Arg;
 
 /// Hash modes of the signed message: the message itself, its SHA3-256 pre-hash, or 64 bytes given as mu.
@@ -26,39 +26,104 @@ const EXTERNAL_MU: u8 = 2;
 /// logn 9 with all-zero inputs and logn 10 with all-ones inputs.
 const EDGE_CASES: u64 = 2;
 
-pub(super) const KERNELS: &[KernelSpec] = &[KernelSpec {
-    id: "fndsa.scheme",
-    summary: "FN-DSA v0.4 keygen, sign and verify (logn 2..10): pqhelium-core vs the fn-dsa 0.4.0 crate",
-    symbol: "",
-    images: Images::HostOnly,
-    signature: "keygen(logn, seed[32]); sign(sk, rng[40], ctx, mode, msg); verify(sig), verify(sig ^ bit), verify(other ctx)",
-    precondition: "logn in 2..=10, hash mode raw / SHA3-256 / external mu, context of at most 255 bytes",
-    postcondition: "[sk, vk, sig, the three verdicts] equal to the fn-dsa crate's",
-    returns: Returns::Nothing,
-    edge_cases: EDGE_CASES,
-    generate,
-    model: ours,
-    reference: oracle,
-    canon: |o| o.clone(),
-}];
+/// The degrees the crate supports.
+const LOGN: std::ops::RangeInclusive<u8> = 2..=10;
+/// The longest context and message the generator makes.
+const CONTEXT_MAX: usize = 255;
+const MESSAGE_MAX: usize = 200;
 
-fn generate(case: u64, rng: &mut CaseRng) -> Vec<Arg> {
-    let constant = |byte: u8, len: usize| Arg::In(vec![byte; len]);
+pub(super) fn kernels() -> Vec<Kernel> {
+    vec![Kernel::new(FndsaScheme)]
+}
+
+struct FndsaScheme;
+
+impl Contract for FndsaScheme {
+    /// The six input buffers, in order.
+    type Input = Vec<Vec<u8>>;
+
+    fn describe(&self) -> Description {
+        let input = |name, len, secret: bool| {
+            let arg = ArgSpec::input(name, Elem::U8, len, Bound::Any).repr("bytes");
+            if secret { arg.secret() } else { arg }
+        };
+        let result = |name, len: usize, repr| ArgSpec::output(name, Elem::U8, Len::UpTo(len), Bound::Any).repr(repr);
+        Description {
+            id: "fndsa.scheme",
+            symbol: "",
+            images: Images::HostOnly,
+            summary: "FN-DSA v0.4 keygen, sign and verify (logn 2..10): pqhelium-core vs the fn-dsa 0.4.0 crate".into(),
+            computes: "keygen(logn, kseed); sign(sk, sseed, ctx, mode, msg); verify(sig), verify(sig with one bit \
+                       flipped), verify(sig, another ctx): [sk, vk, sig, the three verdicts] equal to the fn-dsa \
+                       crate's"
+                .into(),
+            requires: format!(
+                "params = [logn in {}..={}, hash mode {RAW} raw / {SHA3_256} SHA3-256 / {EXTERNAL_MU} external mu]",
+                LOGN.start(),
+                LOGN.end()
+            ),
+            edge_cases: EDGE_CASES,
+            args: vec![
+                ArgSpec::input("params", Elem::U8, Len::Fixed(2), Bound::Range { lo: 0, hi: i64::from(*LOGN.end()) })
+                    .repr("logn, hash mode"),
+                input("kseed", Len::Fixed(32), true),
+                input("sseed", Len::Fixed(40), true),
+                input("ctx", Len::UpTo(CONTEXT_MAX), false),
+                input("msg", Len::UpTo(MESSAGE_MAX), false),
+                input("mutation", Len::Fixed(3), false).repr("byte index (u16 LE), bit"),
+            ],
+            returns: None,
+            results: vec![
+                result("sk", sign_key_size(10), "fndsa-signing-key").secret(),
+                result("vk", vrfy_key_size(10), "fndsa-verifying-key"),
+                result("sig", signature_size(10), "fndsa-signature"),
+                ArgSpec::output("verdicts", Elem::U8, Len::Fixed(3), Bound::Range { lo: 0, hi: 1 })
+                    .repr("accepted: honest, flipped, other context"),
+            ],
+        }
+    }
+
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Vec<u8>> {
+        generate(case, rng)
+    }
+
+    fn encode(&self, buffers: &Vec<Vec<u8>>) -> Vec<Arg> {
+        buffers.iter().map(|b| Arg::In(b.clone())).collect()
+    }
+
+    fn decode(&self, args: &[Arg]) -> Vec<Vec<u8>> {
+        args.iter().map(|a| buffer(a).to_vec()).collect()
+    }
+
+    /// The fn-dsa 0.4.0 crate.
+    fn reference(&self, buffers: &Vec<Vec<u8>>) -> Outcome {
+        oracle(buffers)
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three { model: |_, buffers| ours(buffers), canon: |_, o| o.clone() }
+    }
+
+    fn precondition(&self, buffers: &Vec<Vec<u8>>) -> Result<(), String> {
+        let [logn, mode] = buffers[0][..] else { unreachable!("the contract checked the length") };
+        if LOGN.contains(&logn) && mode <= EXTERNAL_MU {
+            Ok(())
+        } else {
+            Err(format!("params = [{logn}, {mode}]: logn in {}..={}, mode 0..=2", LOGN.start(), LOGN.end()))
+        }
+    }
+}
+
+fn generate(case: u64, rng: &mut CaseRng) -> Vec<Vec<u8>> {
+    let constant = |byte: u8, len: usize| vec![byte; len];
     match case {
-        0 => vec![
-            Arg::In(vec![9, RAW]),
-            constant(0, 32),
-            constant(0, 40),
-            constant(0, 0),
-            constant(0, 0),
-            constant(0, 3),
-        ],
+        0 => vec![vec![9, RAW], constant(0, 32), constant(0, 40), constant(0, 0), constant(0, 0), constant(0, 3)],
         1 => vec![
-            Arg::In(vec![10, SHA3_256]),
+            vec![10, SHA3_256],
             constant(0xFF, 32),
             constant(0xFF, 40),
-            constant(0xFF, 255),
-            constant(0xFF, 200),
+            constant(0xFF, CONTEXT_MAX),
+            constant(0xFF, MESSAGE_MAX),
             constant(0xFF, 3),
         ],
         _ => {
@@ -69,10 +134,10 @@ fn generate(case: u64, rng: &mut CaseRng) -> Vec<Arg> {
                 _ => rng.gen_range(2..=8),
             };
             let mode = rng.gen_range(RAW..=EXTERNAL_MU);
-            let ctx_len = if rng.gen_ratio(1, 20) { 255 } else { rng.gen_range(0..=32) };
-            let msg_len = rng.gen_range(0..=200);
-            let mut bytes = |len: usize| Arg::In((0..len).map(|_| rng.r#gen()).collect());
-            vec![Arg::In(vec![logn, mode]), bytes(32), bytes(40), bytes(ctx_len), bytes(msg_len), bytes(3)]
+            let ctx_len = if rng.gen_ratio(1, 20) { CONTEXT_MAX } else { rng.gen_range(0..=32) };
+            let msg_len = rng.gen_range(0..=MESSAGE_MAX);
+            let mut bytes = |len: usize| -> Vec<u8> { (0..len).map(|_| rng.r#gen()).collect() };
+            vec![vec![logn, mode], bytes(32), bytes(40), bytes(ctx_len), bytes(msg_len), bytes(3)]
         }
     }
 }
@@ -90,20 +155,15 @@ struct Case<'a> {
 }
 
 impl<'a> Case<'a> {
-    fn parse(args: &'a [Arg]) -> Self {
-        let buf = |i: usize| match &args[i] {
-            Arg::In(b) => b.as_slice(),
-            other => panic!("expected an input buffer, got {other:?}"),
-        };
-        let (params, mutation) = (buf(0), buf(5));
+    fn parse(buffers: &'a [Vec<u8>]) -> Self {
+        let (params, mutation) = (&buffers[0], &buffers[5]);
         Case {
-            // Shrinking may produce any byte: clamp to the contract's domain rather than refuse it.
-            logn: u32::from(params[0]).clamp(2, 10),
-            mode: params[1] % 3,
-            kseed: buf(1).try_into().expect("32-byte seed"),
-            sseed: buf(2).try_into().expect("40-byte randomness"),
-            ctx: buf(3),
-            msg: buf(4),
+            logn: u32::from(params[0]),
+            mode: params[1],
+            kseed: buffers[1][..].try_into().expect("32-byte seed"),
+            sseed: buffers[2][..].try_into().expect("40-byte randomness"),
+            ctx: &buffers[3],
+            msg: &buffers[4],
             flip: (usize::from(u16::from_le_bytes([mutation[0], mutation[1]])), mutation[2] & 7),
         }
     }
@@ -145,8 +205,8 @@ fn refused(error: impl std::fmt::Display) -> Outcome {
     Outcome { buffers: vec![format!("error: {error}").into_bytes()], ret: None }
 }
 
-fn ours(args: &[Arg]) -> Outcome {
-    let case = Case::parse(args);
+fn ours(buffers: &[Vec<u8>]) -> Outcome {
+    let case = Case::parse(buffers);
     let (id, hv) = case.hashed();
     let run = || {
         let mut kernels = ReferenceKernels::default();
@@ -184,8 +244,8 @@ impl fn_dsa::RngCore for Replay<'_> {
 
 impl fn_dsa::CryptoRng for Replay<'_> {}
 
-fn oracle(args: &[Arg]) -> Outcome {
-    let case = Case::parse(args);
+fn oracle(buffers: &[Vec<u8>]) -> Outcome {
+    let case = Case::parse(buffers);
     let (id, hv) = case.hashed();
     let logn = case.logn;
     let (mut sk, mut vk, mut sig) =
@@ -224,29 +284,39 @@ mod tests {
 
     #[test]
     fn edge_and_random_cases_agree_with_the_crate() {
-        let kernel = &KERNELS[0];
+        let kernel = Kernel::new(FndsaScheme);
         for case in 0..12 {
-            let args = (kernel.generate)(case, &mut case_rng(7, case));
-            let (outcome, failure) = check_model(kernel, &args);
+            let args = kernel.generate(case, &mut case_rng(7, case));
+            let (outcome, failure) = check_model(&kernel, &args);
             assert!(failure.is_none(), "case {case}: {failure:?}");
             // The honest signature verifies, the flipped one and the one under another context do not (except
             // under external mu, where the context is not part of the signed value).
-            let mode = Case::parse(&args).mode;
+            let mode = Case::parse(&FndsaScheme.decode(&args)).mode;
             assert_eq!(outcome.buffers[3], [1, 0, u8::from(mode == EXTERNAL_MU)], "case {case}");
         }
     }
 
     #[test]
     fn a_wrong_signer_is_caught() {
-        let kernel = KernelSpec {
-            model: |args| {
-                let mut o = ours(args);
+        let kernel = crate::registry::variant("fndsa.scheme", |k| {
+            k.model = Some(|args| {
+                let mut o = ours(&FndsaScheme.decode(args));
                 o.buffers[2][41] ^= 1;
                 o
-            },
-            ..KERNELS[0]
-        };
-        let args = (kernel.generate)(0, &mut case_rng(7, 0));
-        assert!(check_model(&kernel, &args).1.is_some());
+            })
+        });
+        let args = kernel.generate(0, &mut case_rng(7, 0));
+        assert!(check_model(kernel, &args).1.is_some());
+    }
+
+    /// Parameters outside the scheme's domain are refused before anything runs.
+    #[test]
+    fn parameters_outside_the_domain_are_refused() {
+        let kernel = Kernel::new(FndsaScheme);
+        let mut args = kernel.generate(0, &mut case_rng(7, 0));
+        args[0] = Arg::In(vec![11, RAW]);
+        assert!(kernel.evaluate(&args).unwrap_err().to_string().contains("params = [11, 0]"));
+        args[0] = Arg::In(vec![9, 3]);
+        assert!(kernel.evaluate(&args).is_err());
     }
 }

@@ -7,80 +7,146 @@ use pqhelium_core::keccak::keccak_f1600;
 use pqhelium_sim::keccak as model;
 use rand::Rng;
 
-use super::{CaseRng, Images, KernelSpec, Outcome, Returns, bytes_to_words, words_to_bytes};
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, bytes_to_words,
+    words_to_bytes,
+};
 use crate::backend::Arg;
 
 const STATE_BYTES: usize = 200;
 /// All-zero, all-ones, then each of the 1600 single-bit states.
 const EDGE_CASES: u64 = 2 + 1600;
 
-pub(super) const KERNELS: &[KernelSpec] = &[
-    KernelSpec {
-        id: "keccak.f1600",
-        summary: "Keccak-f[1600] permutation, in place, bit-interleaved 32-bit representation",
-        symbol: "keccak_f1600_interleaved",
-        images: Images::Both,
-        signature: "void keccak_f1600_interleaved(uint32_t s[50])",
-        precondition: "any state: s[2i] = even bits, s[2i+1] = odd bits of lane i = x + 5y",
-        postcondition: "deinterleave(s') = Keccak-f[1600](deinterleave(s))",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| vec![Arg::InOut(interleave_bitwise(&state_case(case, rng)))],
-        model: |args| {
-            let mut s: [u32; 50] = bytes_to_words(buffer(&args[0])).try_into().unwrap();
-            model::keccak_f1600_interleaved(&mut s);
-            Outcome { buffers: vec![words_to_bytes(&s)], ret: None }
-        },
-        reference: |args| {
-            let mut lanes = lanes_of(&deinterleave_bitwise(buffer(&args[0])));
-            keccak_f1600(&mut lanes);
-            Outcome { buffers: vec![bytes_of(&lanes)], ret: None }
-        },
-        canon: |o| Outcome { buffers: vec![deinterleave_bitwise(&o.buffers[0])], ret: None },
-    },
-    KernelSpec {
-        id: "keccak.interleave",
-        summary: "standard 64-bit lanes -> bit-interleaved 32-bit words",
-        symbol: "keccak_interleave",
-        images: Images::Both,
-        signature: "void keccak_interleave(uint32_t out[50], const uint32_t lanes[50])",
-        precondition: "any 25 little-endian 64-bit lanes",
-        postcondition: "out = interleave(lanes): out[2i] = even bits, out[2i+1] = odd bits of lane i",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| vec![Arg::Out(STATE_BYTES), Arg::In(state_case(case, rng))],
-        model: |args| {
-            let words = model::interleave(&lanes_of(buffer(&args[1])));
-            Outcome { buffers: vec![words_to_bytes(&words)], ret: None }
-        },
-        reference: |args| Outcome { buffers: vec![buffer(&args[1]).to_vec()], ret: None },
-        canon: |o| Outcome { buffers: vec![deinterleave_bitwise(&o.buffers[0])], ret: None },
-    },
-    KernelSpec {
-        id: "keccak.deinterleave",
-        summary: "bit-interleaved 32-bit words -> standard 64-bit lanes",
-        symbol: "keccak_deinterleave",
-        images: Images::Both,
-        signature: "void keccak_deinterleave(uint32_t lanes[50], const uint32_t in[50])",
-        precondition: "any interleaved state",
-        postcondition: "lanes = deinterleave(in)",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| vec![Arg::Out(STATE_BYTES), Arg::In(state_case(case, rng))],
-        model: |args| {
-            let words: [u32; 50] = bytes_to_words(buffer(&args[1])).try_into().unwrap();
-            Outcome { buffers: vec![bytes_of(&model::deinterleave(&words))], ret: None }
-        },
-        reference: |args| Outcome { buffers: vec![deinterleave_bitwise(buffer(&args[1]))], ret: None },
-        canon: |o| o.clone(),
-    },
-];
+/// The state as 50 little-endian 32-bit words: bit-interleaved, or 25 standard 64-bit lanes (low word first).
+type State = [u32; 50];
 
-fn buffer(arg: &Arg) -> &[u8] {
-    match arg {
-        Arg::In(b) | Arg::InOut(b) => b,
-        other => panic!("expected an input buffer, got {other:?}"),
+const INTERLEAVED: &str = "bit-interleaved";
+const LANES: &str = "keccak-lanes";
+
+pub(super) fn kernels() -> Vec<Kernel> {
+    vec![
+        Kernel::new(Keccak { id: "keccak.f1600", symbol: "keccak_f1600_interleaved", op: Op::Permute }),
+        Kernel::new(Keccak { id: "keccak.interleave", symbol: "keccak_interleave", op: Op::Interleave }),
+        Kernel::new(Keccak { id: "keccak.deinterleave", symbol: "keccak_deinterleave", op: Op::Deinterleave }),
+    ]
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// Keccak-f[1600] on the bit-interleaved state, in place.
+    Permute,
+    /// Standard lanes -> bit-interleaved words.
+    Interleave,
+    /// Bit-interleaved words -> standard lanes.
+    Deinterleave,
+}
+
+struct Keccak {
+    id: &'static str,
+    symbol: &'static str,
+    op: Op,
+}
+
+impl Contract for Keccak {
+    type Input = State;
+
+    fn describe(&self) -> Description {
+        let state = |name, repr| ArgSpec::input(name, Elem::U32, Len::Fixed(50), Bound::Any).repr(repr).secret();
+        let out = |name, repr| ArgSpec::output(name, Elem::U32, Len::Fixed(50), Bound::Any).repr(repr).secret();
+        let (summary, computes, args) = match self.op {
+            Op::Permute => (
+                "Keccak-f[1600] permutation, in place, bit-interleaved 32-bit representation",
+                "deinterleave(s') = Keccak-f[1600](deinterleave(s)); s[2i] = even bits, s[2i+1] = odd bits of lane \
+                 i = x + 5y",
+                vec![
+                    ArgSpec::in_out("s", Elem::U32, Len::Fixed(50), Bound::Any, Bound::Any).repr(INTERLEAVED).secret(),
+                ],
+            ),
+            Op::Interleave => (
+                "standard 64-bit lanes -> bit-interleaved 32-bit words",
+                "out = interleave(lanes): out[2i] = even bits, out[2i+1] = odd bits of lane i",
+                vec![out("out", INTERLEAVED), state("lanes", LANES)],
+            ),
+            Op::Deinterleave => (
+                "bit-interleaved 32-bit words -> standard 64-bit lanes",
+                "lanes = deinterleave(in)",
+                vec![out("lanes", LANES), state("in", INTERLEAVED)],
+            ),
+        };
+        Description {
+            id: self.id,
+            symbol: self.symbol,
+            images: Images::Both,
+            summary: summary.into(),
+            computes: computes.into(),
+            requires: String::new(),
+            edge_cases: EDGE_CASES,
+            args,
+            returns: None,
+            results: vec![],
+        }
     }
+
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> State {
+        let standard = state_case(case, rng);
+        let bytes = if self.op == Op::Permute { interleave_bitwise(&standard) } else { standard };
+        bytes_to_words(&bytes).try_into().unwrap()
+    }
+
+    fn encode(&self, state: &State) -> Vec<Arg> {
+        match self.op {
+            Op::Permute => vec![Arg::InOut(words_to_bytes(state))],
+            Op::Interleave | Op::Deinterleave => vec![Arg::Out(STATE_BYTES), Arg::In(words_to_bytes(state))],
+        }
+    }
+
+    fn decode(&self, args: &[Arg]) -> State {
+        bytes_to_words(buffer(args.last().expect("one state argument"))).try_into().unwrap()
+    }
+
+    fn reference(&self, state: &State) -> Outcome {
+        let bytes = words_to_bytes(state);
+        let standard = match self.op {
+            Op::Permute => {
+                let mut lanes = lanes_of(&deinterleave_bitwise(&bytes));
+                keccak_f1600(&mut lanes);
+                bytes_of(&lanes)
+            }
+            Op::Interleave => bytes,
+            Op::Deinterleave => deinterleave_bitwise(&bytes),
+        };
+        one(standard)
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three { model: Self::model, canon: Self::canon }
+    }
+}
+
+impl Keccak {
+    fn model(&self, state: &State) -> Outcome {
+        match self.op {
+            Op::Permute => {
+                let mut s = *state;
+                model::keccak_f1600_interleaved(&mut s);
+                one(words_to_bytes(&s))
+            }
+            Op::Interleave => one(words_to_bytes(&model::interleave(&lanes_of(&words_to_bytes(state))))),
+            Op::Deinterleave => one(bytes_of(&model::deinterleave(state))),
+        }
+    }
+
+    /// The kernel's outcome in the standard layout, converted bit by bit.
+    fn canon(&self, outcome: &Outcome) -> Outcome {
+        match self.op {
+            Op::Permute | Op::Interleave => one(deinterleave_bitwise(&outcome.buffers[0])),
+            Op::Deinterleave => outcome.clone(),
+        }
+    }
+}
+
+fn one(buffer: Vec<u8>) -> Outcome {
+    Outcome { buffers: vec![buffer], ret: None }
 }
 
 /// A 200-byte state: edge cases first (zero, ones, single bits), then uniformly random.

@@ -4,19 +4,21 @@
 //! both domains) as signed 16-bit non-canonical representatives without any Montgomery factor; the scalar baselines
 //! use the FIPS 203 order with the same representation. The canonicalisation un-permutes (written here bit by bit
 //! from the definition, sharing nothing with the model's gather offsets) and reduces to 0..q-1; the reference is
-//! `pqhelium_core::mlkem::Reference` (FIPS 203 Algorithms 9, 10, 11) on the canonical inputs in FIPS order.
+//! `pqhelium_core::mlkem::Reference` (FIPS 203 Algorithms 9, 10, 11) on the canonical inputs in FIPS order. The
+//! input and output bounds are the model's constants (`pqhelium_sim::mlkem_ntt`, proved by
+//! `sim/tests/mlkem_ntt_bounds.rs`).
 
 use pqhelium_core::mlkem::{MlkemKernels, Reference};
 use pqhelium_sim::mlkem_ntt as model;
 use rand::RngCore;
 
 use super::sample::{Bits16, Span16};
-use super::{CaseRng, Images, KernelSpec, Outcome, Returns};
+use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer};
 use crate::backend::Arg;
 
-const N: usize = 256;
+const N: usize = model::N;
 const BYTES: usize = 2 * N;
-const Q: i32 = 3329;
+const Q: i32 = model::Q as i32;
 type Poly = [i16; N];
 
 /// Storage bit i of the MVE order holds coefficient bit `STORAGE_TO_COEFF_BIT[i]`.
@@ -67,26 +69,8 @@ fn canonical(p: &Poly) -> Poly {
     p.map(|x| i32::from(x).rem_euclid(Q) as i16)
 }
 
-fn buffer(arg: &Arg) -> &[u8] {
-    match arg {
-        Arg::In(b) | Arg::InOut(b) => b,
-        other => panic!("expected an input buffer, got {other:?}"),
-    }
-}
-
-fn arg_poly(args: &[Arg], i: usize) -> Poly {
-    poly(buffer(&args[i]))
-}
-
 fn one(p: &Poly) -> Outcome {
     Outcome { buffers: vec![bytes(p)], ret: None }
-}
-
-/// The outcome of an in-place kernel on the polynomial in argument 0.
-fn in_place(args: &[Arg], kernel: fn(&mut Poly)) -> Outcome {
-    let mut p = arg_poly(args, 0);
-    kernel(&mut p);
-    one(&p)
 }
 
 /// Edge cases of a domain |x| <= max (max >= q): all zero, all q-1, all max, all -max, alternating max/-max,
@@ -96,14 +80,14 @@ const EDGE_CASES: u64 = 8;
 
 /// Inputs of both base multiplications: edge cases pair edge polynomials (a with the one three further on), then two
 /// independent random polynomials.
-fn basemul_case(case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+fn basemul_case(case: u64, rng: &mut CaseRng) -> Vec<Poly> {
     let a = poly_case(case, rng, BASEMUL_MAX);
     let b = if case < EDGE_CASES {
         poly_case((case + 3) % EDGE_CASES, rng, BASEMUL_MAX)
     } else {
         poly_case(case, rng, BASEMUL_MAX)
     };
-    vec![Arg::Out(BYTES), Arg::In(bytes(&a)), Arg::In(bytes(&b))]
+    vec![a, b]
 }
 
 fn poly_case(case: u64, rng: &mut CaseRng, max: i16) -> Poly {
@@ -175,136 +159,193 @@ fn reference_basemul(a: &Poly, b: &Poly) -> Poly {
     out
 }
 
-fn canon_mve(o: &Outcome) -> Outcome {
-    one(&canonical(&fips_of_mve(&poly(&o.buffers[0]))))
+const MVE_ORDER: &str = "mve-order";
+const FIPS_ORDER: &str = "fips203";
+
+pub(super) fn kernels() -> Vec<Kernel> {
+    use Op::*;
+    use Order::*;
+    let kernel = |id, symbol, op, order| Kernel::new(MlkemNtt { id, symbol, op, order });
+    vec![
+        kernel("mlkem.ntt.fwd", "mlkem_ntt_fwd_mve", Forward, Mve),
+        kernel("mlkem.ntt.inv", "mlkem_ntt_inv_mve", Inverse, Mve),
+        kernel("mlkem.basemul", "mlkem_basemul_mve", Basemul, Mve),
+        kernel("mlkem.order.to_mve", "mlkem_to_mve", ToMve, Mve),
+        kernel("mlkem.order.from_mve", "mlkem_from_mve", FromMve, Mve),
+        kernel("mlkem.ntt.fwd.scalar", "mlkem_ntt_fwd_scalar", Forward, Fips),
+        kernel("mlkem.ntt.inv.scalar", "mlkem_ntt_inv_scalar", Inverse, Fips),
+        kernel("mlkem.basemul.scalar", "mlkem_basemul_scalar", Basemul, Fips),
+    ]
 }
 
-fn canon_fips(o: &Outcome) -> Outcome {
-    one(&canonical(&poly(&o.buffers[0])))
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// FIPS 203 Algorithm 9, in place.
+    Forward,
+    /// FIPS 203 Algorithm 10 (times 128^-1), in place.
+    Inverse,
+    /// FIPS 203 Algorithm 11: 128 products mod X^2 - gamma.
+    Basemul,
+    /// FIPS order -> MVE order (gathers), values unchanged.
+    ToMve,
+    /// MVE order -> FIPS order (scatters), reduced to 0..q-1.
+    FromMve,
 }
 
-pub(super) const KERNELS: &[KernelSpec] = &[
-    KernelSpec {
-        id: "mlkem.ntt.fwd",
-        summary: "ML-KEM forward NTT (7 layers), MVE, in place, MVE order, Barrett with twisted twiddles",
-        symbol: "mlkem_ntt_fwd_mve",
-        images: Images::M55Only,
-        signature: "void mlkem_ntt_fwd_mve(int16_t p[256])",
-        precondition: "MVE order, |x| <= 8192",
-        postcondition: "MVE order, |x| <= 23588, x = NTT(p) mod q (FIPS 203 Algorithm 9), no Montgomery factor",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| vec![Arg::InOut(bytes(&poly_case(case, rng, FWD_MAX)))],
-        model: |args| in_place(args, model::ntt_fwd_mve),
-        reference: |args| one(&reference_ntt(&fips_of_mve(&arg_poly(args, 0)))),
-        canon: canon_mve,
-    },
-    KernelSpec {
-        id: "mlkem.ntt.inv",
-        summary: "ML-KEM inverse NTT (7 layers, times 128^-1), MVE, in place, MVE order",
-        symbol: "mlkem_ntt_inv_mve",
-        images: Images::M55Only,
-        signature: "void mlkem_ntt_inv_mve(int16_t p[256])",
-        precondition: "MVE order, any int16_t",
-        postcondition: "MVE order, |x| <= 1907 (< q), x = NTT^-1(p) mod q (FIPS 203 Algorithm 10), no Montgomery factor",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| vec![Arg::InOut(bytes(&any_case(case, rng)))],
-        model: |args| in_place(args, model::ntt_inv_mve),
-        reference: |args| one(&reference_inv(&fips_of_mve(&arg_poly(args, 0)))),
-        canon: canon_mve,
-    },
-    KernelSpec {
-        id: "mlkem.basemul",
-        summary: "ML-KEM NTT-domain product (128 products mod X^2 - gamma), MVE, MVE order",
-        symbol: "mlkem_basemul_mve",
-        images: Images::M55Only,
-        signature: "void mlkem_basemul_mve(int16_t out[256], const int16_t a[256], const int16_t b[256])",
-        precondition: "MVE order, |a|, |b| <= 32767",
-        postcondition: "MVE order, |out| <= 2652 (< q), out = a * b in T_q (FIPS 203 Algorithm 11)",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: basemul_case,
-        model: |args| one(&model::basemul_mve(&arg_poly(args, 1), &arg_poly(args, 2))),
-        reference: |args| one(&reference_basemul(&fips_of_mve(&arg_poly(args, 1)), &fips_of_mve(&arg_poly(args, 2)))),
-        canon: canon_mve,
-    },
-    KernelSpec {
-        id: "mlkem.order.to_mve",
-        summary: "FIPS 203 order -> MVE order (gathers), values unchanged",
-        symbol: "mlkem_to_mve",
-        images: Images::M55Only,
-        signature: "void mlkem_to_mve(int16_t out[256], const int16_t in[256])",
-        precondition: "FIPS order, any int16_t",
-        postcondition: "out[s] = in[c(s)], c(s) the FIPS index of MVE storage index s",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| vec![Arg::Out(BYTES), Arg::In(bytes(&ramp_or_any(case, rng)))],
-        model: |args| one(&model::to_mve(&arg_poly(args, 1))),
-        reference: |args| one(&arg_poly(args, 1)),
-        canon: |o| one(&fips_of_mve(&poly(&o.buffers[0]))),
-    },
-    KernelSpec {
-        id: "mlkem.order.from_mve",
-        summary: "MVE order -> FIPS 203 order (scatters), reduced to 0..q-1",
-        symbol: "mlkem_from_mve",
-        images: Images::M55Only,
-        signature: "void mlkem_from_mve(int16_t out[256], const int16_t in[256])",
-        precondition: "MVE order, any int16_t",
-        postcondition: "FIPS order, out[c(s)] = in[s] mod q in 0..q-1",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| vec![Arg::Out(BYTES), Arg::In(bytes(&ramp_or_any(case, rng)))],
-        model: |args| one(&model::from_mve(&arg_poly(args, 1))),
-        reference: |args| one(&canonical(&fips_of_mve(&arg_poly(args, 1)))),
-        canon: |o| o.clone(),
-    },
-    KernelSpec {
-        id: "mlkem.ntt.fwd.scalar",
-        summary: "ML-KEM forward NTT, portable C baseline, FIPS order, same arithmetic as mlkem.ntt.fwd",
-        symbol: "mlkem_ntt_fwd_scalar",
-        images: Images::Both,
-        signature: "void mlkem_ntt_fwd_scalar(int16_t p[256])",
-        precondition: "FIPS order, |x| <= 8192",
-        postcondition: "FIPS order, |x| <= 23588, x = NTT(p) mod q",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| vec![Arg::InOut(bytes(&poly_case(case, rng, FWD_MAX)))],
-        model: |args| in_place(args, model::ntt_fwd_scalar),
-        reference: |args| one(&reference_ntt(&arg_poly(args, 0))),
-        canon: canon_fips,
-    },
-    KernelSpec {
-        id: "mlkem.ntt.inv.scalar",
-        summary: "ML-KEM inverse NTT, portable C baseline, FIPS order, same arithmetic as mlkem.ntt.inv",
-        symbol: "mlkem_ntt_inv_scalar",
-        images: Images::Both,
-        signature: "void mlkem_ntt_inv_scalar(int16_t p[256])",
-        precondition: "FIPS order, any int16_t",
-        postcondition: "FIPS order, |x| <= 1907, x = NTT^-1(p) mod q",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| vec![Arg::InOut(bytes(&any_case(case, rng)))],
-        model: |args| in_place(args, model::ntt_inv_scalar),
-        reference: |args| one(&reference_inv(&arg_poly(args, 0))),
-        canon: canon_fips,
-    },
-    KernelSpec {
-        id: "mlkem.basemul.scalar",
-        summary: "ML-KEM NTT-domain product, portable C baseline, FIPS order",
-        symbol: "mlkem_basemul_scalar",
-        images: Images::Both,
-        signature: "void mlkem_basemul_scalar(int16_t out[256], const int16_t a[256], const int16_t b[256])",
-        precondition: "FIPS order, |a|, |b| <= 32767",
-        postcondition: "FIPS order, |out| <= 2652, out = a * b in T_q",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: basemul_case,
-        model: |args| one(&model::basemul_scalar(&arg_poly(args, 1), &arg_poly(args, 2))),
-        reference: |args| one(&reference_basemul(&arg_poly(args, 1), &arg_poly(args, 2))),
-        canon: canon_fips,
-    },
-];
+/// Where the kernel keeps the coefficients: the MVE kernels in the MVE order, the portable C baselines in FIPS order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Mve,
+    Fips,
+}
+
+struct MlkemNtt {
+    id: &'static str,
+    symbol: &'static str,
+    op: Op,
+    order: Order,
+}
+
+impl Contract for MlkemNtt {
+    /// One polynomial (two for the base multiplication), in the kernel's order.
+    type Input = Vec<Poly>;
+
+    fn describe(&self) -> Description {
+        let order = match self.order {
+            Order::Mve => MVE_ORDER,
+            Order::Fips => FIPS_ORDER,
+        };
+        let poly = Len::Fixed(N);
+        let (summary, computes, args) = match self.op {
+            Op::Forward => (
+                "ML-KEM forward NTT (7 layers), in place, Barrett with twisted twiddles",
+                "p' = NTT(p) mod q (FIPS 203 Algorithm 9), no Montgomery factor",
+                vec![ArgSpec::in_out("p", Elem::I16, poly, bound(FWD_MAX), Bound::magnitude(model::FWD_OUT_MAX))],
+            ),
+            Op::Inverse => (
+                "ML-KEM inverse NTT (7 layers, times 128^-1), in place",
+                "p' = NTT^-1(p) mod q (FIPS 203 Algorithm 10), no Montgomery factor",
+                vec![ArgSpec::in_out("p", Elem::I16, poly, Bound::Any, Bound::magnitude(model::INV_OUT_MAX))],
+            ),
+            Op::Basemul => (
+                "ML-KEM NTT-domain product (128 products mod X^2 - gamma)",
+                "out = a * b in T_q (FIPS 203 Algorithm 11)",
+                vec![
+                    ArgSpec::output("out", Elem::I16, poly, Bound::magnitude(model::BASEMUL_OUT_MAX)),
+                    ArgSpec::input("a", Elem::I16, poly, bound(BASEMUL_MAX)),
+                    ArgSpec::input("b", Elem::I16, poly, bound(BASEMUL_MAX)),
+                ],
+            ),
+            Op::ToMve => (
+                "FIPS 203 order -> MVE order (gathers), values unchanged",
+                "out[s] = in[c(s)], c(s) the FIPS index of MVE storage index s",
+                vec![
+                    ArgSpec::output("out", Elem::I16, poly, Bound::Any).repr(MVE_ORDER),
+                    ArgSpec::input("in", Elem::I16, poly, Bound::Any).repr(FIPS_ORDER),
+                ],
+            ),
+            Op::FromMve => (
+                "MVE order -> FIPS 203 order (scatters), reduced to 0..q-1",
+                "out[c(s)] = in[s] mod q, c(s) the FIPS index of MVE storage index s",
+                vec![
+                    ArgSpec::output("out", Elem::I16, poly, Bound::Canonical { q: Q as i64 }).repr(FIPS_ORDER),
+                    ArgSpec::input("in", Elem::I16, poly, Bound::Any).repr(MVE_ORDER),
+                ],
+            ),
+        };
+        let build = match (self.order, self.op) {
+            (_, Op::ToMve | Op::FromMve) => String::new(),
+            (Order::Mve, _) => ", MVE, MVE order".into(),
+            (Order::Fips, _) => ", portable C baseline, FIPS order".into(),
+        };
+        Description {
+            id: self.id,
+            symbol: self.symbol,
+            images: if self.order == Order::Mve { Images::M55Only } else { Images::Both },
+            summary: format!("{summary}{build}"),
+            computes: computes.into(),
+            requires: String::new(),
+            edge_cases: EDGE_CASES,
+            // Every polynomial is secret (keys and noise go through the NTT), signed 16-bit, no Montgomery factor.
+            args: args.into_iter().map(|a| if a.repr.is_empty() { a.repr(order) } else { a }.secret()).collect(),
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Poly> {
+        match self.op {
+            Op::Forward => vec![poly_case(case, rng, FWD_MAX)],
+            Op::Inverse => vec![any_case(case, rng)],
+            Op::Basemul => basemul_case(case, rng),
+            Op::ToMve | Op::FromMve => vec![ramp_or_any(case, rng)],
+        }
+    }
+
+    fn encode(&self, polys: &Vec<Poly>) -> Vec<Arg> {
+        match self.op {
+            Op::Forward | Op::Inverse => vec![Arg::InOut(bytes(&polys[0]))],
+            Op::Basemul => vec![Arg::Out(BYTES), Arg::In(bytes(&polys[0])), Arg::In(bytes(&polys[1]))],
+            Op::ToMve | Op::FromMve => vec![Arg::Out(BYTES), Arg::In(bytes(&polys[0]))],
+        }
+    }
+
+    fn decode(&self, args: &[Arg]) -> Vec<Poly> {
+        args.iter().filter(|a| !matches!(a, Arg::Out(_))).map(|a| poly(buffer(a))).collect()
+    }
+
+    fn reference(&self, polys: &Vec<Poly>) -> Outcome {
+        let fips = |p: &Poly| if self.order == Order::Mve { fips_of_mve(p) } else { *p };
+        one(&match self.op {
+            Op::Forward => reference_ntt(&fips(&polys[0])),
+            Op::Inverse => reference_inv(&fips(&polys[0])),
+            Op::Basemul => reference_basemul(&fips(&polys[0]), &fips(&polys[1])),
+            Op::ToMve => polys[0],
+            Op::FromMve => canonical(&fips_of_mve(&polys[0])),
+        })
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three { model: |ntt, polys| ntt.model(polys), canon: Self::canon }
+    }
+}
+
+impl MlkemNtt {
+    fn model(&self, polys: &[Poly]) -> Outcome {
+        let in_place = |kernel: fn(&mut Poly)| {
+            let mut p = polys[0];
+            kernel(&mut p);
+            p
+        };
+        one(&match (self.op, self.order) {
+            (Op::Forward, Order::Mve) => in_place(model::ntt_fwd_mve),
+            (Op::Forward, Order::Fips) => in_place(model::ntt_fwd_scalar),
+            (Op::Inverse, Order::Mve) => in_place(model::ntt_inv_mve),
+            (Op::Inverse, Order::Fips) => in_place(model::ntt_inv_scalar),
+            (Op::Basemul, Order::Mve) => model::basemul_mve(&polys[0], &polys[1]),
+            (Op::Basemul, Order::Fips) => model::basemul_scalar(&polys[0], &polys[1]),
+            (Op::ToMve, _) => model::to_mve(&polys[0]),
+            (Op::FromMve, _) => model::from_mve(&polys[0]),
+        })
+    }
+
+    /// The kernel's outcome in FIPS order (un-permuted bit by bit from the definition), reduced to 0..q-1 where the
+    /// reference reduces.
+    fn canon(&self, o: &Outcome) -> Outcome {
+        let p = poly(&o.buffers[0]);
+        match (self.op, self.order) {
+            (Op::ToMve, _) => one(&fips_of_mve(&p)),
+            (Op::FromMve, _) => o.clone(),
+            (_, Order::Mve) => one(&canonical(&fips_of_mve(&p))),
+            (_, Order::Fips) => one(&canonical(&p)),
+        }
+    }
+}
+
+/// The input bound `|x| <= max`.
+const fn bound(max: i16) -> Bound {
+    Bound::magnitude(max as i64)
+}
 
 /// Permutation inputs: the ramp 0..255 (each value names its index) first, then the domain edges of any int16_t.
 fn ramp_or_any(case: u64, rng: &mut CaseRng) -> Poly {

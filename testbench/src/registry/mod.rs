@@ -1,23 +1,33 @@
-//! The kernel registry: one contract per kernel, read by everything else (differential engine, CLI, tests).
+//! The kernel registry: one contract per kernel, read by everything else (differential engine, CLI, tests, docs).
 //!
-//! A contract names the kernel's symbol and images, its AAPCS signature, its input domain with the generator that
-//! covers it (edge cases first, then random, all from (seed, case) alone), and three functions: the model (the
-//! kernel's exact output, in its own layout), the reference (what the standard computes, in the standard layout) and
-//! the canonicalisation between the two.
+//! A contract ([`contract`]) is data (every argument with its type, length, direction, bounds, representation and
+//! secrecy) and behaviour (edge cases first, then random cases, all from (seed, case) alone; the reference, and for
+//! kernels checked three ways the model and the canonicalisation between the two). Each family is one file; a kernel
+//! is a value of its family's contract type, a few lines. The engine enforces the data on every case: generated
+//! inputs within their input bounds, the model's and the object code's outputs within their output bounds.
 
+pub mod contract;
 pub mod fndsa_fpu;
-mod fndsa_ntt;
+pub(crate) mod fndsa_ntt;
 mod fndsa_scheme;
 mod keccak;
-mod mlkem_ntt;
+pub(crate) mod mlkem_ntt;
 mod sample;
 mod schemes;
 pub mod softfloat;
 
+use std::sync::LazyLock;
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+pub use contract::{
+    ArgSpec, Bound, BoundViolation, Checked, Contract, Description, Dir, Elem, Evaluation, Images, Len, Ways,
+    check_input_bounds, check_output_bounds,
+};
+
 use crate::backend::{Arg, BackendKind, CallOutput};
+use contract::Behaviour;
 
 /// Random source of one case: a function of (campaign seed, case index) only.
 pub type CaseRng = ChaCha8Rng;
@@ -32,63 +42,104 @@ pub fn case_rng(seed: u64, case: u64) -> CaseRng {
     rng
 }
 
-/// Which guest images contain the kernel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Images {
-    /// Portable code: built for the Cortex-M55 (QEMU) and the Cortex-M7 (unicorn) images.
-    Both,
-    /// MVE code: Cortex-M55 image only.
-    M55Only,
-    /// No object code: a whole scheme in Rust checked against an oracle crate (model backend only).
-    HostOnly,
-}
-
-/// What a kernel produced: its output buffers (`Out` and `InOut` arguments, in order) and its return value.
+/// What a kernel produced: its output buffers (`Out` and `InOut` arguments in order, then a host-only contract's
+/// results) and its return value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     pub buffers: Vec<Vec<u8>>,
     pub ret: Option<u64>,
 }
 
-/// How the kernel returns a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Returns {
-    Nothing,
-    U32,
+/// A registered kernel: its contract as data (through `Deref`) and its behaviour.
+pub struct Kernel {
+    description: Description,
+    /// How it is checked (from the contract's [`Ways`]).
+    pub checked: Checked,
+    behaviour: Box<dyn Behaviour>,
 }
 
-#[derive(Clone, Copy)]
-pub struct KernelSpec {
-    pub id: &'static str,
-    pub summary: &'static str,
-    pub symbol: &'static str,
-    pub images: Images,
-    /// The C prototype, for people.
-    pub signature: &'static str,
-    pub precondition: &'static str,
-    pub postcondition: &'static str,
-    pub returns: Returns,
-    /// Cases `0..edge_cases` are the edge cases, in order; later cases are random.
-    pub edge_cases: u64,
-    /// The arguments of case `case` (the rng is `case_rng(seed, case)`).
-    pub generate: fn(case: u64, rng: &mut CaseRng) -> Vec<Arg>,
-    pub model: fn(&[Arg]) -> Outcome,
-    pub reference: fn(&[Arg]) -> Outcome,
-    /// Maps the kernel's outcome (model or object code) to the reference's layout.
-    pub canon: fn(&Outcome) -> Outcome,
-}
-
-impl std::fmt::Debug for KernelSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("KernelSpec").field("id", &self.id).field("symbol", &self.symbol).finish_non_exhaustive()
+impl std::ops::Deref for Kernel {
+    type Target = Description;
+    fn deref(&self) -> &Description {
+        &self.description
     }
 }
 
-impl KernelSpec {
-    /// Whether this kernel's object code exists for the backend's image.
+impl std::fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel").field("id", &self.id).field("symbol", &self.symbol).finish_non_exhaustive()
+    }
+}
+
+impl serde::Serialize for Kernel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Listed<'a> {
+            #[serde(flatten)]
+            description: &'a Description,
+            checked: Checked,
+            prototype: Option<String>,
+        }
+        let listed =
+            Listed { description: &self.description, checked: self.checked, prototype: self.description.prototype() };
+        listed.serialize(serializer)
+    }
+}
+
+impl Kernel {
+    pub fn new<C: Contract>(contract: C) -> Self {
+        Self::from_behaviour(contract.describe(), Box::new(contract))
+    }
+
+    /// Refuses a model that is the reference function itself: a function is never compared with itself.
+    fn from_behaviour(description: Description, behaviour: Box<dyn Behaviour>) -> Self {
+        assert!(!behaviour.model_is_reference(), "{}: the model is the reference function", description.id);
+        let checked = match behaviour.checked() {
+            Checked::ThreeWay if description.images == Images::HostOnly => Checked::ModelOnly,
+            checked => checked,
+        };
+        Self { description, checked, behaviour }
+    }
+
+    /// The arguments of case `case` (the rng is `case_rng(seed, case)`).
+    pub fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+        self.behaviour.generate_args(case, rng)
+    }
+
+    /// The reference and (three-way kernels) the model on one case, its inputs decoded once; `Err` names the
+    /// relation between the inputs that the case breaks.
+    pub fn evaluate(&self, args: &[Arg]) -> Result<Evaluation, BoundViolation> {
+        self.behaviour.evaluate(args).map_err(|problem| BoundViolation::Shape {
+            kernel: self.id,
+            side: "generated input".into(),
+            problem,
+        })
+    }
+
+    /// Maps the kernel's outcome (model or object code) to the reference's layout.
+    pub fn canon(&self, outcome: &Outcome) -> Outcome {
+        self.behaviour.canonical(outcome)
+    }
+
+    /// What the object code must produce on `args`: the model's outcome, or for two-way kernels the reference's
+    /// (nothing else is computed, and the inputs are not checked: see [`Kernel::evaluate`]).
+    pub fn expected(&self, args: &[Arg]) -> Outcome {
+        self.behaviour.expected(args)
+    }
+
+    /// The name of the side the object code is compared with: `model`, or `reference` for two-way kernels.
+    pub fn expected_side(&self) -> &'static str {
+        match self.checked {
+            Checked::ThreeWay | Checked::ModelOnly => "model",
+            Checked::TwoWay => "reference",
+        }
+    }
+
+    /// Whether this kernel runs on the backend: its object code exists for the backend's image, or (model backend)
+    /// it has a model to check against the reference.
     pub fn runs_on(&self, backend: BackendKind) -> bool {
         match backend {
-            BackendKind::Model => true,
+            BackendKind::Model => self.checked != Checked::TwoWay,
             BackendKind::Qemu => self.images != Images::HostOnly,
             BackendKind::Unicorn => self.images == Images::Both,
         }
@@ -102,43 +153,102 @@ impl KernelSpec {
             .filter(|(arg, _)| matches!(arg, Arg::InOut(_) | Arg::Out(_)))
             .map(|(_, data)| data)
             .collect();
-        let ret = match self.returns {
-            Returns::Nothing => None,
-            Returns::U32 => Some(u64::from(output.r0)),
-        };
+        let ret = self.returns.map(|r| match r.elem {
+            Elem::I64 | Elem::U64 => u64::from(output.r0) | u64::from(output.r1) << 32,
+            Elem::F64 => output.d0.to_bits(),
+            _ => u64::from(output.r0),
+        });
         Outcome { buffers, ret }
     }
 }
 
-/// The kernel families; each module lists its contracts. A new family is one line here.
-const FAMILIES: &[&[KernelSpec]] = &[
-    keccak::KERNELS,
-    schemes::KERNELS,
-    fndsa_scheme::KERNELS,
-    fndsa_ntt::KERNELS,
-    mlkem_ntt::KERNELS,
-    softfloat::KERNELS,
-    fndsa_fpu::KERNELS,
-];
-
-/// Every kernel pqhelium knows, family by family.
-pub fn all() -> impl Iterator<Item = &'static KernelSpec> {
-    FAMILIES.iter().flat_map(|family| family.iter())
+/// A registered kernel with parts replaced, for tests that need a contract to be wrong.
+#[derive(Default)]
+pub struct Alteration {
+    pub symbol: Option<&'static str>,
+    /// A model in place of the kernel's (a two-way kernel becomes three-way, with its identity canonicalisation).
+    pub model: Option<fn(&[Arg]) -> Outcome>,
+    pub reference: Option<fn(&[Arg]) -> Outcome>,
 }
 
-pub fn find(id: &str) -> Option<&'static KernelSpec> {
+struct Altered {
+    base: &'static Kernel,
+    change: Alteration,
+}
+
+impl Behaviour for Altered {
+    fn generate_args(&self, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+        self.base.generate(case, rng)
+    }
+
+    fn evaluate(&self, args: &[Arg]) -> Result<Evaluation, String> {
+        let mut evaluation = self.base.behaviour.evaluate(args)?;
+        if let Some(model) = self.change.model {
+            evaluation.model = Some(model(args));
+        }
+        if let Some(reference) = self.change.reference {
+            evaluation.reference = reference(args);
+        }
+        Ok(evaluation)
+    }
+
+    fn expected(&self, args: &[Arg]) -> Outcome {
+        match (self.change.model, self.change.reference) {
+            (Some(model), _) => model(args),
+            (None, Some(reference)) if self.base.checked == Checked::TwoWay => reference(args),
+            (None, _) => self.base.expected(args),
+        }
+    }
+
+    fn canonical(&self, outcome: &Outcome) -> Outcome {
+        self.base.canon(outcome)
+    }
+
+    fn checked(&self) -> Checked {
+        if self.change.model.is_some() { Checked::ThreeWay } else { self.base.checked }
+    }
+
+    fn model_is_reference(&self) -> bool {
+        false
+    }
+}
+
+/// A changed copy of a registered kernel, for tests that need a contract to be wrong (leaked: test use only).
+pub fn variant(id: &str, change: impl FnOnce(&mut Alteration)) -> &'static Kernel {
+    let base = find(id).unwrap_or_else(|| panic!("unknown kernel {id}"));
+    let mut alteration = Alteration::default();
+    change(&mut alteration);
+    let mut description = base.description.clone();
+    if let Some(symbol) = alteration.symbol {
+        description.symbol = symbol;
+    }
+    Box::leak(Box::new(Kernel::from_behaviour(description, Box::new(Altered { base, change: alteration }))))
+}
+
+/// The kernel families, each a module with its contracts. A new family is one line here.
+const FAMILIES: &[fn() -> Vec<Kernel>] = &[
+    keccak::kernels,
+    schemes::kernels,
+    fndsa_scheme::kernels,
+    fndsa_ntt::kernels,
+    mlkem_ntt::kernels,
+    softfloat::kernels,
+    fndsa_fpu::kernels,
+];
+
+static REGISTRY: LazyLock<Vec<Kernel>> = LazyLock::new(|| FAMILIES.iter().flat_map(|family| family()).collect());
+
+/// Every kernel pqhelium knows, family by family.
+pub fn all() -> impl Iterator<Item = &'static Kernel> {
+    REGISTRY.iter()
+}
+
+pub fn find(id: &str) -> Option<&'static Kernel> {
     all().find(|k| k.id == id)
 }
 
-/// A changed copy of a registered contract, for tests that need a contract to be wrong (leaked: test use only).
-pub fn variant(id: &str, change: impl FnOnce(&mut KernelSpec)) -> &'static KernelSpec {
-    let mut spec = *find(id).unwrap_or_else(|| panic!("unknown kernel {id}"));
-    change(&mut spec);
-    Box::leak(Box::new(spec))
-}
-
 /// Kernels whose id matches a glob pattern (`*` any run of characters, `?` one character).
-pub fn matching(pattern: &str) -> Vec<&'static KernelSpec> {
+pub fn matching(pattern: &str) -> Vec<&'static Kernel> {
     all().filter(|k| glob_match(pattern.as_bytes(), k.id.as_bytes())).collect()
 }
 
@@ -159,6 +269,22 @@ pub(crate) fn words_to_bytes(words: &[u32]) -> Vec<u8> {
 
 pub(crate) fn bytes_to_words(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// The bytes of an `In` or `InOut` argument (decoders run on arguments whose shape the contract has checked).
+pub(crate) fn buffer(arg: &Arg) -> &[u8] {
+    match arg {
+        Arg::In(b) | Arg::InOut(b) => b,
+        other => panic!("expected an input buffer, got {other:?}"),
+    }
+}
+
+/// The value of a `U32` argument.
+pub(crate) fn u32_arg(arg: &Arg) -> u32 {
+    match arg {
+        Arg::U32(v) => *v,
+        other => panic!("expected a u32, got {other:?}"),
+    }
 }
 
 #[cfg(test)]
@@ -192,13 +318,74 @@ mod tests {
     fn cases_depend_on_seed_and_index_only() {
         for k in all() {
             for case in [0, k.edge_cases, k.edge_cases + 7] {
-                let a = (k.generate)(case, &mut case_rng(42, case));
-                let b = (k.generate)(case, &mut case_rng(42, case));
-                let c = (k.generate)(case, &mut case_rng(43, case));
+                let a = k.generate(case, &mut case_rng(42, case));
+                let b = k.generate(case, &mut case_rng(42, case));
+                let c = k.generate(case, &mut case_rng(43, case));
                 assert_eq!(a, b);
                 if case >= k.edge_cases {
                     assert_ne!(a, c, "{}: random cases must depend on the seed", k.id);
                 }
+            }
+        }
+    }
+
+    /// A function is never compared with itself: no three-way kernel's model is its reference function, and the
+    /// kernels whose order of operations is the definition (the FN-DSA signing FP64 kernels and the soft-float) are
+    /// checked two ways, with no model.
+    #[test]
+    fn no_model_is_the_reference() {
+        for k in all() {
+            assert!(!k.behaviour.model_is_reference(), "{}: the model is the reference function", k.id);
+        }
+        let two_way: Vec<&str> = all().filter(|k| k.checked == Checked::TwoWay).map(|k| k.id).collect();
+        assert_eq!(two_way.len(), 49, "{two_way:?}");
+        assert!(two_way.iter().all(|id| id.starts_with("fndsa.fpu.") || id.starts_with("fndsa.emu.f64.")));
+        for k in all().filter(|k| k.checked == Checked::TwoWay) {
+            assert!(!k.runs_on(BackendKind::Model), "{}: a model row would compare the reference with itself", k.id);
+            let args = k.generate(0, &mut case_rng(1, 0));
+            assert!(k.evaluate(&args).unwrap().model.is_none(), "{}", k.id);
+        }
+    }
+
+    /// The data is consistent: every bound fits its element type, inputs have input bounds and outputs output bounds,
+    /// lengths name scalar parameters, and the generated arguments have the declared shapes.
+    #[test]
+    fn descriptions_are_consistent() {
+        for k in all() {
+            for a in k.args.iter().chain(&k.results).chain(&k.returns) {
+                assert_eq!(a.input.is_some(), a.dir != Dir::Out, "{} {}: input bound", k.id, a.name);
+                assert_eq!(a.output.is_some(), a.dir != Dir::In, "{} {}: output bound", k.id, a.name);
+                for bound in a.input.iter().chain(&a.output) {
+                    assert!(bound.fits(a.elem), "{} {}: {bound} on {}", k.id, a.name, a.elem.name());
+                }
+                if let Len::PowerOfTwo { param, .. } = a.len {
+                    assert!(k.args.iter().any(|p| p.name == param && p.len == Len::Scalar), "{} {}", k.id, a.name);
+                }
+                assert!(!a.repr.is_empty(), "{} {}: no representation", k.id, a.name);
+            }
+            assert!(k.results.is_empty() || k.images == Images::HostOnly, "{}: results are host-only", k.id);
+            let args = k.generate(0, &mut case_rng(1, 0));
+            assert_eq!(check_input_bounds(k, &args), Ok(()), "{}", k.id);
+        }
+    }
+
+    /// The generators stay inside the declared input bounds and relations, edge cases and random cases alike, and
+    /// what the object code must produce (the model's outcome, the reference's for two-way kernels) inside the
+    /// declared output bounds. The schemes' whole runs are left to the campaigns.
+    #[test]
+    fn generated_cases_and_models_keep_their_bounds() {
+        for k in all().filter(|k| k.images != Images::HostOnly) {
+            let cases = (0..k.edge_cases.min(400)).chain(k.edge_cases..k.edge_cases + 60);
+            for case in cases {
+                let args = k.generate(case, &mut case_rng(0xB0D, case));
+                check_input_bounds(k, &args).unwrap_or_else(|e| panic!("case {case}: {e}"));
+                let evaluation = k.evaluate(&args).unwrap_or_else(|e| panic!("case {case}: {e}"));
+                // Two-way kernels: the reference is what the object code must produce, in the kernel's layout.
+                let (produced, side) = match &evaluation.model {
+                    Some(model) => (model, "model"),
+                    None => (&evaluation.reference, "reference"),
+                };
+                check_output_bounds(k, &args, produced, side).unwrap_or_else(|e| panic!("case {case}: {e}"));
             }
         }
     }

@@ -10,66 +10,132 @@ use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::xwing::{self, XWing};
 use rand::Rng;
 
-use super::{CaseRng, Images, KernelSpec, Outcome, Returns};
+use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer};
 use crate::backend::Arg;
 
 /// All-zero inputs, then all-ones inputs.
 const EDGE_CASES: u64 = 2;
 
-pub(super) const KERNELS: &[KernelSpec] = &[
-    KernelSpec {
-        id: "mlkem768.scheme",
-        summary: "ML-KEM-768 keygen, encaps, decaps and implicit rejection: pqhelium-core vs the ml-kem crate",
-        symbol: "",
-        images: Images::HostOnly,
-        signature: "keygen_internal(d || z[64]); encaps(ek, m[32]); decaps(dk, ct); decaps(dk, random ct[1088])",
-        precondition: "any d || z, m and ciphertext bytes",
-        postcondition: "[ek, ct, ss, ss of the random ciphertext] equal to the ml-kem crate's",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| inputs(case, rng, &[64, 32, ML_KEM_768.ct_len()]),
-        model: mlkem768_ours,
-        reference: mlkem768_oracle,
-        canon: |o| o.clone(),
-    },
-    KernelSpec {
-        id: "xwing.scheme",
-        summary: "X-Wing keygen, encaps, decaps and implicit rejection: pqhelium-core vs the x-wing crate",
-        symbol: "",
-        images: Images::HostOnly,
-        signature: "keygen(seed[32]); encaps(pk, eseed[64]); decaps(seed, ct); decaps(seed, random ct[1120])",
-        precondition: "any seed, eseed and ciphertext bytes",
-        postcondition: "[pk, ct, ss, ss of the random ciphertext] equal to the x-wing crate's",
-        returns: Returns::Nothing,
-        edge_cases: EDGE_CASES,
-        generate: |case, rng| inputs(case, rng, &[xwing::SECRET_KEY_SIZE, xwing::ESEED_SIZE, xwing::CIPHERTEXT_SIZE]),
-        model: xwing_ours,
-        reference: xwing_oracle,
-        canon: |o| o.clone(),
-    },
-];
+pub(super) fn kernels() -> Vec<Kernel> {
+    vec![Kernel::new(Scheme::MlKem768), Kernel::new(Scheme::XWing)]
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scheme {
+    MlKem768,
+    XWing,
+}
+
+/// A secret or public byte string of `len` bytes.
+fn bytes(name: &'static str, len: usize, repr: &'static str, secret: bool) -> ArgSpec {
+    let arg = ArgSpec::input(name, Elem::U8, Len::Fixed(len), Bound::Any).repr(repr);
+    if secret { arg.secret() } else { arg }
+}
+
+fn result(name: &'static str, len: usize, repr: &'static str, secret: bool) -> ArgSpec {
+    let arg = ArgSpec::output(name, Elem::U8, Len::Fixed(len), Bound::Any).repr(repr);
+    if secret { arg.secret() } else { arg }
+}
+
+impl Contract for Scheme {
+    /// The key-generation seed, the encapsulation randomness and the random ciphertext.
+    type Input = Vec<Vec<u8>>;
+
+    fn describe(&self) -> Description {
+        let (id, summary, computes, [seed, eseed, ct, ek], encoding) = match self {
+            Scheme::MlKem768 => (
+                "mlkem768.scheme",
+                "ML-KEM-768 keygen, encaps, decaps and implicit rejection: pqhelium-core vs the ml-kem crate",
+                "keygen_internal(d || z); encaps(ek, m); decaps(dk, ct); decaps(dk, random_ct): [ek, ct, ss, \
+                 ss of the random ciphertext] equal to the ml-kem crate's",
+                [64, 32, ML_KEM_768.ct_len(), ML_KEM_768.ek_len()],
+                "fips203",
+            ),
+            Scheme::XWing => (
+                "xwing.scheme",
+                "X-Wing keygen, encaps, decaps and implicit rejection: pqhelium-core vs the x-wing crate",
+                "keygen(seed); encaps(pk, eseed); decaps(seed, ct); decaps(seed, random_ct): [pk, ct, ss, ss of the \
+                 random ciphertext] equal to the x-wing crate's",
+                [xwing::SECRET_KEY_SIZE, xwing::ESEED_SIZE, xwing::CIPHERTEXT_SIZE, xwing::ENCAPSULATION_KEY_SIZE],
+                "xwing-draft-10",
+            ),
+        };
+        Description {
+            id,
+            symbol: "",
+            images: Images::HostOnly,
+            summary: summary.into(),
+            computes: computes.into(),
+            requires: String::new(),
+            edge_cases: EDGE_CASES,
+            args: vec![
+                bytes("seed", seed, "bytes", true),
+                bytes("eseed", eseed, "bytes", true),
+                bytes("random_ct", ct, encoding, false),
+            ],
+            returns: None,
+            results: vec![
+                result("ek", ek, encoding, false),
+                result("ct", ct, encoding, false),
+                result("ss", 32, "bytes", true),
+                result("ss_rejected", 32, "bytes", true),
+            ],
+        }
+    }
+
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Vec<u8>> {
+        let lengths = match self {
+            Scheme::MlKem768 => [64, 32, ML_KEM_768.ct_len()],
+            Scheme::XWing => [xwing::SECRET_KEY_SIZE, xwing::ESEED_SIZE, xwing::CIPHERTEXT_SIZE],
+        };
+        inputs(case, rng, &lengths)
+    }
+
+    fn encode(&self, buffers: &Vec<Vec<u8>>) -> Vec<Arg> {
+        buffers.iter().map(|b| Arg::In(b.clone())).collect()
+    }
+
+    fn decode(&self, args: &[Arg]) -> Vec<Vec<u8>> {
+        args.iter().map(|a| buffer(a).to_vec()).collect()
+    }
+
+    /// The oracle crate.
+    fn reference(&self, buffers: &Vec<Vec<u8>>) -> Outcome {
+        match self {
+            Scheme::MlKem768 => mlkem768_oracle(buffers),
+            Scheme::XWing => xwing_oracle(buffers),
+        }
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three { model: |scheme, buffers| scheme.ours(buffers), canon: |_, o| o.clone() }
+    }
+}
+
+impl Scheme {
+    /// pqhelium-core.
+    fn ours(&self, buffers: &[Vec<u8>]) -> Outcome {
+        match self {
+            Scheme::MlKem768 => mlkem768_ours(buffers),
+            Scheme::XWing => xwing_ours(buffers),
+        }
+    }
+}
 
 /// One input buffer per length: edge cases are constant bytes, later cases random.
-fn inputs(case: u64, rng: &mut CaseRng, lengths: &[usize]) -> Vec<Arg> {
+fn inputs(case: u64, rng: &mut CaseRng, lengths: &[usize]) -> Vec<Vec<u8>> {
     lengths
         .iter()
         .map(|&len| match case {
-            0 => Arg::In(vec![0; len]),
-            1 => Arg::In(vec![0xFF; len]),
-            _ => Arg::In((0..len).map(|_| rng.r#gen()).collect()),
+            0 => vec![0; len],
+            1 => vec![0xFF; len],
+            _ => (0..len).map(|_| rng.r#gen()).collect(),
         })
         .collect()
 }
 
-fn buffer(arg: &Arg) -> &[u8] {
-    match arg {
-        Arg::In(b) => b,
-        other => panic!("expected an input buffer, got {other:?}"),
-    }
-}
-
-fn array<const N: usize>(arg: &Arg) -> [u8; N] {
-    buffer(arg).try_into().expect("the generator makes buffers of the contract's sizes")
+fn array<const N: usize>(buffer: &[u8]) -> [u8; N] {
+    buffer.try_into().expect("the contract checked the buffers' sizes")
 }
 
 /// A refused input becomes a one-buffer outcome naming the error, so that the campaign reports a mismatch.
@@ -77,14 +143,14 @@ fn refused(error: impl std::fmt::Display) -> Outcome {
     Outcome { buffers: vec![format!("error: {error}").into_bytes()], ret: None }
 }
 
-fn mlkem768_ours(args: &[Arg]) -> Outcome {
+fn mlkem768_ours(args: &[Vec<u8>]) -> Outcome {
     let kem = MlKem::reference(ML_KEM_768);
     let seed: [u8; 64] = array(&args[0]);
     let (ek, dk) = kem.keygen_internal(seed[..32].try_into().unwrap(), seed[32..].try_into().unwrap());
     let run = || {
         let (ss, ct) = kem.encaps(&ek, &array(&args[1]))?;
         let ss_check = kem.decaps(&dk, &ct)?;
-        let rejected = kem.decaps(&dk, buffer(&args[2]))?;
+        let rejected = kem.decaps(&dk, &args[2])?;
         Ok::<_, pqhelium_core::mlkem::MlkemError>((ct, ss, ss_check, rejected))
     };
     match run() {
@@ -97,14 +163,14 @@ fn mlkem768_ours(args: &[Arg]) -> Outcome {
     }
 }
 
-fn mlkem768_oracle(args: &[Arg]) -> Outcome {
+fn mlkem768_oracle(args: &[Vec<u8>]) -> Outcome {
     let (dk, ek) = MlKem768::from_seed(&array::<64>(&args[0]).into());
     let (ct, ss) = ek.encapsulate_deterministic(&array::<32>(&args[1]).into());
     let rejected = dk.decapsulate(&array::<1088>(&args[2]).into());
     Outcome { buffers: vec![ek.to_bytes().to_vec(), ct.to_vec(), ss.to_vec(), rejected.to_vec()], ret: None }
 }
 
-fn xwing_ours(args: &[Arg]) -> Outcome {
+fn xwing_ours(args: &[Vec<u8>]) -> Outcome {
     let xwing = XWing::reference();
     let seed: [u8; 32] = array(&args[0]);
     let key = xwing.expand_key(&seed);
@@ -113,7 +179,7 @@ fn xwing_ours(args: &[Arg]) -> Outcome {
         let (ss, ct) = xwing.encaps(&pk, &array(&args[1]))?;
         // Cold decapsulation for the honest ciphertext, warm for the random one: both paths are exercised.
         let ss_check = xwing.decaps(&seed, &ct)?;
-        let rejected = xwing.decaps_expanded(&key, buffer(&args[2]))?;
+        let rejected = xwing.decaps_expanded(&key, &args[2])?;
         Ok::<_, xwing::XWingError>((ct, ss, ss_check, rejected))
     };
     match run() {
@@ -125,7 +191,7 @@ fn xwing_ours(args: &[Arg]) -> Outcome {
     }
 }
 
-fn xwing_oracle(args: &[Arg]) -> Outcome {
+fn xwing_oracle(args: &[Vec<u8>]) -> Outcome {
     use x_wing::{Decapsulate as _, Decapsulator as _, KeyExport as _};
     let dk = x_wing::DecapsulationKey::from(array::<32>(&args[0]));
     let ek = dk.encapsulation_key();
@@ -142,10 +208,10 @@ mod tests {
 
     #[test]
     fn schemes_match_their_oracles_on_edge_and_random_cases() {
-        for kernel in KERNELS {
+        for kernel in kernels() {
             for case in 0..20 {
-                let args = (kernel.generate)(case, &mut case_rng(3, case));
-                let (_, failure) = check_model(kernel, &args);
+                let args = kernel.generate(case, &mut case_rng(3, case));
+                let (_, failure) = check_model(&kernel, &args);
                 assert!(failure.is_none(), "{} case {case}: {failure:?}", kernel.id);
             }
         }

@@ -2,9 +2,9 @@
 //! binary64 in integer arithmetic, the `.emu` baseline of the FN-DSA signing floating point.
 //!
 //! Each call applies one operation to `BATCH` operands (or operand pairs): `r[i] = op(a[i], b[i])`, every value a
-//! little-endian 64-bit word (the bit pattern of a double, or an `int64_t` for the conversions). Model and reference
-//! are both the host's native IEEE f64 operation (roundTiesToEven), so the check is object code == host IEEE f64, bit
-//! for bit. Inputs stay in the documented domain (`softfloat.h`): operands zero or normal, exact results zero, at least
+//! little-endian 64-bit word (the bit pattern of a double, or an `int64_t` for the conversions). The reference is the
+//! host's native IEEE f64 operation (roundTiesToEven) and IEEE 754 is the definition, so the kernels are checked two
+//! ways: object code == host IEEE f64, bit for bit, with no separate model. Inputs stay in the documented domain (`softfloat.h`): operands zero or normal, exact results zero, at least
 //! 2^-1022 in magnitude or overflowing; conversions to i64 from [-2^63, 2^63).
 //!
 //! Cases `0..EDGE_CASES` hold the edge operands (signed zeros, 1, powers of two, the extremes of the exponent range,
@@ -12,13 +12,15 @@
 //! rest of those cases and every later case random operands biased to the domain.
 //!
 //! Also here: the FN-DSA signing FFT and inverse FFT (`kernels/arm/fndsa_fpu/fft.c`, native FP64, ids `fndsa.fpu.fft`,
-//! `fndsa.fpu.ifft`; `fft_emu.c`, the same on the soft-float, ids `*.emu`), model and reference
-//! `pqhelium_core::fndsa::fpu::Reference`, logn in 1..=10 as an argument.
+//! `fndsa.fpu.ifft`; `fft_emu.c`, the same on the soft-float, ids `*.emu`), checked two ways against
+//! `pqhelium_core::fndsa::fpu::Reference` (its order of operations is the definition), logn in 1..=10 as an argument.
 
 use pqhelium_core::fndsa::fpu::{FpuKernels, Reference};
 use rand::Rng;
 
-use super::{CaseRng, Images, KernelSpec, Outcome, Returns};
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, u32_arg,
+};
 use crate::backend::Arg;
 
 /// Operands per call.
@@ -46,6 +48,22 @@ pub enum Op {
 }
 
 impl Op {
+    pub const ALL: [Op; 13] = [
+        Op::Add,
+        Op::Sub,
+        Op::Mul,
+        Op::Div,
+        Op::Sqrt,
+        Op::Neg,
+        Op::Floor,
+        Op::Trunc,
+        Op::Rint,
+        Op::FromI64,
+        Op::ToI64Trunc,
+        Op::ToI64Round,
+        Op::ToI64Floor,
+    ];
+
     pub fn binary(self) -> bool {
         matches!(self, Op::Add | Op::Sub | Op::Mul | Op::Div)
     }
@@ -95,155 +113,247 @@ impl Op {
 
 const TWO63: f64 = 9223372036854775808.0;
 
-macro_rules! binary {
-    ($id:literal, $sym:literal, $op:expr, $what:literal) => {
-        KernelSpec {
-            id: $id,
-            summary: concat!("binary64 ", $what, " in integer arithmetic (soft-float), 256 pairs per call"),
-            symbol: $sym,
-            images: Images::Both,
-            signature: concat!("void ", $sym, "(uint64_t r[256], const uint64_t a[256], const uint64_t b[256])"),
-            precondition: "a[i], b[i] zero or normal; exact result zero, >= 2^-1022 in magnitude, or overflowing",
-            postcondition: concat!("r[i] = IEEE binary64 ", $what, "(a[i], b[i]), roundTiesToEven, bit for bit"),
-            returns: Returns::Nothing,
-            edge_cases: EDGE_CASES,
-            generate: |case, rng| generate($op, case, rng),
-            model: |args| host($op, args),
-            reference: |args| host($op, args),
-            canon: |o| o.clone(),
-        }
-    };
+/// What the contract says of an operation: id and symbol, what it computes, and its operands.
+struct OpSpec {
+    id: &'static str,
+    symbol: &'static str,
+    computes: &'static str,
+    /// The operands' element type and bound (each operand; relations between them are `in_domain`'s).
+    operand: (Elem, Bound),
+    requires: &'static str,
+    result: Elem,
 }
 
-macro_rules! unary {
-    ($id:literal, $sym:literal, $op:expr, $sig:literal, $pre:literal, $post:literal) => {
-        KernelSpec {
-            id: $id,
-            summary: concat!($post, " in integer arithmetic (soft-float), 256 values per call"),
-            symbol: $sym,
-            images: Images::Both,
-            signature: concat!("void ", $sym, $sig),
-            precondition: $pre,
-            postcondition: concat!("r[i] = ", $post, " of a[i], bit for bit"),
-            returns: Returns::Nothing,
-            edge_cases: EDGE_CASES,
-            generate: |case, rng| generate($op, case, rng),
-            model: |args| host($op, args),
-            reference: |args| host($op, args),
-            canon: |o| o.clone(),
+impl Op {
+    fn spec(self) -> OpSpec {
+        let binary = |id, symbol, computes| OpSpec {
+            id,
+            symbol,
+            computes,
+            operand: (Elem::U64, Bound::ZERO_OR_NORMAL),
+            requires: "exact result a[i] op b[i] zero, >= 2^-1022 in magnitude, or overflowing (no result rounded \
+                       from below 2^-1022); no division by zero",
+            result: Elem::U64,
+        };
+        let rounding = |id, symbol, computes, result| OpSpec {
+            id,
+            symbol,
+            computes,
+            operand: (Elem::U64, Bound::ZERO_OR_NORMAL),
+            requires: "",
+            result,
+        };
+        // To int64_t: the bound's magnitudes below 2^64 cut to [-2^63, 2^63) by `in_domain`.
+        let to_i64 = |id, symbol, computes| OpSpec {
+            operand: (Elem::U64, Bound::float(-1022, 64)),
+            requires: "a[i] in [-2^63, 2^63)",
+            ..rounding(id, symbol, computes, Elem::I64)
+        };
+        match self {
+            Op::Add => binary("fndsa.emu.f64.add", "fndsa_emu_f64_add", "r[i] = a[i] + b[i], roundTiesToEven"),
+            Op::Sub => binary("fndsa.emu.f64.sub", "fndsa_emu_f64_sub", "r[i] = a[i] - b[i], roundTiesToEven"),
+            Op::Mul => binary("fndsa.emu.f64.mul", "fndsa_emu_f64_mul", "r[i] = a[i] * b[i], roundTiesToEven"),
+            Op::Div => binary("fndsa.emu.f64.div", "fndsa_emu_f64_div", "r[i] = a[i] / b[i], roundTiesToEven"),
+            Op::Sqrt => OpSpec {
+                operand: (Elem::U64, Bound::Float { zero: true, min_exp: -1022, max_exp: 1024, nonnegative: true }),
+                ..rounding("fndsa.emu.f64.sqrt", "fndsa_emu_f64_sqrt", "r[i] = sqrt(a[i]), roundTiesToEven", Elem::U64)
+            },
+            Op::Neg => OpSpec {
+                operand: (Elem::U64, Bound::Any),
+                ..rounding("fndsa.emu.f64.neg", "fndsa_emu_f64_neg", "r[i] = -a[i] (sign flip)", Elem::U64)
+            },
+            Op::Floor => rounding("fndsa.emu.f64.floor", "fndsa_emu_f64_floor", "r[i] = floor(a[i])", Elem::U64),
+            Op::Trunc => rounding("fndsa.emu.f64.trunc", "fndsa_emu_f64_trunc", "r[i] = trunc(a[i])", Elem::U64),
+            Op::Rint => rounding(
+                "fndsa.emu.f64.rint",
+                "fndsa_emu_f64_rint",
+                "r[i] = a[i] rounded to the nearest integer, ties to even",
+                Elem::U64,
+            ),
+            Op::FromI64 => OpSpec {
+                operand: (Elem::I64, Bound::Any),
+                ..rounding(
+                    "fndsa.emu.f64.from_i64",
+                    "fndsa_emu_f64_from_i64",
+                    "r[i] = a[i] as binary64, roundTiesToEven",
+                    Elem::U64,
+                )
+            },
+            Op::ToI64Trunc => {
+                to_i64("fndsa.emu.f64.to_i64_trunc", "fndsa_emu_f64_to_i64_trunc", "r[i] = a[i] rounded toward zero")
+            }
+            Op::ToI64Round => to_i64(
+                "fndsa.emu.f64.to_i64_round",
+                "fndsa_emu_f64_to_i64_round",
+                "r[i] = a[i] rounded to nearest, ties to even",
+            ),
+            Op::ToI64Floor => to_i64(
+                "fndsa.emu.f64.to_i64_floor",
+                "fndsa_emu_f64_to_i64_floor",
+                "r[i] = a[i] rounded toward minus infinity",
+            ),
         }
-    };
-}
-
-macro_rules! fft {
-    ($id:literal, $sym:literal, $inverse:literal, $ptr:literal, $how:literal) => {
-        KernelSpec {
-            id: $id,
-            summary: concat!("FN-DSA signing ", $sym, ": in-place (i)FFT, n = 2^logn doubles, ", $how),
-            symbol: $sym,
-            images: Images::Both,
-            signature: concat!("void ", $sym, "(", $ptr, ", uint32_t logn)"),
-            precondition: "1 <= logn <= 10; n finite doubles, zero or normal, moderate magnitudes (no subnormals)",
-            postcondition: "f = Reference::fft (or ifft with the 1/(n/2) scaling)(f), every bit",
-            returns: Returns::Nothing,
-            edge_cases: FFT_EDGE_CASES,
-            generate: |case, rng| fft_generate($inverse, case, rng),
-            model: |args| fft_host($inverse, args),
-            reference: |args| fft_host($inverse, args),
-            canon: |o| o.clone(),
-        }
-    };
-}
-
-pub(super) const KERNELS: &[KernelSpec] = &[
-    binary!("fndsa.emu.f64.add", "fndsa_emu_f64_add", Op::Add, "addition"),
-    binary!("fndsa.emu.f64.sub", "fndsa_emu_f64_sub", Op::Sub, "subtraction"),
-    binary!("fndsa.emu.f64.mul", "fndsa_emu_f64_mul", Op::Mul, "multiplication"),
-    binary!("fndsa.emu.f64.div", "fndsa_emu_f64_div", Op::Div, "division"),
-    unary!(
-        "fndsa.emu.f64.sqrt",
-        "fndsa_emu_f64_sqrt",
-        Op::Sqrt,
-        "(uint64_t r[256], const uint64_t a[256])",
-        "a[i] zero or normal, not below -0",
-        "IEEE binary64 square root, roundTiesToEven"
-    ),
-    unary!(
-        "fndsa.emu.f64.neg",
-        "fndsa_emu_f64_neg",
-        Op::Neg,
-        "(uint64_t r[256], const uint64_t a[256])",
-        "any bit pattern",
-        "IEEE binary64 negation (sign flip)"
-    ),
-    unary!(
-        "fndsa.emu.f64.floor",
-        "fndsa_emu_f64_floor",
-        Op::Floor,
-        "(uint64_t r[256], const uint64_t a[256])",
-        "a[i] zero or normal",
-        "floor, as a binary64"
-    ),
-    unary!(
-        "fndsa.emu.f64.trunc",
-        "fndsa_emu_f64_trunc",
-        Op::Trunc,
-        "(uint64_t r[256], const uint64_t a[256])",
-        "a[i] zero or normal",
-        "rounding toward zero to an integer, as a binary64"
-    ),
-    unary!(
-        "fndsa.emu.f64.rint",
-        "fndsa_emu_f64_rint",
-        Op::Rint,
-        "(uint64_t r[256], const uint64_t a[256])",
-        "a[i] zero or normal",
-        "rounding to the nearest integer, ties to even, as a binary64"
-    ),
-    unary!(
-        "fndsa.emu.f64.from_i64",
-        "fndsa_emu_f64_from_i64",
-        Op::FromI64,
-        "(uint64_t r[256], const int64_t a[256])",
-        "any int64_t",
-        "int64_t -> binary64, roundTiesToEven"
-    ),
-    unary!(
-        "fndsa.emu.f64.to_i64_trunc",
-        "fndsa_emu_f64_to_i64_trunc",
-        Op::ToI64Trunc,
-        "(int64_t r[256], const uint64_t a[256])",
-        "a[i] zero or normal, in [-2^63, 2^63)",
-        "binary64 -> int64_t rounded toward zero"
-    ),
-    unary!(
-        "fndsa.emu.f64.to_i64_round",
-        "fndsa_emu_f64_to_i64_round",
-        Op::ToI64Round,
-        "(int64_t r[256], const uint64_t a[256])",
-        "a[i] zero or normal, in [-2^63, 2^63)",
-        "binary64 -> int64_t rounded to nearest, ties to even"
-    ),
-    unary!(
-        "fndsa.emu.f64.to_i64_floor",
-        "fndsa_emu_f64_to_i64_floor",
-        Op::ToI64Floor,
-        "(int64_t r[256], const uint64_t a[256])",
-        "a[i] zero or normal, in [-2^63, 2^63)",
-        "binary64 -> int64_t rounded toward minus infinity"
-    ),
-    fft!("fndsa.fpu.fft", "fndsa_fpu_fft", false, "double *f", "native FP64 (VADD/VSUB/VMUL.F64)"),
-    fft!("fndsa.fpu.fft.emu", "fndsa_fpu_fft_emu", false, "uint64_t *f", "binary64 on the soft-float"),
-    fft!("fndsa.fpu.ifft", "fndsa_fpu_ifft", true, "double *f", "native FP64 (VADD/VSUB/VMUL.F64)"),
-    fft!("fndsa.fpu.ifft.emu", "fndsa_fpu_ifft_emu", true, "uint64_t *f", "binary64 on the soft-float"),
-];
-
-fn buffer(arg: &Arg) -> &[u8] {
-    match arg {
-        Arg::In(b) | Arg::InOut(b) => b,
-        other => panic!("expected an input buffer, got {other:?}"),
     }
 }
+
+/// The representation of a value: a binary64 as its bit pattern, or a two's complement int64_t.
+fn repr(elem: Elem) -> &'static str {
+    if elem == Elem::I64 { "int64" } else { "ieee754" }
+}
+
+pub(super) fn kernels() -> Vec<Kernel> {
+    let mut kernels: Vec<Kernel> = Op::ALL.into_iter().map(|op| Kernel::new(SoftFloat(op))).collect();
+    kernels.extend([
+        Kernel::new(Fft { id: "fndsa.fpu.fft", symbol: "fndsa_fpu_fft", inverse: false, emu: false }),
+        Kernel::new(Fft { id: "fndsa.fpu.fft.emu", symbol: "fndsa_fpu_fft_emu", inverse: false, emu: true }),
+        Kernel::new(Fft { id: "fndsa.fpu.ifft", symbol: "fndsa_fpu_ifft", inverse: true, emu: false }),
+        Kernel::new(Fft { id: "fndsa.fpu.ifft.emu", symbol: "fndsa_fpu_ifft_emu", inverse: true, emu: true }),
+    ]);
+    kernels
+}
+
+/// One soft-float operation on `BATCH` operands (pairs).
+struct SoftFloat(Op);
+
+/// The operands of one call: `a`, and `b` for binary operations (empty otherwise), as 64-bit words.
+pub struct Operands {
+    pub a: Vec<u64>,
+    pub b: Vec<u64>,
+}
+
+impl Operands {
+    /// Operand pair `i` (`b` is 0 for unary operations).
+    fn pair(&self, i: usize) -> (u64, u64) {
+        (self.a[i], self.b.get(i).copied().unwrap_or(0))
+    }
+}
+
+impl Contract for SoftFloat {
+    type Input = Operands;
+
+    fn describe(&self) -> Description {
+        let spec = self.0.spec();
+        let (elem, bound) = spec.operand;
+        let operand = |name| ArgSpec::input(name, elem, Len::Fixed(BATCH), bound).repr(repr(elem)).secret();
+        let mut args =
+            vec![ArgSpec::output("r", spec.result, Len::Fixed(BATCH), Bound::Any).repr(repr(spec.result)).secret()];
+        args.push(operand("a"));
+        if self.0.binary() {
+            args.push(operand("b"));
+        }
+        Description {
+            id: spec.id,
+            symbol: spec.symbol,
+            images: Images::Both,
+            summary: format!("binary64 soft-float (integer arithmetic): {}, 256 per call", spec.computes),
+            computes: format!("{}, IEEE 754 binary64 bit for bit", spec.computes),
+            requires: spec.requires.into(),
+            edge_cases: EDGE_CASES,
+            args,
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> Operands {
+        generate(self.0, case, rng)
+    }
+
+    fn encode(&self, operands: &Operands) -> Vec<Arg> {
+        let mut args = vec![Arg::Out(BYTES), Arg::In(bytes(&operands.a))];
+        if self.0.binary() {
+            args.push(Arg::In(bytes(&operands.b)));
+        }
+        args
+    }
+
+    fn decode(&self, args: &[Arg]) -> Operands {
+        Operands { a: words(&args[1]), b: args.get(2).map(words).unwrap_or_default() }
+    }
+
+    /// The host's IEEE f64 on every operand (pair).
+    fn reference(&self, operands: &Operands) -> Outcome {
+        let r: Vec<u64> = (0..operands.a.len()).map(|i| operands.pair(i)).map(|(x, y)| self.0.eval(x, y)).collect();
+        Outcome { buffers: vec![bytes(&r)], ret: None }
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Two
+    }
+
+    fn precondition(&self, operands: &Operands) -> Result<(), String> {
+        match (0..operands.a.len()).map(|i| (i, operands.pair(i))).find(|&(_, (x, y))| !self.0.in_domain(x, y)) {
+            None => Ok(()),
+            Some((i, (x, y))) => Err(format!("operands {i} ({x:#018x}, {y:#018x}) outside the domain")),
+        }
+    }
+}
+
+/// The FN-DSA signing (inverse) FFT, native FP64 or on the soft-float.
+struct Fft {
+    id: &'static str,
+    symbol: &'static str,
+    inverse: bool,
+    emu: bool,
+}
+
+impl Contract for Fft {
+    /// logn and the n values' bit patterns.
+    type Input = (u32, Vec<u64>);
+
+    fn describe(&self) -> Description {
+        let (elem, how) = if self.emu { (Elem::U64, "binary64 on the soft-float") } else { (Elem::F64, "native FP64") };
+        let n = Len::PowerOfTwo { param: "logn", halvings: 0 };
+        let name = if self.inverse { "inverse FFT (with the 1/(n/2) scaling)" } else { "FFT" };
+        Description {
+            id: self.id,
+            symbol: self.symbol,
+            images: Images::Both,
+            summary: format!("FN-DSA signing {name}, in place, n = 2^logn doubles, {how}"),
+            computes: format!("f = fpu::Reference::{}(logn, f), every bit", if self.inverse { "ifft" } else { "fft" }),
+            requires: String::new(),
+            edge_cases: FFT_EDGE_CASES,
+            args: vec![
+                ArgSpec::in_out("f", elem, n, FFT_IN, Bound::Any).repr("ieee754").secret(),
+                ArgSpec::scalar("logn", Elem::U32, LOGN).repr("log2 n"),
+            ],
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> (u32, Vec<u64>) {
+        fft_generate(self.inverse, case, rng)
+    }
+
+    fn encode(&self, (logn, f): &(u32, Vec<u64>)) -> Vec<Arg> {
+        vec![Arg::InOut(bytes(f)), Arg::U32(*logn)]
+    }
+
+    fn decode(&self, args: &[Arg]) -> (u32, Vec<u64>) {
+        (u32_arg(&args[1]), words(&args[0]))
+    }
+
+    fn reference(&self, (logn, f): &(u32, Vec<u64>)) -> Outcome {
+        let mut f: Vec<f64> = f.iter().map(|&x| f64::from_bits(x)).collect();
+        if self.inverse {
+            Reference.ifft(*logn, &mut f);
+        } else {
+            Reference.fft(*logn, &mut f);
+        }
+        Outcome { buffers: vec![bytes(&f.iter().map(|x| x.to_bits()).collect::<Vec<_>>())], ret: None }
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Two
+    }
+}
+
+/// The degrees of the signing kernels.
+pub const LOGN: Bound = Bound::Range { lo: 1, hi: 10 };
+
+/// (i)FFT inputs: zero or normal, of moderate magnitude.
+const FFT_IN: Bound = Bound::float(-100, 64);
 
 /// The 64-bit words of a buffer argument.
 pub fn words(arg: &Arg) -> Vec<u64> {
@@ -254,16 +364,8 @@ fn bytes(words: &[u64]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// Applies `op` with the host's IEEE f64 to every operand (pair) of the case.
-pub fn host(op: Op, args: &[Arg]) -> Outcome {
-    let a = words(&args[1]);
-    let b = if op.binary() { words(&args[2]) } else { vec![0; a.len()] };
-    let r: Vec<u64> = a.iter().zip(&b).map(|(&x, &y)| op.eval(x, y)).collect();
-    Outcome { buffers: vec![bytes(&r)], ret: None }
-}
-
-/// The arguments of one case: the output buffer, then `a` (and `b`).
-fn generate(op: Op, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+/// The operands of one case: edge operands first, then random ones.
+fn generate(op: Op, case: u64, rng: &mut CaseRng) -> Operands {
     let mut pairs = Vec::with_capacity(BATCH);
     if case < EDGE_CASES {
         let edges = edge_pairs(op);
@@ -274,31 +376,17 @@ fn generate(op: Op, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
     while pairs.len() < BATCH {
         pairs.push(random_pair(op, rng));
     }
-    let a: Vec<u64> = pairs.iter().map(|p| p.0).collect();
-    let mut args = vec![Arg::Out(BYTES), Arg::In(bytes(&a))];
-    if op.binary() {
-        args.push(Arg::In(bytes(&pairs.iter().map(|p| p.1).collect::<Vec<_>>())));
-    }
-    args
+    let a = pairs.iter().map(|p| p.0).collect();
+    let b = if op.binary() { pairs.iter().map(|p| p.1).collect() } else { vec![] };
+    Operands { a, b }
 }
 
 /// (i)FFT edge cases: for each logn 1..=10, zeros of both signs, an impulse, all ones.
 const FFT_EDGE_CASES: u64 = 30;
 
-fn fft_host(inverse: bool, args: &[Arg]) -> Outcome {
-    let Arg::U32(logn) = args[1] else { panic!("expected logn, got {:?}", args[1]) };
-    let mut f: Vec<f64> = words(&args[0]).into_iter().map(f64::from_bits).collect();
-    if inverse {
-        Reference.ifft(logn, &mut f);
-    } else {
-        Reference.fft(logn, &mut f);
-    }
-    Outcome { buffers: vec![bytes(&f.iter().map(|x| x.to_bits()).collect::<Vec<_>>())], ret: None }
-}
-
 /// Inputs as signing produces them: small integers (set_small), doubles of moderate magnitude, and for the inverse
 /// the FFT of small integers; logn 9 and 10 half of the time.
-fn fft_generate(inverse: bool, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+fn fft_generate(inverse: bool, case: u64, rng: &mut CaseRng) -> (u32, Vec<u64>) {
     let logn = if case < FFT_EDGE_CASES {
         1 + (case % 10) as u32
     } else if rng.r#gen() {
@@ -332,7 +420,7 @@ fn fft_generate(inverse: bool, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
             }
         }
     };
-    vec![Arg::InOut(bytes(&f.iter().map(|x| x.to_bits()).collect::<Vec<_>>())), Arg::U32(logn)]
+    (logn, f.iter().map(|x| x.to_bits()).collect())
 }
 
 fn bits(x: f64) -> u64 {
@@ -683,26 +771,11 @@ mod tests {
 
     #[test]
     fn edge_operands_fit_their_cases_and_are_in_the_domain() {
-        for op in [
-            Op::Add,
-            Op::Sub,
-            Op::Mul,
-            Op::Div,
-            Op::Sqrt,
-            Op::Neg,
-            Op::Floor,
-            Op::Trunc,
-            Op::Rint,
-            Op::FromI64,
-            Op::ToI64Trunc,
-            Op::ToI64Round,
-            Op::ToI64Floor,
-        ] {
+        for op in Op::ALL {
             let edges = edge_pairs(op);
             assert!(edges.len() > 40, "{op:?}: {} edge operands", edges.len());
             assert!(edges.len() <= EDGE_CASES as usize * BATCH, "{op:?}: {} edge operands", edges.len());
-            let args = generate(op, 0, &mut case_rng(1, 0));
-            assert_eq!(words(&args[1])[0], edges[0].0);
+            assert_eq!(generate(op, 0, &mut case_rng(1, 0)).a[0], edges[0].0);
         }
     }
 
@@ -720,8 +793,8 @@ mod tests {
     fn random_operands_hit_ties_and_cancellation() {
         let (mut ties, mut cancel) = (0, 0);
         for case in EDGE_CASES..EDGE_CASES + 40 {
-            let args = generate(Op::Add, case, &mut case_rng(3, case));
-            for (a, b) in words(&args[1]).into_iter().zip(words(&args[2])) {
+            let operands = generate(Op::Add, case, &mut case_rng(3, case));
+            for (a, b) in operands.a.into_iter().zip(operands.b) {
                 let (x, y) = (f64::from_bits(a), f64::from_bits(b));
                 let (r, hi) = (x + y, x.abs().max(y.abs()));
                 // a tie: the exact error of the rounded sum (TwoSum) is half an ulp of the result
