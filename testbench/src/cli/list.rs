@@ -48,12 +48,24 @@ fn images(images: Images) -> &'static str {
     }
 }
 
-fn bound(bound: Option<Bound>) -> String {
-    bound.map_or("-".into(), |b| b.to_string())
+/// Every argument, then the return value and the results, with what each is.
+fn entries(k: &Kernel) -> impl Iterator<Item = (&'static str, &ArgSpec)> {
+    let args = k.args.iter().map(|a| ("", a));
+    args.chain(k.returns.iter().map(|a| ("returned", a))).chain(k.results.iter().map(|a| ("result", a)))
 }
 
-fn secrecy(arg: &ArgSpec) -> &'static str {
-    if arg.secret { "secret" } else { "public" }
+/// An argument's contract as text: type, length, direction, input bound, output bound, representation, secrecy.
+fn fields(a: &ArgSpec) -> [String; 7] {
+    let bound = |b: Option<Bound>| b.map_or("-".into(), |b| b.to_string());
+    [
+        a.elem.name().into(),
+        a.len.to_string(),
+        a.dir.name().into(),
+        bound(a.input),
+        bound(a.output),
+        a.repr.into(),
+        if a.secret { "secret" } else { "public" }.into(),
+    ]
 }
 
 fn text(kernels: &[&Kernel]) -> String {
@@ -68,20 +80,11 @@ fn text(kernels: &[&Kernel]) -> String {
         if !k.requires.is_empty() {
             let _ = writeln!(out, "      requires: {}", k.requires);
         }
-        let rows = k.args.iter().map(|a| ("", a)).chain(k.returns.iter().map(|a| ("returns ", a)));
-        for (prefix, a) in rows.chain(k.results.iter().map(|a| ("result ", a))) {
-            let _ = writeln!(
-                out,
-                "      {prefix}{} {}[{}] {}: in {}, out {}, {}, {}",
-                a.name,
-                a.elem.name(),
-                a.len,
-                a.dir.name(),
-                bound(a.input),
-                bound(a.output),
-                a.repr,
-                secrecy(a)
-            );
+        for (role, a) in entries(k) {
+            let [elem, len, dir, input, output, repr, secret] = fields(a);
+            let role = if role.is_empty() { String::new() } else { format!("{role} ") };
+            let _ =
+                writeln!(out, "      {role}{} {elem}[{len}] {dir}: in {input}, out {output}, {repr}, {secret}", a.name);
         }
     }
     out
@@ -154,20 +157,14 @@ fn markdown(kernels: &[&Kernel]) -> String {
             "\n| argument | type | length | direction | input bound | output bound | representation | secrecy |\n\
              |---|---|---|---|---|---|---|---|\n",
         );
-        let rows = k.args.iter().map(|a| ("", a)).chain(k.returns.iter().map(|a| (" (returned)", a)));
-        for (role, a) in rows.chain(k.results.iter().map(|a| (" (result)", a))) {
+        for (role, a) in entries(k) {
+            let role = if role.is_empty() { String::new() } else { format!(" ({role})") };
             let struct_note = a.c_struct.map_or(String::new(), |s| format!(" (`struct {s}`)"));
+            let [elem, len, dir, input, output, repr, secret] = fields(a).map(|f| cell(&f));
             let _ = writeln!(
                 out,
-                "| `{}`{role} | {} | {} | {} | {} | {} | {}{struct_note} | {} |",
-                a.name,
-                a.elem.name(),
-                a.len,
-                a.dir.name(),
-                cell(&bound(a.input)),
-                cell(&bound(a.output)),
-                cell(a.repr),
-                secrecy(a)
+                "| `{}`{role} | {elem} | {len} | {dir} | {input} | {output} | {repr}{struct_note} | {secret} |",
+                a.name
             );
         }
     }
