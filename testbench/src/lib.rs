@@ -6,6 +6,7 @@
 //! - [`registry`]: one contract per kernel;
 //! - [`diff`]: the differential engine behind `pqhelium fuzz` and `pqhelium check`;
 //! - [`kat`]: known-answer tests from `vectors/`, with any kernel provider;
+//! - [`providers`]: the kernel providers of the schemes from the models and from object code (kernels in the loop);
 //! - [`report`]: JSON reports (also the checkpoint of a campaign) and JUnit XML;
 //! - [`ranges`], [`shrink`]: case bookkeeping and minimal counterexamples;
 //! - [`affinity`]: `--pin`, a CPU of its own for each emulator worker.
@@ -14,8 +15,8 @@ pub mod affinity;
 pub mod backend;
 pub mod diff;
 pub mod elf;
-pub mod fpu_provider;
 pub mod kat;
+pub mod providers;
 pub mod ranges;
 pub mod registry;
 pub mod report;

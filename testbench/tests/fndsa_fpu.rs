@@ -12,7 +12,7 @@ use pqhelium_core::fndsa::fpu::{FpuKernels, LOG2, Reference};
 use pqhelium_testbench::backend::{Arg, Backend, BackendKind, Call, CallError, CallOutput, Limits};
 use pqhelium_testbench::diff::{self, Campaign, Failure};
 use pqhelium_testbench::kat::fndsa_signature_kat;
-use pqhelium_testbench::fpu_provider::EmulatedFpu;
+use pqhelium_testbench::providers::fndsa_fpu::EmulatedFpu;
 use pqhelium_testbench::registry::fndsa_fpu::{self as contracts, Kernel};
 use pqhelium_testbench::registry::{self, Outcome, case_rng};
 

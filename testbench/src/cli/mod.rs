@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use pqhelium_testbench::backend::{Arg, BackendKind, Call, Limits};
 use pqhelium_testbench::diff::{self, CampaignResult, Failure};
-use pqhelium_testbench::kat::{self, KatResult, Provider};
+use pqhelium_testbench::kat::{self, Extent, KatResult, Provider, SuiteRun};
 use pqhelium_testbench::registry::{self, Kernel, Outcome, case_rng};
 
 fn exit(passed: bool) -> ExitCode {
@@ -54,10 +54,28 @@ fn describe_args(args: &[Arg]) -> String {
     parts.join(" ")
 }
 
-pub fn print_kats(results: &[KatResult]) -> bool {
+/// Prints a suite run: entries passed, time, what the model or object code served, what it left to the reference.
+fn print_run(run: &SuiteRun) {
+    let passed = run.results.iter().filter(|r| r.passed).count();
+    let (suite, provider, secs) = (run.suite, run.provider.name(), run.elapsed.as_secs_f64());
+    println!("{suite} with {provider}: {passed}/{} passed in {secs:.1} s", run.results.len());
+    if !run.served.is_empty() {
+        let calls: Vec<String> = run.served.iter().map(|(symbol, c)| format!("{symbol} {}", c.calls)).collect();
+        let instructions: u64 = run.served.values().map(|c| c.instructions).sum();
+        let executed = if instructions > 0 { format!(" ({instructions} guest instructions)") } else { String::new() };
+        println!("    calls served: {}{executed}", calls.join(", "));
+    }
+    for note in &run.notes {
+        println!("    {note}");
+    }
+}
+
+/// The total of the runs and every failure; true if everything passed.
+fn print_kat_summary(runs: &[SuiteRun]) -> bool {
+    let results: Vec<&KatResult> = runs.iter().flat_map(|run| &run.results).collect();
     let failed: Vec<_> = results.iter().filter(|k| !k.passed).collect();
     let mut providers: Vec<&str> = Vec::new();
-    for name in results.iter().map(|r| r.provider.name()) {
+    for name in runs.iter().map(|r| r.provider.name()) {
         if !providers.contains(&name) {
             providers.push(name);
         }
@@ -69,6 +87,13 @@ pub fn print_kats(results: &[KatResult]) -> bool {
     failed.is_empty()
 }
 
+/// Prints every run, then the total and every failure; true if everything passed.
+pub fn print_kats(runs: &[SuiteRun]) -> bool {
+    runs.iter().for_each(print_run);
+    print_kat_summary(runs)
+}
+
+/// `pqhelium kat`: every entry of the chosen suites (all by default) with the chosen providers (all by default).
 pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
     let mut chosen: Vec<&'static str> = Vec::new();
     for name in suites {
@@ -84,22 +109,25 @@ pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
     if chosen.is_empty() {
         chosen = kat::SUITES.to_vec();
     }
-    let mut results = Vec::new();
-    for suite in chosen {
-        for &provider in kat::providers(suite) {
-            if !providers.is_empty() && !providers.contains(&provider) {
-                continue;
-            }
-            let r = kat::run(suite, provider);
-            let passed = r.iter().filter(|k| k.passed).count();
-            println!("{suite} with {}: {passed}/{} passed", provider.name(), r.len());
-            results.extend(r);
-        }
+    let pairs: Vec<(&'static str, Provider)> = chosen
+        .iter()
+        .flat_map(|&suite| kat::providers(suite).iter().map(move |&p| (suite, p)))
+        .filter(|(_, p)| providers.is_empty() || providers.contains(p))
+        .collect();
+    if pairs.is_empty() {
+        let have: Vec<String> = chosen
+            .iter()
+            .map(|s| format!("{s}: {}", kat::providers(s).iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")))
+            .collect();
+        bail!("no chosen suite has the requested providers ({})", have.join("; "));
     }
-    if results.is_empty() {
-        bail!("no suite has the requested providers (scheme suites run on the reference kernels for now)");
+    let mut runs = Vec::new();
+    for (suite, provider) in pairs {
+        let run = kat::run(suite, provider, Extent::All);
+        print_run(&run);
+        runs.push(run);
     }
-    Ok(exit(print_kats(&results)))
+    Ok(exit(print_kat_summary(&runs)))
 }
 
 pub fn repro(kernel: &str, backend: BackendKind, seed: u64, case: u64) -> Result<ExitCode> {

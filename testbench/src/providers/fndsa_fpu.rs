@@ -1,10 +1,12 @@
-//! Kernels in the loop for FN-DSA signing: [`EmulatedFpu`] implements `FpuKernels` by calling the FP64 object code
-//! (native `fndsa_fpu_*` or soft-float `fndsa_fpu_*_emu`) under an emulator, one guest call per trait call. Every
-//! method goes to object code: the (i)FFT (`fft.c`, `fft_emu.c`) and the kernels of `registry::fndsa_fpu`, encoded
-//! the way the registry encodes them.
+//! `FpuKernels` for FN-DSA signing from object code: [`EmulatedFpu`] calls the FP64 kernels (native `fndsa_fpu_*` or
+//! soft-float `fndsa_fpu_*_emu`) under an emulator, one guest call per trait call. Every method goes to object code:
+//! the (i)FFT (`fft.c`, `fft_emu.c`) and the kernels of `registry::fndsa_fpu`, encoded the way the registry encodes
+//! them. There is no model provider: the kernels' order of operations is their definition, so `fpu::Reference` is
+//! their model.
 //!
-//! A failed call (guest fault, timeout, overrun, dead worker) is recorded with its kernel and call number, and from
-//! then on no more object code runs: the provider returns NaN-poisoned results so that signing ends quickly, and
+//! Every output is checked against the registered contract's output bounds. A failed call (guest fault, timeout,
+//! overrun, dead worker, an output out of its bound) is recorded with its kernel and call number, and from then on no
+//! more object code runs: the provider returns NaN-poisoned results so that signing ends quickly, and
 //! [`EmulatedFpu::check`] reports the first failure. Callers must call it after signing: a result computed after a
 //! failure is never a pass.
 
@@ -12,54 +14,40 @@ use std::collections::BTreeMap;
 
 use pqhelium_core::fndsa::fpu::{BerExponent, FpuKernels, SamplerCentre};
 
-use crate::backend::{Arg, Backend, BackendError, BackendKind, Call, CallError, CallOutput, Limits};
+use super::{FailedCall, Failure, Guest, KernelCount, Tally, registered};
+use crate::backend::{Arg, Backend, BackendError, BackendKind};
 use crate::registry::fndsa_fpu::{self as contracts, Input, Kernel};
-
-/// Calls and executed guest instructions of one kernel symbol.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct KernelCount {
-    pub calls: u64,
-    pub instructions: u64,
-}
-
-/// The first call that failed.
-#[derive(Debug, Clone)]
-pub struct FailedCall {
-    pub symbol: &'static str,
-    /// 0-based index of the call among all calls of this provider.
-    pub call: u64,
-    pub logn: u32,
-    pub error: CallError,
-}
-
-impl std::fmt::Display for FailedCall {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (call #{}, logn {}) failed: {}", self.symbol, self.call, self.logn, self.error)
-    }
-}
+use crate::registry::{self, Outcome};
 
 /// The signing FP64 kernels as object code under an emulator.
 pub struct EmulatedFpu {
-    backend: Box<dyn Backend>,
+    guest: Guest,
     emu: bool,
-    calls: u64,
-    counts: BTreeMap<&'static str, KernelCount>,
-    failure: Option<FailedCall>,
+    /// The registered kernels of the variant, in `Kernel` order.
+    kernels: [&'static registry::Kernel; 16],
+    /// The registered FFT and inverse FFT of the variant.
+    transforms: [&'static registry::Kernel; 2],
 }
 
 impl EmulatedFpu {
     /// Native FP64 kernels (`emu == false`) or the soft-float ones, on `backend`.
     pub fn new(backend: Box<dyn Backend>, emu: bool) -> Self {
-        Self { backend, emu, calls: 0, counts: BTreeMap::new(), failure: None }
+        Self::on(Guest::new(backend), emu)
     }
 
     /// Opens an emulator of `kind` (unicorn or QEMU) for the kernels.
     pub fn open(kind: BackendKind, emu: bool) -> Result<Self, BackendError> {
-        Ok(Self::new(kind.open(Limits::default())?, emu))
+        Ok(Self::on(Guest::open(kind)?, emu))
+    }
+
+    fn on(guest: Guest, emu: bool) -> Self {
+        let suffix = if emu { ".emu" } else { "" };
+        let transforms = ["fft", "ifft"].map(|t| registered(&format!("fndsa.fpu.{t}{suffix}")));
+        Self { guest, emu, kernels: Kernel::ALL.map(|k| registered(k.id(emu))), transforms }
     }
 
     pub fn backend_name(&self) -> &'static str {
-        self.backend.name()
+        self.guest.backend_name()
     }
 
     pub fn is_emu(&self) -> bool {
@@ -68,68 +56,48 @@ impl EmulatedFpu {
 
     /// Calls and instructions per kernel symbol so far.
     pub fn counts(&self) -> &BTreeMap<&'static str, KernelCount> {
-        &self.counts
+        self.guest.tally().counts()
     }
 
     /// Guest instructions of every call so far.
     pub fn instructions(&self) -> u64 {
-        self.counts.values().map(|c| c.instructions).sum()
+        self.guest.tally().instructions()
     }
 
     /// Forgets the counts (not a failure).
     pub fn reset_counts(&mut self) {
-        self.counts.clear();
+        self.guest.tally_mut().reset_counts();
     }
 
-    /// The first failed call, if any.
+    /// The first call that did not complete, if that is how the provider failed ([`EmulatedFpu::check`] reports
+    /// any failure).
     pub fn failure(&self) -> Option<&FailedCall> {
-        self.failure.as_ref()
+        match self.guest.tally().failure() {
+            Some(Failure::Call(call)) => Some(call),
+            Some(Failure::Contract { .. }) | None => None,
+        }
     }
 
-    /// Ok if every call so far ran to completion, else the first failure with its details.
+    /// Ok if every call so far ran to completion within its output bounds, else the first failure with its details.
     pub fn check(&self) -> Result<(), String> {
-        self.failure.as_ref().map_or(Ok(()), |f| Err(f.to_string()))
+        self.guest.tally().check()
     }
 
-    /// One guest call; `None` once any call has failed.
-    fn call(&mut self, symbol: &'static str, logn: u32, args: Vec<Arg>) -> Option<CallOutput> {
-        if self.failure.is_some() {
-            return None;
-        }
-        let index = self.calls;
-        self.calls += 1;
-        let expected = args.iter().filter(|a| matches!(a, Arg::In(_) | Arg::InOut(_) | Arg::Out(_))).count();
-        let result = self.backend.call(&Call::new(symbol, args)).and_then(|out| {
-            if out.buffers.len() == expected {
-                Ok(out)
-            } else {
-                Err(CallError::BadCall(format!("{} buffers back, {expected} expected", out.buffers.len())))
-            }
-        });
-        match result {
-            Ok(out) => {
-                let count = self.counts.entry(symbol).or_default();
-                count.calls += 1;
-                count.instructions += out.instructions;
-                Some(out)
-            }
-            Err(error) => {
-                self.failure = Some(FailedCall { symbol, call: index, logn, error });
-                None
-            }
-        }
+    /// What the kernels served, and the first failure.
+    pub fn tally(&self) -> &Tally {
+        self.guest.tally()
+    }
+
+    /// Every kernel the provider calls.
+    pub fn kernels(&self) -> impl Iterator<Item = &'static registry::Kernel> + '_ {
+        self.kernels.iter().chain(&self.transforms).copied()
     }
 
     /// Runs a registry kernel on `input`; the buffers it wrote (`InOut` and `Out`, in order).
     fn kernel(&mut self, kernel: Kernel, input: &Input) -> Option<Vec<Vec<u8>>> {
         let args = contracts::args(kernel, self.emu, input);
-        let writable: Vec<bool> = args
-            .iter()
-            .filter(|a| matches!(a, Arg::In(_) | Arg::InOut(_) | Arg::Out(_)))
-            .map(|a| !matches!(a, Arg::In(_)))
-            .collect();
-        let out = self.call(kernel.symbol(self.emu), input.logn, args)?;
-        Some(out.buffers.into_iter().zip(writable).filter(|(_, w)| *w).map(|(b, _)| b).collect())
+        let Outcome { buffers, .. } = self.guest.run(self.kernels[kernel as usize], input.logn, &args)?;
+        Some(buffers)
     }
 
     /// Runs a registry kernel and copies the buffers it wrote, in order, into `outputs` (NaN everywhere if the call
@@ -143,14 +111,9 @@ impl EmulatedFpu {
 
     /// The (i)FFT, in place.
     fn transform(&mut self, inverse: bool, logn: u32, f: &mut [f64]) {
-        let symbol = match (inverse, self.emu) {
-            (false, false) => "fndsa_fpu_fft",
-            (false, true) => "fndsa_fpu_fft_emu",
-            (true, false) => "fndsa_fpu_ifft",
-            (true, true) => "fndsa_fpu_ifft_emu",
-        };
         let n = 1usize << logn;
-        let out = self.call(symbol, logn, vec![Arg::InOut(doubles_to_bytes(&f[..n])), Arg::U32(logn)]);
+        let args = [Arg::InOut(doubles_to_bytes(&f[..n])), Arg::U32(logn)];
+        let out = self.guest.run(self.transforms[usize::from(inverse)], logn, &args);
         store(&mut f[..n], out.as_ref().map(|o| o.buffers[0].as_slice()));
     }
 

@@ -1,0 +1,285 @@
+//! Kernel providers ("kernels in the loop"): implementations of the core provider traits over the sim models and
+//! over object code under an emulator, one file per kernel family. A known-answer suite runs with any of them.
+//!
+//! - [`keccak`]: `keccak::Permutation`, the bit-interleaved Keccak-f[1600];
+//! - [`mlkem`]: `mlkem::MlkemKernels`, the ML-KEM NTT, inverse NTT and base multiplication (ML-KEM-768, X-Wing);
+//! - [`fndsa_ntt`]: `fndsa::NttKernels`, the FN-DSA NTTs modulo 12289;
+//! - [`fndsa_fpu`]: `fndsa::FpuKernels`, the FN-DSA signing FP64 kernels (object code only: their order of operations
+//!   is their definition, so the reference is their model).
+//!
+//! Every provider counts the calls each kernel served ([`Tally`]). The NTT providers run a registered kernel's
+//! contract ([`Engine::run`]): the contract's model or the object code (through a [`Guest`]), on inputs and outputs
+//! checked against the contract's declared bounds, with the contract's canonicalisation back to the reference's
+//! layout. A call that faults, times out or writes out of bounds, or that breaks a bound, is recorded as the
+//! provider's [`Failure`], after which none of its kernels runs; the provider then returns poisoned values so that
+//! the scheme ends quickly, and whoever ran it must ask [`Tally::check`]: a result computed after a failure is never
+//! a pass.
+
+pub mod fndsa_fpu;
+pub mod fndsa_ntt;
+pub mod keccak;
+pub mod mlkem;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::backend::{Arg, Backend, BackendError, BackendKind, Call, CallError, CallOutput, Limits};
+use crate::registry::{self, BoundViolation, Kernel, Outcome, check_input_bounds, check_output_bounds};
+
+/// Calls and executed guest instructions of one kernel symbol.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KernelCount {
+    pub calls: u64,
+    /// Always 0 for a model.
+    pub instructions: u64,
+}
+
+/// The first call that did not complete.
+#[derive(Debug, Clone)]
+pub struct FailedCall {
+    pub symbol: &'static str,
+    /// 0-based index of the call among all calls of this provider.
+    pub call: u64,
+    pub logn: u32,
+    pub error: CallError,
+}
+
+impl fmt::Display for FailedCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (call #{}, logn {}) failed: {}", self.symbol, self.call, self.logn, self.error)
+    }
+}
+
+/// Why a provider stopped serving.
+#[derive(Debug, Clone)]
+pub enum Failure {
+    /// A call that did not complete.
+    Call(FailedCall),
+    /// A call whose inputs or outputs break the kernel's contract (its declared bounds).
+    Contract { symbol: &'static str, call: u64, violation: BoundViolation },
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Call(c) => c.fmt(f),
+            Failure::Contract { symbol, call, violation } => write!(f, "{symbol} (call #{call}): {violation}"),
+        }
+    }
+}
+
+/// What a provider's kernels served, and its first failure.
+#[derive(Debug, Default)]
+pub struct Tally {
+    calls: u64,
+    counts: BTreeMap<&'static str, KernelCount>,
+    failure: Option<Failure>,
+}
+
+impl Tally {
+    /// Calls and instructions per kernel symbol so far.
+    pub fn counts(&self) -> &BTreeMap<&'static str, KernelCount> {
+        &self.counts
+    }
+
+    /// Calls `symbol` served so far.
+    pub fn calls_of(&self, symbol: &str) -> u64 {
+        self.counts.get(symbol).map_or(0, |c| c.calls)
+    }
+
+    /// Guest instructions of every call so far.
+    pub fn instructions(&self) -> u64 {
+        self.counts.values().map(|c| c.instructions).sum()
+    }
+
+    /// Forgets the counts (not a failure).
+    pub fn reset_counts(&mut self) {
+        self.counts.clear();
+    }
+
+    pub fn failure(&self) -> Option<&Failure> {
+        self.failure.as_ref()
+    }
+
+    /// Ok if every call so far completed within its kernel's contract, else the first failure with its details.
+    pub fn check(&self) -> Result<(), String> {
+        self.failure.as_ref().map_or(Ok(()), |f| Err(f.to_string()))
+    }
+
+    fn served(&mut self, symbol: &'static str, instructions: u64) {
+        self.calls += 1;
+        let count = self.counts.entry(symbol).or_default();
+        count.calls += 1;
+        count.instructions += instructions;
+    }
+
+    /// Records a contract violation of call number `call` (of `symbol`); `None`, for the caller to return.
+    fn broken<T>(&mut self, symbol: &'static str, call: u64, violation: BoundViolation) -> Option<T> {
+        self.failure.get_or_insert(Failure::Contract { symbol, call, violation });
+        None
+    }
+}
+
+/// Object code under an emulator, called by symbol on behalf of a provider.
+pub struct Guest {
+    backend: Box<dyn Backend>,
+    tally: Tally,
+}
+
+impl Guest {
+    pub fn new(backend: Box<dyn Backend>) -> Self {
+        Self { backend, tally: Tally::default() }
+    }
+
+    /// Opens an emulator of `kind` (unicorn or QEMU).
+    pub fn open(kind: BackendKind) -> Result<Self, BackendError> {
+        Ok(Self::new(kind.open(Limits::default())?))
+    }
+
+    pub fn backend_name(&self) -> &'static str {
+        self.backend.name()
+    }
+
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
+    pub fn tally_mut(&mut self) -> &mut Tally {
+        &mut self.tally
+    }
+
+    /// One guest call, counted; `None` if it failed (now recorded) or any earlier call of this provider failed. The
+    /// buffers that come back have the lengths of the arguments.
+    pub fn call(&mut self, symbol: &'static str, logn: u32, args: Vec<Arg>) -> Option<CallOutput> {
+        if self.tally.failure.is_some() {
+            return None;
+        }
+        let expected: Vec<usize> = args
+            .iter()
+            .filter_map(|a| match a {
+                Arg::In(b) | Arg::InOut(b) => Some(b.len()),
+                Arg::Out(len) => Some(*len),
+                Arg::U32(_) | Arg::F64(_) => None,
+            })
+            .collect();
+        let result = self.backend.call(&Call::new(symbol, args)).and_then(|out| {
+            let lengths: Vec<usize> = out.buffers.iter().map(Vec::len).collect();
+            if lengths == expected {
+                Ok(out)
+            } else {
+                Err(CallError::BadCall(format!("buffers of {lengths:?} bytes back, {expected:?} expected")))
+            }
+        });
+        match result {
+            Ok(out) => {
+                self.tally.served(symbol, out.instructions);
+                Some(out)
+            }
+            Err(error) => {
+                let call = self.tally.calls;
+                self.tally.calls += 1;
+                self.tally.failure = Some(Failure::Call(FailedCall { symbol, call, logn, error }));
+                None
+            }
+        }
+    }
+
+    /// Calls the registered `kernel` on `args`: the buffers it wrote (its `Outcome`), checked against the contract's
+    /// output bounds; `None` after a failure.
+    pub fn run(&mut self, kernel: &'static Kernel, logn: u32, args: &[Arg]) -> Option<Outcome> {
+        let call = self.tally.calls;
+        let output = self.call(kernel.symbol, logn, args.to_vec())?;
+        let outcome = kernel.outcome_of(args, output);
+        if let Err(violation) = check_output_bounds(kernel, args, &outcome, self.backend.name()) {
+            return self.tally.broken(kernel.symbol, call, violation);
+        }
+        Some(outcome)
+    }
+}
+
+/// Which build of a family's kernels a provider runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Build {
+    /// The MVE kernels (`*.mve.c`): Cortex-M55 image only, in their own storage orders.
+    Mve,
+    /// The portable C baselines (`*_scalar.c`): both images.
+    Scalar,
+}
+
+impl Build {
+    /// The build a backend runs: the MVE kernels where the image has MVE (QEMU's Cortex-M55; unicorn has none).
+    pub fn for_backend(kind: BackendKind) -> Self {
+        if kind == BackendKind::Qemu { Build::Mve } else { Build::Scalar }
+    }
+}
+
+/// Who computes a provider's kernels: the sim model or object code.
+pub enum Engine {
+    Model(Tally),
+    Object(Guest),
+}
+
+impl Engine {
+    pub fn model() -> Self {
+        Engine::Model(Tally::default())
+    }
+
+    /// The object code on an emulator of `kind`.
+    pub fn open(kind: BackendKind) -> Result<Self, BackendError> {
+        Ok(Engine::Object(Guest::open(kind)?))
+    }
+
+    pub fn tally(&self) -> &Tally {
+        match self {
+            Engine::Model(tally) => tally,
+            Engine::Object(guest) => guest.tally(),
+        }
+    }
+
+    pub fn tally_mut(&mut self) -> &mut Tally {
+        match self {
+            Engine::Model(tally) => tally,
+            Engine::Object(guest) => guest.tally_mut(),
+        }
+    }
+
+    /// Runs the registered `kernel` on `args`, in the kernel's own layout: the contract's model, or the object code.
+    /// The inputs and the outputs are checked against the contract's bounds; the outputs come back in the
+    /// reference's layout (the contract's canonicalisation). `None` after a failure (see [`Tally::check`]).
+    pub fn run(&mut self, kernel: &'static Kernel, logn: u32, args: Vec<Arg>) -> Option<Outcome> {
+        let tally = self.tally_mut();
+        if tally.failure.is_some() {
+            return None;
+        }
+        let call = tally.calls;
+        if let Err(violation) = check_input_bounds(kernel, &args) {
+            return tally.broken(kernel.symbol, call, violation);
+        }
+        let outcome = match self {
+            Engine::Model(tally) => {
+                let model = match kernel.evaluate(&args) {
+                    Ok(evaluation) => evaluation.model,
+                    Err(violation) => return tally.broken(kernel.symbol, call, violation),
+                };
+                let Some(model) = model else {
+                    let problem = "no model: the kernel is checked against the reference alone".into();
+                    let violation = BoundViolation::Shape { kernel: kernel.id, side: "model".into(), problem };
+                    return tally.broken(kernel.symbol, call, violation);
+                };
+                tally.served(kernel.symbol, 0);
+                if let Err(violation) = check_output_bounds(kernel, &args, &model, "model") {
+                    return tally.broken(kernel.symbol, call, violation);
+                }
+                model
+            }
+            Engine::Object(guest) => guest.run(kernel, logn, &args)?,
+        };
+        Some(kernel.canon(&outcome))
+    }
+}
+
+/// A registered kernel. The ids the providers name are covered by their tests, so a missing one is a bug of this
+/// crate, not an input error.
+fn registered(id: &str) -> &'static Kernel {
+    registry::find(id).unwrap_or_else(|| panic!("kernel `{id}` is not registered"))
+}
