@@ -117,7 +117,9 @@ fn every_kernels_cases_are_the_pinned_ones() {
     assert_eq!(CASE_GENERATORS, 2, "new generators: record the new pins below");
     let ids: Vec<&str> = registry::all().map(|k| k.id).collect();
     let pinned: Vec<&str> = PINS.iter().map(|(id, _)| *id).collect();
-    assert_eq!(ids, pinned, "every kernel is pinned, in registry order");
+    let missing: Vec<String> =
+        ids.iter().filter(|id| !pinned.contains(id)).map(|id| format!("    (\"{id}\", \"{}\"),", digest(id))).collect();
+    assert_eq!(ids, pinned, "every kernel is pinned, in registry order; new kernels' pins:\n{}", missing.join("\n"));
     let differing: Vec<String> = PINS
         .iter()
         .filter_map(|&(id, pin)| {
