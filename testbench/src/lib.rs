@@ -15,6 +15,7 @@ pub mod affinity;
 pub mod backend;
 pub mod diff;
 pub mod elf;
+pub mod fuzzing;
 pub mod kat;
 pub mod providers;
 pub mod ranges;

@@ -3,8 +3,37 @@
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
+#[serde(try_from = "Vec<[u64; 2]>", into = "Vec<[u64; 2]>")]
 pub struct Ranges(Vec<[u64; 2]>);
+
+/// Why ranges read from a report are refused: they must be as [`Ranges::insert`] keeps them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RangesError {
+    #[error("case range [{start}, {end}] is empty or reversed")]
+    Empty { start: u64, end: u64 },
+    #[error("case ranges {first:?} and {second:?} are out of order, overlap or touch")]
+    NotApart { first: [u64; 2], second: [u64; 2] },
+}
+
+impl TryFrom<Vec<[u64; 2]>> for Ranges {
+    type Error = RangesError;
+
+    fn try_from(ranges: Vec<[u64; 2]>) -> Result<Self, RangesError> {
+        if let Some(&[start, end]) = ranges.iter().find(|[start, end]| start >= end) {
+            return Err(RangesError::Empty { start, end });
+        }
+        if let Some(pair) = ranges.windows(2).find(|pair| pair[0][1] >= pair[1][0]) {
+            return Err(RangesError::NotApart { first: pair[0], second: pair[1] });
+        }
+        Ok(Self(ranges))
+    }
+}
+
+impl From<Ranges> for Vec<[u64; 2]> {
+    fn from(ranges: Ranges) -> Self {
+        ranges.0
+    }
+}
 
 impl Ranges {
     pub fn new() -> Self {
@@ -110,5 +139,18 @@ mod tests {
         assert!(r.overlaps(&Ranges::from_slice(&[[19, 21]])));
         assert!(!r.overlaps(&Ranges::from_slice(&[[20, 30]])));
         assert_eq!(r.to_string(), "0..20, 30..40");
+    }
+
+    #[test]
+    fn only_ranges_as_insert_keeps_them_are_read() {
+        let read = |json: &str| serde_json::from_str::<Ranges>(json).map_err(|e| e.to_string());
+        assert_eq!(read("[[0,5],[6,9]]"), Ok(Ranges::from_slice(&[[0, 5], [6, 9]])));
+        assert_eq!(serde_json::to_string(&Ranges::from_slice(&[[0, 5], [6, 9]])).unwrap(), "[[0,5],[6,9]]");
+        assert_eq!(read("[[5,3]]"), Err("case range [5, 3] is empty or reversed".into()));
+        assert_eq!(read("[[4,4]]"), Err("case range [4, 4] is empty or reversed".into()));
+        let not_apart = |a: &str, b: &str| Err(format!("case ranges {a} and {b} are out of order, overlap or touch"));
+        assert_eq!(read("[[6,9],[0,5]]"), not_apart("[6, 9]", "[0, 5]"));
+        assert_eq!(read("[[0,5],[4,9]]"), not_apart("[0, 5]", "[4, 9]"));
+        assert_eq!(read("[[0,5],[5,9]]"), not_apart("[0, 5]", "[5, 9]"));
     }
 }

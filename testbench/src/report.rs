@@ -96,9 +96,14 @@ impl Report {
 
     pub fn load(path: &Path) -> Result<Self, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let report: Report = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// A report from its JSON text; another schema is refused.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let report: Report = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if report.schema != SCHEMA {
-            return Err(format!("{}: schema {} (expected {SCHEMA})", path.display(), report.schema));
+            return Err(format!("schema {} (expected {SCHEMA})", report.schema));
         }
         Ok(report)
     }
