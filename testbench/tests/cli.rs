@@ -111,3 +111,33 @@ fn a_checkpoint_of_other_case_generators_is_not_resumed() {
     let stderr = String::from_utf8_lossy(&resumed.stderr);
     assert!(stderr.contains("case generators version 1, this pqhelium has version 2"), "{stderr}");
 }
+
+#[test]
+fn bad_command_lines_are_refused_before_any_case_runs() {
+    let missing_dir = "/nonexistent-pqhelium-dir/out";
+    let refused: &[(&[&str], &str)] = &[
+        (&["fuzz", "--kernel", "keccak.f1600", "--report", missing_dir], "--report"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--junit", missing_dir], "--junit"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--state", missing_dir], "--state"),
+        (&["check", "--report", missing_dir], "--report"),
+        (&["fuzz", "--kernel", "keccak.nothing*"], "no kernel matches"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--duration", "5x"], "unknown unit"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--duration", "0s"], "--duration 0"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--seed", "abc"], "--seed"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--jobs", "0"], "--jobs 0"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--timeout=-1"], "--timeout"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--timeout", "NaN"], "--timeout"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--batch", "0"], "--batch 0"),
+        (&["fuzz", "--kernel", "fndsa.fpu.fft", "--backend", "model"], "nothing to run"),
+    ];
+    for (args, reason) in refused {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(*args).current_dir(dir.path()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(reason), "{args:?}: the reason should name {reason}: {stderr}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("cases,"), "{args:?} ran cases");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} left files behind: {left:?}");
+    }
+}

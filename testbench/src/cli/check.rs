@@ -36,6 +36,14 @@ fn cases_for(kernel: &registry::Kernel, cases: u64) -> u64 {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if args.jobs == 0 {
+        anyhow::bail!("--jobs 0: at least one job is needed");
+    }
+    for (flag, path) in [("--report", &args.report), ("--junit", &args.junit)] {
+        if let Some(path) = path {
+            super::ensure_writable(flag, path)?;
+        }
+    }
     println!("## Known-answer tests\n");
     let mut passed = super::print_kats(&kat::run_all());
 

@@ -2,7 +2,8 @@
 //!
 //! The checkpoint is the JSON report itself: after every chunk of cases (at most every 200 ms) it records exactly
 //! which case ranges ran and every failure so far. `--resume` skips those ranges. After Ctrl-C the chunks in flight
-//! finish and the checkpoint is exact; after a hard kill, at most the last 200 ms of cases run again; none is skipped.
+//! finish and the checkpoint is exact; after a hard kill, the chunks finished since the last checkpoint and those in
+//! flight run again; none is skipped.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -84,7 +85,34 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 /// Set by Ctrl-C, SIGTERM or SIGHUP: no new chunk starts; the checkpoint is written; the command exits with 130.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// Every mistake in the command line, found before the first case runs (exit code 2).
+fn validate(args: &Args) -> Result<()> {
+    if args.jobs == 0 {
+        bail!("--jobs 0: at least one job is needed");
+    }
+    if !(1..=diff::DEFAULT_BATCH).contains(&args.batch) {
+        bail!("--batch {}: between 1 and {} cases per round trip", args.batch, diff::DEFAULT_BATCH);
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout {}: a positive number of seconds", args.timeout);
+    }
+    if args.duration.is_some_and(|d| d.is_zero()) {
+        bail!("--duration 0: nothing would run");
+    }
+    match &args.resume {
+        Some(checkpoint) => super::ensure_writable("--resume", checkpoint)?,
+        None => super::ensure_writable("--state", &args.state)?,
+    }
+    for (flag, path) in [("--report", &args.report), ("--junit", &args.junit)] {
+        if let Some(path) = path {
+            super::ensure_writable(flag, path)?;
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
+    validate(&args)?;
     let kernels = registry::matching(&args.kernel);
     if kernels.is_empty() {
         bail!("no kernel matches `{}` (see `pqhelium list`)", args.kernel);
@@ -129,6 +157,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 );
             }
         }
+    }
+    if pairs.is_empty() {
+        bail!("nothing to run: no kernel matching `{}` has a build for the backends asked for", args.kernel);
     }
     let cases = if args.duration.is_some() { u64::MAX } else { args.cases };
     let share = args.duration.map(|d| d / pairs.len().max(1) as u32);

@@ -17,6 +17,22 @@ fn exit(passed: bool) -> ExitCode {
     if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
+/// Refuses, before any work starts, an output file that could not be written at the end: a campaign of a night must
+/// not be lost to a typo in a path. An existing file is opened for appending (not truncated); a new one is created
+/// and removed again.
+pub fn ensure_writable(flag: &str, path: &std::path::Path) -> Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("{flag} {}: cannot be written", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 pub fn find_kernel(id: &str) -> Result<&'static Kernel> {
     registry::find(id).with_context(|| format!("unknown kernel `{id}` (see `pqhelium list`)"))
 }
