@@ -1,4 +1,5 @@
-//! The differential engine: for each case, reference vs canon(model), and object code vs model, byte for byte.
+//! The differential engine: for each case, reference vs canon(model), and object code vs model, byte for byte; the
+//! object code must also leave its read-only inputs as they were.
 //!
 //! Case i depends only on (seed, i). Workers (one emulator each) take chunks of case indices from a shared
 //! dispenser, so any number of jobs runs the same cases. A resumed campaign skips the ranges already run. A case
@@ -274,8 +275,29 @@ pub fn check_model(kernel: &Kernel, args: &[Arg]) -> (Outcome, Option<Failure>) 
     (model, failure)
 }
 
-/// Checks one emulated outcome: outputs within the contract's output bounds and equal to `expected` (the model's, or
-/// the reference's for two-way kernels); returns the instructions executed when the call returned.
+/// A call that changed one of its read-only inputs (`Arg::In`): a mismatch between the input as passed and as the
+/// backend read it back, at the first changed byte.
+pub fn check_inputs_unchanged(backend: BackendKind, args: &[Arg], output: &CallOutput) -> Option<Failure> {
+    let buffer_args = args.iter().enumerate().filter(|(_, a)| matches!(a, Arg::In(_) | Arg::InOut(_) | Arg::Out(_)));
+    for ((index, arg), after) in buffer_args.zip(&output.buffers) {
+        let Arg::In(before) = arg else { continue };
+        if before != after {
+            let at = before.iter().zip(after).position(|(b, a)| b != a).unwrap_or(before.len().min(after.len()));
+            let show = |buffer: &[u8]| buffer.get(at).map_or("nothing".to_string(), |v| format!("{v:#04x}"));
+            let difference = Difference {
+                place: format!("argument {index} (read-only input), byte {at}"),
+                expected: show(before),
+                actual: show(after),
+            };
+            return Some(Failure::Mismatch { left: "input", right: backend.name(), difference });
+        }
+    }
+    None
+}
+
+/// Checks one emulated outcome: read-only inputs unchanged, outputs within the contract's output bounds and equal to
+/// `expected` (the model's, or the reference's for two-way kernels); returns the instructions executed when the call
+/// returned.
 pub fn check_object_code(
     kernel: &Kernel,
     backend: BackendKind,
@@ -287,6 +309,9 @@ pub fn check_object_code(
         Err(e) => (None, Some(Failure::Fault(e))),
         Ok(output) => {
             let instructions = output.instructions;
+            if let Some(failure) = check_inputs_unchanged(backend, args, &output) {
+                return (Some(instructions), Some(failure));
+            }
             let actual = kernel.outcome_of(args, output);
             if let Err(violation) = registry::check_output_bounds(kernel, args, &actual, backend.name()) {
                 return (Some(instructions), Some(Failure::Bound(violation)));
@@ -645,4 +670,62 @@ fn shrink_failure(
         check_case(kernel, campaign.backend, backend, candidate).is_some_and(|f| f.same_class(&failure.failure))
     });
     (shrunk != failure.args).then_some(shrunk)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a correct kernel hands back for `args`: its inputs as passed, its outputs as the model computes them.
+    fn faithful_output(args: &[Arg], model: &Outcome) -> CallOutput {
+        let mut outputs = model.buffers.iter();
+        let buffers = args
+            .iter()
+            .filter_map(|arg| match arg {
+                Arg::In(data) => Some(data.clone()),
+                Arg::InOut(_) | Arg::Out(_) => Some(outputs.next().expect("one model buffer per output").clone()),
+                Arg::U32(_) | Arg::F64(_) => None,
+            })
+            .collect();
+        CallOutput { r0: model.ret.unwrap_or(0) as u32, r1: 0, d0: 0.0, buffers, instructions: 1 }
+    }
+
+    #[test]
+    fn object_code_that_writes_a_read_only_input_fails() {
+        let (kernel, args) = crate::registry::all()
+            .filter(|k| k.runs_on(BackendKind::Qemu))
+            .map(|k| (k, k.generate(0, &mut case_rng(1, 0))))
+            .find(|(_, args)| args.iter().any(|a| matches!(a, Arg::In(data) if !data.is_empty())))
+            .expect("a kernel with a read-only input");
+        let (model, failure) = check_model(kernel, &args);
+        assert_eq!(failure, None);
+        let faithful = faithful_output(&args, &model);
+        let check = |output: CallOutput| check_object_code(kernel, BackendKind::Qemu, &args, &model, Ok(output)).1;
+        assert_eq!(check(faithful.clone()), None, "{}: the faithful output passes", kernel.id);
+
+        let index = args.iter().position(|a| matches!(a, Arg::In(data) if !data.is_empty())).unwrap();
+        let buffer = args[..index].iter().filter(|a| !matches!(a, Arg::U32(_) | Arg::F64(_))).count();
+        let mut written = faithful;
+        written.buffers[buffer][0] ^= 0x80;
+        let before = written.buffers[buffer][0] ^ 0x80;
+        let failure = check(written).expect("a changed input fails");
+        let expected = Failure::Mismatch {
+            left: "input",
+            right: "qemu",
+            difference: Difference {
+                place: format!("argument {index} (read-only input), byte 0"),
+                expected: format!("{before:#04x}"),
+                actual: format!("{:#04x}", before ^ 0x80),
+            },
+        };
+        assert_eq!(failure, expected, "{}", kernel.id);
+        // Shrinking keeps a changed input apart from an output that differs from the model.
+        let mismatch = |left, place: &str| Failure::Mismatch {
+            left,
+            right: "qemu",
+            difference: Difference { place: place.into(), expected: "0x00".into(), actual: "0x01".into() },
+        };
+        assert!(failure.same_class(&mismatch("input", "argument 9 (read-only input), byte 3")));
+        assert!(!failure.same_class(&mismatch("model", "buffer 0, byte 0")));
+    }
 }
