@@ -1,7 +1,7 @@
 //! Mirror of `arm/harness/pqh_abi.h`: the host<->guest exchange in the DDR window. The guest writes
 //! `ABI_VERSION` at boot and the host checks it, so the two cannot drift apart silently.
 
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 pub const MAGIC: u32 = 0x5051_4845;
 
 pub const DDR_BASE: u32 = 0x6000_0000;
@@ -16,6 +16,12 @@ pub const WINDOW_SIZE: usize = (ARENA_OFFSET + ARENA_SIZE) as usize;
 
 pub const STATUS_OK: u32 = 0;
 pub const STATUS_FAULT: u32 = 1;
+/// The call did not preserve sp or a callee-saved register; `ctrl::VIOLATION_*` say which.
+pub const STATUS_CONVENTION: u32 = 2;
+
+/// Register codes in `ctrl::VIOLATION_REG`: core registers by number (r4-r11, sp), `d<n>` as `REG_D0 + n`.
+pub const REG_SP: u32 = 13;
+pub const REG_D0: u32 = 32;
 
 /// `struct pqh_call`: 128 bytes.
 pub const CALL_SIZE: usize = 128;
@@ -49,4 +55,8 @@ pub mod ctrl {
     pub const BFAR: usize = 56;
     pub const SFSR: usize = 60;
     pub const ASLEEP: usize = 64;
+    pub const VIOLATION_REG: usize = 68;
+    /// u64: the register's value before the call and after it.
+    pub const VIOLATION_BEFORE: usize = 72;
+    pub const VIOLATION_AFTER: usize = 80;
 }

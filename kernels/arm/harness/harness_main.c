@@ -12,6 +12,11 @@
  * unicorn runs pqh_run_batch directly (no interrupts, no UART) and stops when it returns.
  */
 #include "pqh_abi.h"
+#include "pqh_invoke.h"
+
+/* Core registers only: pqh_invoke does not preserve d8-d15 for its caller (it would cost every call memory accesses),
+ * and the harness has no business with the FP or MVE state the kernels use. */
+#pragma GCC target("general-regs-only")
 
 #define CTRL ((struct pqh_ctrl *)PQH_CTRL_ADDR)
 #define CALLS ((struct pqh_call *)PQH_CALLS_ADDR)
@@ -53,7 +58,57 @@ static uint64_t icount(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-/* Runs calls[0..ncalls). Shared by both backends; unicorn enters here directly. */
+/* pqh_invoke's memory during a call, and after a violation what the callee left in sp, r4-r11 and d8-d15. */
+struct pqh_invoke_state {
+    struct pqh_call *call;
+    uint32_t sp_before, sp_after;
+    uint32_t after[8 + 2 * 8] __attribute__((aligned(8))); /* r4-r11, then d8-d15 (low word first) */
+};
+struct pqh_invoke_state pqh_invoke_state;
+_Static_assert(offsetof(struct pqh_invoke_state, call) == PQH_STATE_CALL, "pqh_invoke.h");
+_Static_assert(offsetof(struct pqh_invoke_state, sp_before) == PQH_STATE_SP_BEFORE, "pqh_invoke.h");
+_Static_assert(offsetof(struct pqh_invoke_state, sp_after) == PQH_STATE_SP_AFTER, "pqh_invoke.h");
+_Static_assert(offsetof(struct pqh_invoke_state, after) == PQH_STATE_AFTER, "pqh_invoke.h");
+
+static void report(uint32_t reg, uint64_t before, uint64_t after)
+{
+    CTRL->violation_reg = reg;
+    CTRL->violation_before = before;
+    CTRL->violation_after = after;
+    CTRL->status = PQH_CONVENTION;
+}
+
+/* Called by pqh_invoke (sp restored) when the callee did not preserve sp, r4-r11 or d8-d15: reports the first of
+ * them in that order. With a repeated call, the first violating repetition is the one reported. */
+void pqh_report_violation(void)
+{
+    const struct pqh_invoke_state *s = &pqh_invoke_state;
+    if (CTRL->status != PQH_OK)
+        return;
+    if (s->sp_after != s->sp_before) {
+        report(PQH_REG_SP, s->sp_before, s->sp_after);
+        return;
+    }
+    for (uint32_t n = 4; n <= 11u; n++) {
+        uint32_t after = s->after[n - 4u];
+        if (after != PQH_CORE_CANARY(n)) {
+            report(n, PQH_CORE_CANARY(n), after);
+            return;
+        }
+    }
+    for (uint32_t n = 8; n <= 15u; n++) {
+        const uint32_t *words = &s->after[8u + 2u * (n - 8u)];
+        uint64_t before = (uint64_t)PQH_FP_CANARY(n) << 32 | PQH_FP_CANARY(n);
+        uint64_t after = (uint64_t)words[1] << 32 | words[0];
+        if (after != before) {
+            report(PQH_REG_D0 + n, before, after);
+            return;
+        }
+    }
+}
+
+/* Runs calls[0..ncalls). Shared by both backends; unicorn enters here directly. A call that breaks the calling
+ * convention ends the batch there, as a fault does. */
 void pqh_run_batch(void)
 {
     uint32_t n = CTRL->ncalls;
@@ -65,6 +120,8 @@ void pqh_run_batch(void)
         for (uint32_t r = 0; r < call->repeat; r++)
             pqh_invoke(call);
         call->icount = icount() - start;
+        if (CTRL->status != PQH_OK)
+            return;
     }
 }
 

@@ -8,9 +8,10 @@
 #ifndef PQH_ABI_H
 #define PQH_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#define PQH_ABI_VERSION 2u
+#define PQH_ABI_VERSION 3u
 #define PQH_MAGIC 0x50514845u /* "PQHE" */
 
 #define PQH_DDR_BASE 0x60000000u
@@ -23,7 +24,12 @@
 #define PQH_ARENA_ADDR (PQH_DDR_BASE + 0x10000u)
 #define PQH_ARENA_SIZE (16u << 20)
 
-enum pqh_status { PQH_OK = 0, PQH_FAULT = 1 };
+/* PQH_CONVENTION: the call returned without preserving sp or a callee-saved register (AAPCS: r4-r11, d8-d15). */
+enum pqh_status { PQH_OK = 0, PQH_FAULT = 1, PQH_CONVENTION = 2 };
+
+/* Register codes in pqh_ctrl.violation_reg: core registers by number (r4-r11, sp = 13), d<n> as PQH_REG_D0 + n. */
+#define PQH_REG_SP 13u
+#define PQH_REG_D0 32u
 
 /* One call: fn(iargs[0..8], dargs[0..8]) in AAPCS hard-float order, `repeat` times. 128 bytes. */
 struct pqh_call {
@@ -37,7 +43,7 @@ struct pqh_call {
 };
 
 /* Control block: the host fills calls[0..ncalls), then bumps request_seq; the guest runs them in order and sets
- * done_seq = request_seq. A fault stops the batch at call fault_index. */
+ * done_seq = request_seq. A fault or a calling-convention violation stops the batch at call current_call. */
 struct pqh_ctrl {
     uint32_t magic;
     uint32_t abi_version;
@@ -52,10 +58,15 @@ struct pqh_ctrl {
     /* 1 while the guest sleeps in WFI waiting for work: the host rings the UART doorbell only then, so unread
      * doorbell bytes cannot pile up in QEMU's input pipe while the guest finds its work by polling. */
     volatile uint32_t asleep;
-    uint32_t reserved[15];
+    /* With status PQH_CONVENTION: the first register found not preserved (sp first, then r4-r11, d8-d15), with its
+     * value before the call (the caller's sp, or the canary the harness loaded) and after it. */
+    uint32_t violation_reg;
+    uint64_t violation_before, violation_after;
+    uint32_t reserved[10];
 };
 
 _Static_assert(sizeof(struct pqh_call) == 128, "pqh_call layout");
 _Static_assert(sizeof(struct pqh_ctrl) == 128, "pqh_ctrl layout");
+_Static_assert(offsetof(struct pqh_ctrl, violation_before) == 72, "pqh_ctrl layout (kernels/src/abi.rs)");
 
 #endif

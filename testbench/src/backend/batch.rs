@@ -2,7 +2,7 @@
 
 use pqhelium_kernels::abi::{self, call as cd, ctrl};
 
-use super::{Arg, Call, CallError, CallOutput, POISON};
+use super::{Arg, Call, CallError, CallOutput, ConventionViolation, POISON, SavedRegister};
 use crate::elf::GuestElf;
 
 /// Guard bytes around every buffer: a kernel that writes outside its buffers is reported, not silently tolerated.
@@ -41,6 +41,8 @@ pub(crate) trait Engine {
     }
     /// Runs the descriptors in the window (`ctrl.ncalls` of them). On failure, returns the index of the failed
     /// call: the calls before it completed, the ones after it did not run. The engine is usable again afterwards.
+    /// A call that breaks the calling convention ends the batch too, but returns normally: the harness reports it
+    /// in the window, where `run_batch` reads it for every backend.
     fn execute(&mut self) -> Result<(), (usize, CallError)>;
 }
 
@@ -81,7 +83,9 @@ pub(crate) fn run_batch(engine: &mut dyn Engine, calls: &[Call]) -> Vec<Result<C
             continue;
         }
         let placed = pack(engine, calls, &fns, chunk);
-        let failed = engine.execute().err();
+        let failed = engine.execute().err().or_else(|| convention_violation(engine.window()));
+        // The index comes from guest memory: a guest that wrote over it fails the last call, not the host.
+        let failed = failed.map(|(k, error)| (k.min(chunk.len() - 1), error));
         let completed = failed.as_ref().map_or(chunk.len(), |(k, _)| *k);
         for (slot, (&index, place)) in chunk.iter().zip(&placed).enumerate().take(completed) {
             results[index] = Some(unpack(engine.window(), slot, place));
@@ -92,6 +96,32 @@ pub(crate) fn run_batch(engine: &mut dyn Engine, calls: &[Call]) -> Vec<Result<C
         next += (completed + 1).min(chunk.len());
     }
     results.into_iter().map(|r| r.expect("every call has a result")).collect()
+}
+
+/// The call that broke the calling convention, if the harness reported one (it stopped the batch there).
+fn convention_violation(window: &dyn Window) -> Option<(usize, CallError)> {
+    if window.ctrl(ctrl::STATUS) != abi::STATUS_CONVENTION {
+        return None;
+    }
+    let current = window.ctrl(ctrl::CURRENT_CALL) as usize;
+    let word = |field: usize| u64::from(window.ctrl(field));
+    let double = |field: usize| word(field) | word(field + 4) << 32;
+    let code = window.ctrl(ctrl::VIOLATION_REG);
+    let register = match code {
+        4..=11 => SavedRegister::Core(code as u8),
+        abi::REG_SP => SavedRegister::Sp,
+        _ if (abi::REG_D0 + 8..abi::REG_D0 + 16).contains(&code) => SavedRegister::Double((code - abi::REG_D0) as u8),
+        // Only a guest that wrote over the control block gets here.
+        _ => {
+            return Some((
+                current,
+                CallError::WorkerDied(format!("harness control block corrupted (register {code})")),
+            ));
+        }
+    };
+    let violation =
+        ConventionViolation { register, before: double(ctrl::VIOLATION_BEFORE), after: double(ctrl::VIOLATION_AFTER) };
+    Some((current, CallError::CallingConvention(violation)))
 }
 
 fn validate(call: &Call) -> Result<(), CallError> {

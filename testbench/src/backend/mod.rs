@@ -99,6 +99,53 @@ pub struct Fault {
     pub location: String,
 }
 
+/// A register the AAPCS requires a function to preserve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SavedRegister {
+    /// r4-r11.
+    Core(u8),
+    /// d8-d15 (s16-s31; q4-q7 with MVE).
+    Double(u8),
+    Sp,
+}
+
+impl fmt::Display for SavedRegister {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SavedRegister::Core(n) => write!(f, "r{n}"),
+            SavedRegister::Double(n) => write!(f, "d{n}"),
+            SavedRegister::Sp => f.write_str("sp"),
+        }
+    }
+}
+
+/// A call that returned without preserving sp or a callee-saved register: the value before the call (the caller's
+/// sp, or the canary the harness loaded into the register) and after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConventionViolation {
+    pub register: SavedRegister,
+    pub before: u64,
+    pub after: u64,
+}
+
+impl fmt::Display for ConventionViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (register, before, after) = (self.register, self.before, self.after);
+        match register {
+            SavedRegister::Sp => {
+                let moved = after as i64 - before as i64;
+                write!(f, "sp moved by {moved} bytes ({before:#010x} before, {after:#010x} after)")
+            }
+            SavedRegister::Core(_) => {
+                write!(f, "{register} not preserved ({before:#010x} before, {after:#010x} after)")
+            }
+            SavedRegister::Double(_) => {
+                write!(f, "{register} not preserved ({before:#018x} before, {after:#018x} after)")
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CallError {
     #[error("guest fault: {} at {:#010x} ({})", .0.kind, .0.pc, .0.location)]
@@ -109,6 +156,8 @@ pub enum CallError {
     WorkerDied(String),
     #[error("symbol `{0}` not found in the guest image")]
     MissingSymbol(String),
+    #[error("calling convention violated: {0}")]
+    CallingConvention(ConventionViolation),
     #[error("kernel wrote outside buffer {arg} (guard bytes at offset {offset} changed)")]
     BufferOverrun { arg: usize, offset: usize },
     #[error("bad call: {0}")]
