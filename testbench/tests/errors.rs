@@ -161,6 +161,7 @@ fn hung_qemu_is_detected_and_restarted() {
     let mut b = QemuBackend::open(&M55_IMAGE, SHORT).unwrap();
     let pid = b.worker_pid().unwrap();
     unsafe { libc::kill(pid as i32, libc::SIGSTOP) };
+    wait_until_stopped(pid);
     let started = std::time::Instant::now();
     let result = b.call(&Call::new("keccak_f1600_interleaved", vec![Arg::InOut(vec![0; 200])]));
     match &result {
@@ -170,6 +171,24 @@ fn hung_qemu_is_detected_and_restarted() {
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_healthy(&mut b);
     assert_eq!(b.restarts(), 1);
+}
+
+/// SIGSTOP takes effect asynchronously, thread by thread: a call made before QEMU's vCPU thread has stopped can
+/// still be served. Waits until every thread of the process is in state T (stopped).
+fn wait_until_stopped(pid: u32) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let all_stopped = || {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("QEMU's threads");
+        tasks.flatten().all(|task| {
+            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+            // The state follows the parenthesised command name, which may itself contain spaces.
+            stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('T'))
+        })
+    };
+    while !all_stopped() {
+        assert!(std::time::Instant::now() < deadline, "QEMU {pid} did not stop within 5 s of SIGSTOP");
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
 
 #[test]
