@@ -549,6 +549,7 @@ fn forms() -> Vec<Form> {
     vsubq_m_u32: P3_32 => |x| q(vsubq_m_u32(x.c(), x.a(), x.b(), x.pred()));
     vld1q_s16: M_16 => |x| q(vld1q_s16(&x.mem_i16()[8..]));
     vst1q_s16: M_16 => |x| { let mut m = [0; 8]; vst1q_s16(&mut m, x.a()); [&[POISON; 16][..], &mem_i16(&m)].concat() };
+    vld1q_s32: M_32 => |x| q(vld1q_s32(&x.mem_i32()[4..]));
     vld2q_s8: M_8 => |x| qs(&vld2q_s8(&x.mem_i8()));
     vld2q_s16: M_16 => |x| qs(&vld2q_s16(&x.mem_i16()));
     vld2q_s32: M_32 => |x| qs(&vld2q_s32(&x.mem_i32()));
@@ -670,6 +671,8 @@ fn forms() -> Vec<Form> {
     vqrdmulhq_m_s8: P3_8 => |x| q(vqrdmulhq_m_s8(x.c(), x.a(), x.b(), x.pred()));
     vqrdmulhq_m_s16: P3_16 => |x| q(vqrdmulhq_m_s16(x.c(), x.a(), x.b(), x.pred()));
     vqrdmulhq_m_s32: P3_32 => |x| q(vqrdmulhq_m_s32(x.c(), x.a(), x.b(), x.pred()));
+    vshrq_n_s32_31: V1_32 => |x| q(vshrq_n_s32(x.a(), 31));
+    vshrq_n_u32_31: V1_32 => |x| q(vshrq_n_u32(x.a(), 31));
 
     }
 }

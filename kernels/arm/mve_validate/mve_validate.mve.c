@@ -229,6 +229,8 @@ ALL6(PRED_M, vsubq_m)
 /* plain 16-bit load from the record's second vector, plain store of q0 to the output's second vector */
 STUB(vld1q_s16, ST(s16, out, vld1q_s16((const int16_t *)(in + 16)));)
 STUB(vst1q_s16, vst1q_s16((int16_t *)(out + 16), LD(s16, in));)
+/* plain 32-bit load from the record's second vector */
+STUB(vld1q_s32, ST(s32, out, vld1q_s32((const int32_t *)(in + 16)));)
 LD2(s8)
 LD2(s16)
 LD2(s32)
@@ -292,3 +294,7 @@ CTP(32)
 ALL6(PRED_M, vmulq_m)
 SIGNED3(PRED_M, vqdmulhq_m)
 SIGNED3(PRED_M, vqrdmulhq_m)
+
+/* the sign and carry extractions of the keygen FFT's split-word arithmetic: shifts right by 31 */
+UN_IMM(vshrq_n, s32, 31)
+UN_IMM(vshrq_n, u32, 31)
