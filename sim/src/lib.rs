@@ -2,6 +2,7 @@
 
 pub mod fndsa_ntt;
 pub mod fxp_fft;
+pub mod fxp_div;
 pub mod keccak;
 pub mod mlkem_ntt;
 pub mod mve;
