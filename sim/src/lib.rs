@@ -1,8 +1,8 @@
 //! Semantic models of the Cortex-M kernels.
 
 pub mod fndsa_ntt;
-pub mod fxp_fft;
 pub mod fxp_div;
+pub mod fxp_fft;
 pub mod keccak;
 pub mod mlkem_ntt;
 pub mod mve;

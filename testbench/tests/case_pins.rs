@@ -86,6 +86,14 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.fpu.sampler_centre.emu", "37fbc54222ceae44"),
     ("fndsa.fpu.sampler_exponent", "044973602f3cf119"),
     ("fndsa.fpu.sampler_exponent.emu", "044973602f3cf119"),
+    ("fndsa.keygen.div", "ac77da6bcfc70a67"),
+    ("fndsa.keygen.div_selfadj", "c961c2a1663e305e"),
+    ("fndsa.keygen.invnorm", "4a4c207156829557"),
+    ("fndsa.keygen.inv_mul2e", "01fbd6163eb0da24"),
+    ("fndsa.keygen.div.scalar", "ac77da6bcfc70a67"),
+    ("fndsa.keygen.div_selfadj.scalar", "c961c2a1663e305e"),
+    ("fndsa.keygen.invnorm.scalar", "4a4c207156829557"),
+    ("fndsa.keygen.inv_mul2e.scalar", "01fbd6163eb0da24"),
 ];
 
 fn digest(id: &str) -> String {

@@ -8,6 +8,7 @@
 
 pub mod contract;
 pub mod fndsa_fpu;
+mod fndsa_keygen;
 pub(crate) mod fndsa_ntt;
 mod fndsa_scheme;
 mod keccak;
@@ -234,6 +235,7 @@ const FAMILIES: &[fn() -> Vec<Kernel>] = &[
     mlkem_ntt::kernels,
     softfloat::kernels,
     fndsa_fpu::kernels,
+    fndsa_keygen::kernels,
 ];
 
 static REGISTRY: LazyLock<Vec<Kernel>> = LazyLock::new(|| FAMILIES.iter().flat_map(|family| family()).collect());

@@ -1,0 +1,189 @@
+//! The FN-DSA keygen division kernels (`kernels/arm/fndsa_keygen/div.c`, `div_scalar.c`): every kernel on every
+//! backend, edge classes then random cases; a division with one correction step fewer is caught as a model and as
+//! object code; the FPU division's machine code has no operand-dependent branch or IT block.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::Command;
+
+use pqhelium_sim::fxp_div::{self, Corrections};
+use pqhelium_testbench::backend::{Arg, BackendKind};
+use pqhelium_testbench::diff::{self, Campaign, Failure};
+use pqhelium_testbench::registry::{self, Kernel, Outcome};
+
+const SEED: u64 = 0x6B67;
+/// Random cases after the edge cases, per kernel and backend.
+const RANDOM_CASES: u64 = 300;
+
+const DIVISION_KERNELS: [&str; 8] = [
+    "fndsa.keygen.div",
+    "fndsa.keygen.div_selfadj",
+    "fndsa.keygen.invnorm",
+    "fndsa.keygen.inv_mul2e",
+    "fndsa.keygen.div.scalar",
+    "fndsa.keygen.div_selfadj.scalar",
+    "fndsa.keygen.invnorm.scalar",
+    "fndsa.keygen.inv_mul2e.scalar",
+];
+
+fn kernel(id: &str) -> &'static Kernel {
+    registry::find(id).unwrap_or_else(|| panic!("{id} is not registered"))
+}
+
+#[test]
+fn every_division_kernel_passes_on_every_backend() {
+    for id in DIVISION_KERNELS {
+        let k = kernel(id);
+        for backend in BackendKind::ALL {
+            assert!(k.runs_on(backend), "{id} has no {backend} build");
+            diff::assert_campaign_passes(id, backend, SEED, k.edge_cases + RANDOM_CASES);
+        }
+    }
+}
+
+/// The first failure of a campaign that must fail: a mismatch between `left` and `right`, among the edge cases.
+fn assert_caught(k: &'static Kernel, backend: BackendKind, sides: (&str, &str)) {
+    let result = diff::run(&Campaign::new(k, backend, SEED, k.edge_cases + RANDOM_CASES, 2));
+    let first = result.failures.first().unwrap_or_else(|| panic!("{backend}: the wrong division went unnoticed"));
+    let Failure::Mismatch { left, right, .. } = &first.failure else { panic!("{backend}: {:?}", first.failure) };
+    assert_eq!((*left, *right), sides, "{backend}");
+    assert!(first.case < k.edge_cases, "{backend}: first caught at random case {}", first.case);
+}
+
+fn words(arg: &Arg) -> Vec<u64> {
+    let (Arg::In(b) | Arg::InOut(b)) = arg else { panic!("{arg:?}") };
+    b.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn div_with(args: &[Arg], corrections: Corrections) -> Outcome {
+    let (x, y) = (words(&args[1]), words(&args[2]));
+    let q: Vec<u8> = x.iter().zip(&y).flat_map(|(&x, &y)| fxp_div::div_with(x, y, corrections).to_le_bytes()).collect();
+    Outcome { buffers: vec![q], ret: None }
+}
+
+/// The model with either correction step left out disagrees with the reference on the edge cases.
+#[test]
+fn a_model_with_one_correction_fewer_is_caught() {
+    let without_high = registry::variant("fndsa.keygen.div", |k| {
+        k.model = Some(|args| div_with(args, Corrections { high: false, low: true }))
+    });
+    let without_low = registry::variant("fndsa.keygen.div", |k| {
+        k.model = Some(|args| div_with(args, Corrections { high: true, low: false }))
+    });
+    for wrong in [without_high, without_low] {
+        assert_caught(wrong, BackendKind::Model, ("reference", "canon(model)"));
+    }
+}
+
+/// Object code with the low digit's correction left out (`kernels/arm/selftest/keygen_div_mutant.c`) disagrees with
+/// the model on the edge cases, on both emulators.
+#[test]
+fn object_code_with_one_correction_fewer_is_caught() {
+    let wrong =
+        registry::variant("fndsa.keygen.div", |k| k.symbol = Some("pqh_selftest_keygen_div_one_correction_fewer"));
+    for backend in [BackendKind::Qemu, BackendKind::Unicorn] {
+        assert_caught(wrong, backend, ("model", backend.name()));
+    }
+}
+
+/// One disassembled instruction.
+struct Instruction {
+    address: u64,
+    mnemonic: String,
+    operands: String,
+}
+
+/// Every function of a guest image, from `arm-none-eabi-objdump -d` (the toolchain that builds the images).
+fn disassemble(elf: &[u8]) -> BTreeMap<String, Vec<Instruction>> {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(elf).unwrap();
+    let output = Command::new("arm-none-eabi-objdump")
+        .args(["-d", "--no-show-raw-insn"])
+        .arg(file.path())
+        .output()
+        .expect("arm-none-eabi-objdump (installed with arm-none-eabi-gcc, which builds the images) must run");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut functions: BTreeMap<String, Vec<Instruction>> = BTreeMap::new();
+    let mut current = None;
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        if let Some(name) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")).map(|(_, name)| name) {
+            current = Some(name.to_string());
+            functions.insert(name.to_string(), Vec::new());
+            continue;
+        }
+        let (Some(function), Some((address, rest))) = (&current, line.trim_start().split_once(":\t")) else {
+            continue;
+        };
+        let Ok(address) = u64::from_str_radix(address, 16) else { continue };
+        let (mnemonic, operands) = rest.split_once('\t').unwrap_or((rest, ""));
+        let instruction = Instruction { address, mnemonic: mnemonic.to_string(), operands: operands.to_string() };
+        functions.get_mut(function).unwrap().push(instruction);
+    }
+    functions
+}
+
+const CONDITIONS: [&str; 14] = ["eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt"];
+const MORE_CONDITIONS: [&str; 2] = ["gt", "le"];
+
+/// Whether the instruction may branch depending on a condition: b<cond>, cbz/cbnz, the low-overhead loop branches
+/// (wls, le and their tail-predicated forms).
+fn is_conditional_branch(mnemonic: &str) -> bool {
+    let base = mnemonic.split('.').next().unwrap();
+    let cond = base.strip_prefix('b').filter(|c| CONDITIONS.contains(c) || MORE_CONDITIONS.contains(c));
+    cond.is_some() || matches!(base, "cbz" | "cbnz" | "wls" | "wlstp" | "le" | "letp")
+}
+
+/// The branch target: the first hexadecimal operand word (`bne.n 1c <f+0x1c>`, `le lr, 52 <f+0x52>`).
+fn target(operands: &str) -> u64 {
+    let word = operands.split([',', ' ']).map(str::trim).find(|w| u64::from_str_radix(w, 16).is_ok() && !w.is_empty());
+    u64::from_str_radix(word.unwrap_or_else(|| panic!("no target in {operands}")), 16).unwrap()
+}
+
+/// The FPU division is straight-line code: no IT block, no branch or loop, no call, and memory accesses only to the
+/// stack and the literal pool. The kernels around it branch only backwards (their loops over logn-many slots or the
+/// fixed batch), have no IT block, and call nothing but the division.
+#[test]
+fn the_division_has_no_operand_dependent_branch_or_address() {
+    for image in [pqhelium_kernels::M55_IMAGE, pqhelium_kernels::M7_IMAGE] {
+        let functions = disassemble(image.elf);
+        let division = &functions["fndsa_fxr_div"];
+        assert!(division.len() > 50, "{}: {} instructions", image.name, division.len());
+        for i in division {
+            let what = format!("{}: fndsa_fxr_div+{:#x}: {} {}", image.name, i.address, i.mnemonic, i.operands);
+            assert!(!i.mnemonic.starts_with("it"), "{what}");
+            assert!(!is_conditional_branch(&i.mnemonic), "{what}");
+            assert!(!i.mnemonic.starts_with("bl"), "{what}");
+            let memory =
+                i.mnemonic.starts_with("ldr") || i.mnemonic.starts_with("vldr") || i.mnemonic.starts_with("str");
+            assert!(!memory || i.operands.contains("[pc") || i.operands.contains("[sp"), "{what}");
+        }
+        let division_address = division[0].address;
+        for name in ["fndsa_keygen_div", "fndsa_keygen_div_selfadj", "fndsa_keygen_invnorm", "fndsa_keygen_inv_mul2e"] {
+            let code = functions.get(name).unwrap_or_else(|| panic!("{}: no {name}", image.name));
+            let calls = code.iter().filter(|i| i.mnemonic == "bl").count();
+            assert!(calls > 0, "{}: {name} calls no division", image.name);
+            for i in code {
+                let what = format!("{}: {name}+{:#x}: {} {}", image.name, i.address, i.mnemonic, i.operands);
+                assert!(!i.mnemonic.starts_with("it"), "{what}");
+                if is_conditional_branch(&i.mnemonic) {
+                    assert!(target(&i.operands) < i.address, "forward: {what}");
+                }
+                if i.mnemonic == "bl" {
+                    assert_eq!(target(&i.operands), division_address, "{what}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_scan_recognises_conditional_branches() {
+    for m in ["bne.n", "beq", "bge.w", "ble", "cbz", "cbnz", "wls", "le", "letp"] {
+        assert!(is_conditional_branch(m), "{m}");
+    }
+    for m in ["b.n", "bl", "bx", "bic.w", "bics", "blx", "lsls", "ldrd", "dls"] {
+        assert!(!is_conditional_branch(m), "{m}");
+    }
+    assert_eq!(target("1c <fndsa_keygen_div_selfadj+0x1c>"), 0x1c);
+    assert_eq!(target("lr, 52 <fndsa_fxr_div_scalar+0x52>"), 0x52);
+}
