@@ -94,6 +94,10 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.keygen.div_selfadj.scalar", "c961c2a1663e305e"),
     ("fndsa.keygen.invnorm.scalar", "4a4c207156829557"),
     ("fndsa.keygen.inv_mul2e.scalar", "01fbd6163eb0da24"),
+    ("fndsa.keygen.fft", "2ab307db2b289704"),
+    ("fndsa.keygen.ifft", "a18eb01a3ec4baf8"),
+    ("fndsa.keygen.fft.scalar", "2ab307db2b289704"),
+    ("fndsa.keygen.ifft.scalar", "a18eb01a3ec4baf8"),
 ];
 
 fn digest(id: &str) -> String {

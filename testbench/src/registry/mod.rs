@@ -9,6 +9,7 @@
 pub mod contract;
 pub mod fndsa_fpu;
 mod fndsa_keygen;
+pub(crate) mod fndsa_keygen_fft;
 pub(crate) mod fndsa_ntt;
 mod fndsa_scheme;
 mod keccak;
@@ -236,6 +237,7 @@ const FAMILIES: &[fn() -> Vec<Kernel>] = &[
     softfloat::kernels,
     fndsa_fpu::kernels,
     fndsa_keygen::kernels,
+    fndsa_keygen_fft::kernels,
 ];
 
 static REGISTRY: LazyLock<Vec<Kernel>> = LazyLock::new(|| FAMILIES.iter().flat_map(|family| family()).collect());
