@@ -1,7 +1,7 @@
 //! Mirror of `arm/harness/pqh_abi.h`: the host<->guest exchange in the DDR window. The guest writes
 //! `ABI_VERSION` at boot and the host checks it, so the two cannot drift apart silently.
 
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 4;
 pub const MAGIC: u32 = 0x5051_4845;
 
 pub const DDR_BASE: u32 = 0x6000_0000;
@@ -59,4 +59,29 @@ pub mod ctrl {
     /// u64: the register's value before the call and after it.
     pub const VIOLATION_BEFORE: usize = 72;
     pub const VIOLATION_AFTER: usize = 80;
+    /// The seal of the results of every call completed in the batch (`seal_call`).
+    pub const RESULTS_SEAL: usize = 88;
+}
+
+/// `struct pqh_ctrl`: 128 bytes.
+pub const CTRL_SIZE: usize = 128;
+
+/// The seal in `ctrl::RESULTS_SEAL` before the first call: 32-bit FNV-1a over words.
+pub const SEAL_INIT: u32 = 0x811C_9DC5;
+const SEAL_PRIME: u32 = 0x0100_0193;
+
+/// Adds call `index`'s results to `seal`, as the harness does after each call it completes.
+pub fn seal_call(seal: u32, index: u32, r0: u32, r1: u32, d0: u64, icount: u64) -> u32 {
+    let words = [index, r0, r1, d0 as u32, (d0 >> 32) as u32, icount as u32, (icount >> 32) as u32];
+    words.iter().fold(seal, |seal, &word| (seal ^ word).wrapping_mul(SEAL_PRIME))
+}
+
+/// The canary `pqh_invoke` loads into core register `r<n>` (n in 4..=11) before each call (`arm/harness/pqh_invoke.h`).
+pub const fn core_canary(n: u32) -> u32 {
+    0xC0C0_C0C0 + 0x0101_0101 * n
+}
+
+/// The canary in each word of `d<n>` (n in 8..=15).
+pub const fn fp_canary(n: u32) -> u32 {
+    0xD0D0_D0D0 + 0x0101_0101 * n
 }

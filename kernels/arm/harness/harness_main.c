@@ -107,19 +107,39 @@ void pqh_report_violation(void)
     }
 }
 
+static uint32_t seal_word(uint32_t seal, uint32_t word)
+{
+    return (seal ^ word) * PQH_SEAL_PRIME;
+}
+
+/* Adds call i's results to the seal. d0 is read as words (pqh_invoke stored it; this code has no FP registers). */
+static uint32_t seal_call(uint32_t seal, uint32_t i, const struct pqh_call *call, uint64_t count)
+{
+    const volatile uint32_t *d0 = (const volatile uint32_t *)&call->d0;
+    const uint32_t words[] = {i, call->r0, call->r1, d0[0], d0[1], (uint32_t)count, (uint32_t)(count >> 32)};
+    for (uint32_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        seal = seal_word(seal, words[k]);
+    return seal;
+}
+
 /* Runs calls[0..ncalls). Shared by both backends; unicorn enters here directly. A call that breaks the calling
  * convention ends the batch there, as a fault does. */
 void pqh_run_batch(void)
 {
     uint32_t n = CTRL->ncalls;
+    uint32_t seal = PQH_SEAL_INIT;
     CTRL->status = PQH_OK;
+    CTRL->results_seal = seal;
     for (uint32_t i = 0; i < n && i < PQH_MAX_CALLS; i++) {
         struct pqh_call *call = &CALLS[i];
         CTRL->current_call = i;
         uint64_t start = icount();
         for (uint32_t r = 0; r < call->repeat; r++)
             pqh_invoke(call);
-        call->icount = icount() - start;
+        uint64_t count = icount() - start;
+        call->icount = count;
+        seal = seal_call(seal, i, call, count);
+        CTRL->results_seal = seal;
         if (CTRL->status != PQH_OK)
             return;
     }

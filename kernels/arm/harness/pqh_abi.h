@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PQH_ABI_VERSION 3u
+#define PQH_ABI_VERSION 4u
 #define PQH_MAGIC 0x50514845u /* "PQHE" */
 
 #define PQH_DDR_BASE 0x60000000u
@@ -62,11 +62,21 @@ struct pqh_ctrl {
      * value before the call (the caller's sp, or the canary the harness loaded) and after it. */
     uint32_t violation_reg;
     uint64_t violation_before, violation_after;
-    uint32_t reserved[10];
+    /* The seal (below) of the results of every call completed in this batch, in order; PQH_SEAL_INIT before the
+     * first. The host recomputes it from the call slots, so a kernel that wrote over another call's results is
+     * caught. No defence against a guest that recomputes it: kernels run with the harness's privileges. */
+    uint32_t results_seal;
+    uint32_t reserved[9];
 };
+
+/* The seal: 32-bit FNV-1a over words, fed the call's index, r0, r1, d0 (low word first) and icount (likewise).
+ * Any single changed word changes it. */
+#define PQH_SEAL_INIT 0x811C9DC5u
+#define PQH_SEAL_PRIME 0x01000193u
 
 _Static_assert(sizeof(struct pqh_call) == 128, "pqh_call layout");
 _Static_assert(sizeof(struct pqh_ctrl) == 128, "pqh_ctrl layout");
 _Static_assert(offsetof(struct pqh_ctrl, violation_before) == 72, "pqh_ctrl layout (kernels/src/abi.rs)");
+_Static_assert(offsetof(struct pqh_ctrl, results_seal) == 88, "pqh_ctrl layout (kernels/src/abi.rs)");
 
 #endif

@@ -1,6 +1,15 @@
 //! Packing calls into the DDR window and reading results back: the part of the protocol both backends share.
+//!
+//! The guest can write the whole window, so nothing read back is taken on trust. After every round trip the control
+//! block and the call slots are checked against what the host wrote and what an honest harness can have written
+//! (`check_round`); only then does a value from them become an index or a result. A window that fails the check is
+//! a `CallError::CorruptControlBlock`, and since any call of a batch can write over any other's slot, the batch's
+//! calls then run again one at a time, so that each error lands on the call that caused it.
+
+use std::time::{Duration, Instant};
 
 use pqhelium_kernels::abi::{self, call as cd, ctrl};
+use tracing::warn;
 
 use super::{Arg, Call, CallError, CallOutput, ConventionViolation, POISON, SavedRegister};
 use crate::elf::GuestElf;
@@ -9,6 +18,10 @@ use crate::elf::GuestElf;
 pub const GUARD_BYTE: u8 = 0x5A;
 const GUARD_LEN: u32 = 16;
 const ALIGN: u32 = 16;
+/// Guest instructions per second of wall time that no emulator comes near (QEMU and unicorn run 10^8 to 10^9): a
+/// count above it for the time a round trip took was not counted by the harness. It also keeps every sum of counts
+/// the host keeps far from overflowing.
+const MAX_INSTRUCTIONS_PER_SECOND: u128 = 100_000_000_000;
 
 /// Byte access to the DDR window, at offsets from `abi::DDR_BASE`.
 pub(crate) trait Window {
@@ -19,14 +32,8 @@ pub(crate) trait Window {
         self.write(offset, &vec![byte; len]);
     }
 
-    fn read_u32(&self, offset: u32) -> u32 {
-        u32::from_le_bytes(self.read(offset, 4).try_into().unwrap())
-    }
     fn write_u32(&mut self, offset: u32, value: u32) {
         self.write(offset, &value.to_le_bytes());
-    }
-    fn ctrl(&self, field: usize) -> u32 {
-        self.read_u32(abi::CTRL_OFFSET + field as u32)
     }
 }
 
@@ -39,16 +46,38 @@ pub(crate) trait Engine {
     fn prepare(&mut self) -> Result<(), CallError> {
         Ok(())
     }
-    /// Runs the descriptors in the window (`ctrl.ncalls` of them). On failure, returns the index of the failed
-    /// call: the calls before it completed, the ones after it did not run. The engine is usable again afterwards.
-    /// A call that breaks the calling convention ends the batch too, but returns normally: the harness reports it
-    /// in the window, where `run_batch` reads it for every backend.
-    fn execute(&mut self) -> Result<(), (usize, CallError)>;
+    /// Runs the descriptors in the window (`ctrl.ncalls` of them). An error is the failure of the call the harness
+    /// was running (`ctrl.current_call`, read and checked by `run_batch`): the calls before it completed, the ones
+    /// after it did not run. The engine is usable again afterwards. A call that breaks the calling convention ends
+    /// the batch too, but returns normally: the harness reports it in the window, where `run_batch` reads it.
+    fn execute(&mut self) -> Result<(), CallError>;
+    /// The guest wrote over the window: nothing it left behind may reach the next batch (a QEMU backend replaces its
+    /// worker).
+    fn discard(&mut self) {}
 }
 
-/// Where one call's buffers went.
+/// One call as packed: its descriptor, and where its buffers went.
 struct Placed {
+    descriptor: [u8; abi::CALL_SIZE],
     buffers: Vec<(u32, usize)>,
+}
+
+/// What one round trip settled.
+enum Round {
+    /// Results of the first calls of the chunk: all of them, or up to the one that failed, which comes last.
+    Settled(Vec<Result<CallOutput, CallError>>),
+    /// The guest wrote over the window: nothing in it is trusted.
+    Corrupt(CallError),
+}
+
+/// A round trip that passed the checks.
+struct Ended {
+    /// Calls that completed, from the first.
+    completed: usize,
+    /// The error of the call after them, if one failed.
+    failure: Option<CallError>,
+    /// The chunk's call slots, read once: a guest still running cannot change them after the check.
+    slots: Vec<u8>,
 }
 
 /// Runs `calls` in as few guest round trips as fit the window; one result per call.
@@ -75,53 +104,176 @@ pub(crate) fn run_batch(engine: &mut dyn Engine, calls: &[Call]) -> Vec<Result<C
     let mut next = 0;
     while next < pending.len() {
         let chunk = take_chunk(calls, &pending[next..]);
-        if let Err(e) = engine.prepare() {
-            for &index in chunk {
-                results[index] = Some(Err(e.clone()));
+        let settled = match run_round(engine, calls, &fns, chunk) {
+            Round::Settled(settled) => settled,
+            Round::Corrupt(error) if chunk.len() == 1 => vec![Err(error)],
+            Round::Corrupt(error) => {
+                warn!(%error, calls = chunk.len(), "the guest corrupted a batch; running its calls one at a time");
+                chunk.iter().map(|&index| run_alone(engine, calls, &fns, index)).collect()
             }
-            next += chunk.len();
-            continue;
+        };
+        next += settled.len();
+        for (&index, result) in chunk.iter().zip(settled) {
+            results[index] = Some(result);
         }
-        let placed = pack(engine, calls, &fns, chunk);
-        let failed = engine.execute().err().or_else(|| convention_violation(engine.window()));
-        // The index comes from guest memory: a guest that wrote over it fails the last call, not the host.
-        let failed = failed.map(|(k, error)| (k.min(chunk.len() - 1), error));
-        let completed = failed.as_ref().map_or(chunk.len(), |(k, _)| *k);
-        for (slot, (&index, place)) in chunk.iter().zip(&placed).enumerate().take(completed) {
-            results[index] = Some(unpack(engine.window(), slot, place));
-        }
-        if let Some((k, error)) = failed {
-            results[chunk[k]] = Some(Err(error));
-        }
-        next += (completed + 1).min(chunk.len());
     }
     results.into_iter().map(|r| r.expect("every call has a result")).collect()
 }
 
-/// The call that broke the calling convention, if the harness reported one (it stopped the batch there).
-fn convention_violation(window: &dyn Window) -> Option<(usize, CallError)> {
-    if window.ctrl(ctrl::STATUS) != abi::STATUS_CONVENTION {
-        return None;
+/// One call in a batch of its own: whatever it leaves in the window is its own doing.
+fn run_alone(engine: &mut dyn Engine, calls: &[Call], fns: &[u32], index: usize) -> Result<CallOutput, CallError> {
+    match run_round(engine, calls, fns, &[index]) {
+        Round::Settled(mut settled) => settled.pop().expect("a round settles at least its first call"),
+        Round::Corrupt(error) => Err(error),
     }
-    let current = window.ctrl(ctrl::CURRENT_CALL) as usize;
-    let word = |field: usize| u64::from(window.ctrl(field));
-    let double = |field: usize| word(field) | word(field + 4) << 32;
-    let code = window.ctrl(ctrl::VIOLATION_REG);
-    let register = match code {
-        4..=11 => SavedRegister::Core(code as u8),
-        abi::REG_SP => SavedRegister::Sp,
-        _ if (abi::REG_D0 + 8..abi::REG_D0 + 16).contains(&code) => SavedRegister::Double((code - abi::REG_D0) as u8),
-        // Only a guest that wrote over the control block gets here.
-        _ => {
-            return Some((
-                current,
-                CallError::WorkerDied(format!("harness control block corrupted (register {code})")),
-            ));
-        }
+}
+
+/// Runs `chunk` in one round trip and reads back what it settled.
+fn run_round(engine: &mut dyn Engine, calls: &[Call], fns: &[u32], chunk: &[usize]) -> Round {
+    if let Err(e) = engine.prepare() {
+        return Round::Settled(vec![Err(e); chunk.len()]);
+    }
+    let placed = pack(engine, calls, fns, chunk);
+    let started = Instant::now();
+    let executed = engine.execute();
+    let elapsed = started.elapsed();
+    let ended = match executed {
+        Err(error @ CallError::CorruptControlBlock { .. }) => Err(error),
+        executed => check_round(engine.window(), &placed, executed, elapsed),
     };
-    let violation =
-        ConventionViolation { register, before: double(ctrl::VIOLATION_BEFORE), after: double(ctrl::VIOLATION_AFTER) };
-    Some((current, CallError::CallingConvention(violation)))
+    match ended {
+        Ok(Ended { completed, failure, slots }) => {
+            let window = engine.window();
+            let mut settled: Vec<_> = placed[..completed]
+                .iter()
+                .enumerate()
+                .map(|(slot, place)| unpack(window, &slots, slot, place))
+                .collect();
+            settled.extend(failure.map(Err));
+            Round::Settled(settled)
+        }
+        Err(corrupt) => {
+            engine.discard();
+            Round::Corrupt(corrupt)
+        }
+    }
+}
+
+fn corrupt(field: &'static str, value: impl Into<u64>) -> CallError {
+    CallError::CorruptControlBlock { field, value: value.into() }
+}
+
+fn word_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+fn dword_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
+}
+
+/// Reads how a round trip ended (`executed`: what the backend saw) and checks the window: the fields the host wrote
+/// are as it wrote them, and those the harness writes hold values it can write that agree with each other, with the
+/// seal of the results and with the time the round trip took. An error names the first field that fails.
+fn check_round(
+    window: &dyn Window,
+    placed: &[Placed],
+    executed: Result<(), CallError>,
+    elapsed: Duration,
+) -> Result<Ended, CallError> {
+    let n = placed.len();
+    let block = window.read(abi::CTRL_OFFSET, abi::CTRL_SIZE);
+    let slots = window.read(abi::CALLS_OFFSET, n * abi::CALL_SIZE);
+    let field = |at: usize| word_at(&block, at);
+    for (at, name, expected) in [
+        (ctrl::MAGIC, "magic", abi::MAGIC),
+        (ctrl::ABI_VERSION, "abi_version", abi::ABI_VERSION),
+        (ctrl::NCALLS, "ncalls", n as u32),
+    ] {
+        if field(at) != expected {
+            return Err(corrupt(name, field(at)));
+        }
+    }
+    let current = field(ctrl::CURRENT_CALL) as usize;
+    if current >= n {
+        return Err(corrupt("current_call", field(ctrl::CURRENT_CALL)));
+    }
+    // How many calls completed, how many the harness sealed (a call that broke the convention completed but is not
+    // credited), and the error of the failed call.
+    let (completed, sealed, failure) = match (executed, field(ctrl::STATUS)) {
+        (Ok(()), abi::STATUS_OK) if current == n - 1 => (n, n, None),
+        (Ok(()), abi::STATUS_OK) => return Err(corrupt("current_call", current as u32)),
+        (Ok(()), abi::STATUS_CONVENTION) => {
+            (current, current + 1, Some(CallError::CallingConvention(convention_violation(&block)?)))
+        }
+        // The backend saw the call fail (a fault, a timeout, a dead emulator): it did not complete.
+        (Err(error), abi::STATUS_OK | abi::STATUS_FAULT) => (current, current, Some(error)),
+        (_, status) => return Err(corrupt("status", status)),
+    };
+    check_descriptors(placed, &slots)?;
+    let result = |slot: usize, at: usize| slot * abi::CALL_SIZE + at;
+    let icount = |slot: usize| dword_at(&slots, result(slot, cd::ICOUNT));
+    let seal = (0..sealed).fold(abi::SEAL_INIT, |seal, slot| {
+        let (r0, r1) = (word_at(&slots, result(slot, cd::R0)), word_at(&slots, result(slot, cd::R1)));
+        abi::seal_call(seal, slot as u32, r0, r1, dword_at(&slots, result(slot, cd::D0)), icount(slot))
+    });
+    if field(ctrl::RESULTS_SEAL) != seal {
+        return Err(corrupt("results_seal", field(ctrl::RESULTS_SEAL)));
+    }
+    // The harness's count is the difference of two readings of a counter the guest can write: it may have wrapped.
+    let budget = elapsed.as_nanos() * MAX_INSTRUCTIONS_PER_SECOND / 1_000_000_000;
+    let mut total = 0u128;
+    for slot in 0..sealed {
+        total += u128::from(icount(slot));
+        if total > budget {
+            return Err(corrupt("call.icount", icount(slot)));
+        }
+    }
+    Ok(Ended { completed, failure, slots })
+}
+
+/// The parts of each descriptor the host wrote (function, repeat, arguments) must be as it wrote them: a guest that
+/// changed them changed which function ran, or on what.
+fn check_descriptors(placed: &[Placed], slots: &[u8]) -> Result<(), CallError> {
+    // Name, offset and element size of each, in descriptor order.
+    const FIELDS: [(&str, usize, usize); 4] = [
+        ("call.fn", cd::FN, 4),
+        ("call.repeat", cd::REPEAT, 4),
+        ("call.iargs", cd::IARGS, 4),
+        ("call.dargs", cd::DARGS, 8),
+    ];
+    for (place, slot) in placed.iter().zip(slots.chunks_exact(abi::CALL_SIZE)) {
+        let Some(at) = (0..cd::R0).find(|&i| slot[i] != place.descriptor[i]) else { continue };
+        let &(name, start, size) = FIELDS.iter().rev().find(|field| field.1 <= at).expect("a field starts at 0");
+        let element = at - (at - start) % size;
+        let value = if size == 8 { dword_at(slot, element) } else { u64::from(word_at(slot, element)) };
+        return Err(corrupt(name, value));
+    }
+    Ok(())
+}
+
+/// The violation the harness reported, if it is one the harness can report: a register it checks, the canary it
+/// loaded there (sp: a 32-bit address) and a different value after the call.
+fn convention_violation(block: &[u8]) -> Result<ConventionViolation, CallError> {
+    let code = word_at(block, ctrl::VIOLATION_REG);
+    let (before, after) = (dword_at(block, ctrl::VIOLATION_BEFORE), dword_at(block, ctrl::VIOLATION_AFTER));
+    let (register, canary) = match code {
+        4..=11 => (SavedRegister::Core(code as u8), Some(u64::from(abi::core_canary(code)))),
+        abi::REG_SP => (SavedRegister::Sp, None),
+        _ if (abi::REG_D0 + 8..abi::REG_D0 + 16).contains(&code) => {
+            let n = code - abi::REG_D0;
+            (SavedRegister::Double(n as u8), Some(u64::from(abi::fp_canary(n)) * 0x1_0000_0001))
+        }
+        _ => return Err(corrupt("violation_reg", code)),
+    };
+    let word_sized = !matches!(register, SavedRegister::Double(_));
+    let before_as_loaded = canary.map_or(before <= u64::from(u32::MAX), |canary| before == canary);
+    if !before_as_loaded {
+        return Err(corrupt("violation_before", before));
+    }
+    if after == before || (word_sized && after > u64::from(u32::MAX)) {
+        return Err(corrupt("violation_after", after));
+    }
+    Ok(ConventionViolation { register, before, after })
 }
 
 fn validate(call: &Call) -> Result<(), CallError> {
@@ -197,11 +349,14 @@ fn pack(engine: &mut dyn Engine, calls: &[Call], fns: &[u32], chunk: &[usize]) -
             ints += 1;
         }
         window.write(abi::CALLS_OFFSET + (slot * abi::CALL_SIZE) as u32, &desc);
-        placed.push(Placed { buffers });
+        placed.push(Placed { descriptor: desc, buffers });
     }
     window.write_u32(abi::CTRL_OFFSET + ctrl::NCALLS as u32, chunk.len() as u32);
-    // If the guest dies before it starts this batch, call 0 is the one that failed, not a stale index.
+    // What the harness writes when it starts the batch: if the guest dies before, call 0 is the one that failed,
+    // and nothing of the previous batch is read back.
     window.write_u32(abi::CTRL_OFFSET + ctrl::CURRENT_CALL as u32, 0);
+    window.write_u32(abi::CTRL_OFFSET + ctrl::STATUS as u32, abi::STATUS_OK);
+    window.write_u32(abi::CTRL_OFFSET + ctrl::RESULTS_SEAL as u32, abi::SEAL_INIT);
     placed
 }
 
@@ -227,10 +382,12 @@ fn place(
     abi::DDR_BASE + offset
 }
 
-fn unpack(window: &dyn Window, slot: usize, placed: &Placed) -> Result<CallOutput, CallError> {
-    let desc = window.read(abi::CALLS_OFFSET + (slot * abi::CALL_SIZE) as u32, abi::CALL_SIZE);
-    let word = |at: usize| u32::from_le_bytes(desc[at..at + 4].try_into().unwrap());
-    let dword = |at: usize| u64::from_le_bytes(desc[at..at + 8].try_into().unwrap());
+/// Call `slot`'s result: its registers from the checked `slots`, its buffers from the window (any bytes are data;
+/// where they are and how long is the host's own record).
+fn unpack(window: &dyn Window, slots: &[u8], slot: usize, placed: &Placed) -> Result<CallOutput, CallError> {
+    let desc = &slots[slot * abi::CALL_SIZE..(slot + 1) * abi::CALL_SIZE];
+    let word = |at: usize| word_at(desc, at);
+    let dword = |at: usize| dword_at(desc, at);
     let mut buffers = Vec::with_capacity(placed.buffers.len());
     for (arg, &(offset, len)) in placed.buffers.iter().enumerate() {
         // The buffer with its guards, in one read.

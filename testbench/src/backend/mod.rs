@@ -133,7 +133,7 @@ impl fmt::Display for ConventionViolation {
         let (register, before, after) = (self.register, self.before, self.after);
         match register {
             SavedRegister::Sp => {
-                let moved = after as i64 - before as i64;
+                let moved = i128::from(after) - i128::from(before);
                 write!(f, "sp moved by {moved} bytes ({before:#010x} before, {after:#010x} after)")
             }
             SavedRegister::Core(_) => {
@@ -162,6 +162,10 @@ pub enum CallError {
     BufferOverrun { arg: usize, offset: usize },
     #[error("bad call: {0}")]
     BadCall(String),
+    /// The guest wrote over the memory the host shares with the harness (control block, call slots, instruction
+    /// counter): `field` holds a value the harness would not have left there, so nothing read back is trusted.
+    #[error("guest wrote over the harness's shared memory: {field} = {value:#x}")]
+    CorruptControlBlock { field: &'static str, value: u64 },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -190,7 +194,8 @@ impl Default for Limits {
 /// An emulator that runs guest functions. Usable again after any error.
 pub trait Backend: Send {
     fn name(&self) -> &'static str;
-    /// Runs the calls in order; one result per call. A fault or timeout fails that call only.
+    /// Runs the calls in order; one result per call. A fault or timeout fails that call only, and so does a guest
+    /// that writes over the shared memory: a batch found corrupted is run again one call at a time.
     fn run_batch(&mut self, calls: &[Call]) -> Vec<Result<CallOutput, CallError>>;
     fn call(&mut self, call: &Call) -> Result<CallOutput, CallError> {
         self.run_batch(std::slice::from_ref(call)).pop().expect("one result per call")

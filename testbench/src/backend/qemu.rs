@@ -37,6 +37,10 @@ const BOOT_TIMEOUT: Duration = Duration::from_secs(20);
 const PROGRESS_PROBE: Duration = Duration::from_millis(500);
 /// How often the host looks at done_seq while it waits, in case a completion byte is late.
 const DONE_POLL: Duration = Duration::from_millis(20);
+/// Exceptions the harness's vector table sends to its fault handler (harness_entry.S): NMI, HardFault, MemManage,
+/// BusFault, UsageFault, SecureFault, SVCall, DebugMonitor, PendSV. Any other number in `fault_exc` was not written
+/// by the harness.
+const FAULT_EXCEPTIONS: [u32; 9] = [2, 3, 4, 5, 6, 7, 11, 12, 14];
 
 /// The QEMU binary: `$PQHELIUM_QEMU`, else `qemu-system-arm` on the PATH.
 pub fn find_qemu() -> Result<PathBuf, String> {
@@ -70,6 +74,9 @@ struct Worker {
     /// QEMU's stderr, shown when it fails to boot.
     log: File,
     map: MmapMut,
+    /// The number of the last batch requested (`request_seq`): the host's own count, never read back from the
+    /// guest. The harness boots with done_seq = request_seq = 0.
+    seq: u32,
     /// Died, hung or timed out: replaced before the next batch.
     failed: bool,
 }
@@ -165,7 +172,7 @@ impl QemuBackend {
             libc::fcntl(fd, libc::F_SETFL, libc::fcntl(fd, libc::F_GETFL) | libc::O_NONBLOCK);
         }
         let stdout = child.stdout.take().expect("piped");
-        let mut worker = Worker { child, stdin, stdout, log, map, failed: false };
+        let mut worker = Worker { child, stdin, stdout, log, map, seq: 0, failed: false };
         match wait_byte(&mut worker.stdout, BOOT_TIMEOUT) {
             Ok(b'R') => {}
             Ok(other) => return Err(BackendError::Start(format!("unexpected boot byte {other:#04x}"))),
@@ -194,9 +201,15 @@ impl QemuBackend {
         }
     }
 
-    fn fault(&self) -> Fault {
+    /// The fault the harness recorded. Every field is guest-written: the exception number must be one the harness
+    /// handles; the others are only shown.
+    fn fault(&self) -> Result<Fault, CallError> {
         let worker = self.worker.as_ref().expect("a worker reported the fault");
         let field = |f: usize| worker.ctrl(f);
+        let exception = field(ctrl::FAULT_EXC);
+        if !FAULT_EXCEPTIONS.contains(&exception) {
+            return Err(CallError::CorruptControlBlock { field: "fault_exc", value: exception.into() });
+        }
         let pc = field(ctrl::FAULT_PC);
         let (cfsr, hfsr) = (field(ctrl::CFSR), field(ctrl::HFSR));
         let kind = if let Some(imm) = self.breakpoint_at(pc) {
@@ -216,16 +229,18 @@ impl QemuBackend {
         } else if cfsr >> 16 != 0 {
             FaultKind::Usage(format!("CFSR {cfsr:#010x}"))
         } else {
-            FaultKind::Other(format!("exception {} CFSR {cfsr:#010x} HFSR {hfsr:#010x}", field(ctrl::FAULT_EXC)))
+            FaultKind::Other(format!("exception {exception} CFSR {cfsr:#010x} HFSR {hfsr:#010x}"))
         };
-        Fault { kind, pc, location: self.elf.locate(pc) }
+        Ok(Fault { kind, pc, location: self.elf.locate(pc) })
     }
 
     /// The immediate of a `bkpt` at `pc`, if that is what the guest executed.
     fn breakpoint_at(&self, pc: u32) -> Option<u8> {
-        let seg = self.elf.segments.iter().find(|s| pc >= s.addr && pc + 2 <= s.addr + s.data.len() as u32)?;
-        let at = (pc - seg.addr) as usize;
-        (seg.data[at + 1] == 0xBE).then_some(seg.data[at])
+        self.elf.segments.iter().find_map(|seg| {
+            let at = pc.checked_sub(seg.addr)? as usize;
+            let insn = seg.data.get(at..at.checked_add(2)?)?;
+            (insn[1] == 0xBE).then_some(insn[0])
+        })
     }
 }
 
@@ -382,17 +397,17 @@ impl Engine for QemuBackend {
         }
     }
 
-    fn execute(&mut self) -> Result<(), (usize, CallError)> {
+    fn execute(&mut self) -> Result<(), CallError> {
         let timeout = self.limits.timeout;
         let Some(worker) = self.worker.as_mut() else {
-            return Err((0, CallError::WorkerDied("no qemu worker".into())));
+            return Err(CallError::WorkerDied("no qemu worker".into()));
         };
-        let outcome = worker.run(timeout);
-        let current = worker.ctrl(ctrl::CURRENT_CALL) as usize;
-        let error = match outcome {
-            // A calling-convention violation is read from the window by the shared batch code.
-            Ok(()) if matches!(worker.ctrl(ctrl::STATUS), abi::STATUS_OK | abi::STATUS_CONVENTION) => return Ok(()),
-            Ok(()) => return Err((current, CallError::Fault(self.fault()))),
+        let error = match worker.run(timeout) {
+            // Any other status, a calling-convention violation included, is read and checked by the shared code.
+            Ok(()) if worker.ctrl(ctrl::STATUS) == abi::STATUS_FAULT => {
+                return Err(self.fault().map_or_else(|e| e, CallError::Fault));
+            }
+            Ok(()) => return Ok(()),
             Err(error) => error,
         };
         // Stop the worker now; its memory stays readable for the calls that completed. It is replaced before the
@@ -400,7 +415,14 @@ impl Engine for QemuBackend {
         warn!(%error, "qemu worker failed; it will be restarted");
         worker.failed = true;
         let _ = worker.child.kill();
-        Err((current, error))
+        Err(error)
+    }
+
+    fn discard(&mut self) {
+        if let Some(worker) = self.worker.as_mut() {
+            worker.failed = true;
+            let _ = worker.child.kill();
+        }
     }
 }
 
@@ -423,7 +445,8 @@ impl Worker {
 
     /// Rings the doorbell and waits until the guest reports the batch done, the budget runs out, or QEMU goes away.
     fn run(&mut self, timeout: Duration) -> Result<(), CallError> {
-        let seq = self.ctrl(ctrl::REQUEST_SEQ).wrapping_add(1);
+        self.seq = self.seq.wrapping_add(1);
+        let seq = self.seq;
         fence(Ordering::SeqCst);
         self.map.write_u32(abi::CTRL_OFFSET + ctrl::REQUEST_SEQ as u32, seq);
         fence(Ordering::SeqCst);
@@ -448,7 +471,7 @@ impl Worker {
             }
             match answer {
                 Ok(_) | Err(WaitError::TimedOut) if Instant::now() < deadline => continue,
-                Ok(_) | Err(WaitError::TimedOut) => return Err(self.classify_timeout(timeout)),
+                Ok(_) | Err(WaitError::TimedOut) => return Err(self.timed_out(seq, timeout)),
                 Err(e) => {
                     let status = self.child.try_wait().ok().flatten();
                     return Err(CallError::WorkerDied(format!(
@@ -458,6 +481,20 @@ impl Worker {
                 }
             }
         }
+    }
+
+    /// Batch `seq` never reported done: the guest wrote over the sequence numbers (then the harness may have finished
+    /// but reported a batch the host never asked for), or it still runs, or the emulator is stuck.
+    fn timed_out(&self, seq: u32, timeout: Duration) -> CallError {
+        let (request, done) = (self.ctrl(ctrl::REQUEST_SEQ), self.ctrl(ctrl::DONE_SEQ));
+        if request != seq {
+            return CallError::CorruptControlBlock { field: "request_seq", value: request.into() };
+        }
+        // Until the harness reports this batch, done_seq holds the previous one's number.
+        if done != seq.wrapping_sub(1) {
+            return CallError::CorruptControlBlock { field: "done_seq", value: done.into() };
+        }
+        self.classify_timeout(timeout)
     }
 
     /// Still executing guest code (an endless loop) or a stuck emulator?

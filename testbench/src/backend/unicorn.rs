@@ -150,7 +150,15 @@ impl Engine for UnicornBackend {
         self
     }
 
-    fn execute(&mut self) -> Result<(), (usize, CallError)> {
+    /// The harness's boot (`pqh_reset`) never runs here: the backend writes the handshake it would, before every
+    /// batch, so that the check after each batch finds a guest that wrote over it, and the next batch does not.
+    fn prepare(&mut self) -> Result<(), CallError> {
+        self.write_u32(abi::CTRL_OFFSET + ctrl::MAGIC as u32, abi::MAGIC);
+        self.write_u32(abi::CTRL_OFFSET + ctrl::ABI_VERSION as u32, abi::ABI_VERSION);
+        Ok(())
+    }
+
+    fn execute(&mut self) -> Result<(), CallError> {
         for (addr, bytes) in &self.writable {
             self.uc.mem_write(u64::from(*addr), bytes).expect("segment is mapped");
         }
@@ -165,7 +173,6 @@ impl Engine for UnicornBackend {
         }
         let timeout_us = self.limits.timeout.as_micros().max(1) as u64;
         let result = self.uc.emu_start(u64::from(self.run_batch_addr | 1), STOP_ADDR, timeout_us, 0);
-        let current = Window::ctrl(self, ctrl::CURRENT_CALL) as usize;
         let pc = self.uc.reg_read(RegisterARM::PC).unwrap_or(0);
         let state = self.uc.get_data();
         let error = match (result, state.interrupt, state.bad_access) {
@@ -180,7 +187,7 @@ impl Engine for UnicornBackend {
             (Err(e), None, None) => self.fault_at(FaultKind::Other(format!("unicorn error {e:?}"))),
             (Ok(()), None, _) => CallError::Timeout(self.limits.timeout),
         };
-        Err((current, error))
+        Err(error)
     }
 }
 
