@@ -33,7 +33,7 @@ pub struct Campaign {
     /// Stop dispensing new cases after this long.
     pub duration: Option<Duration>,
     pub jobs: usize,
-    /// Cases per guest round trip.
+    /// Cases per guest round trip at most: a chunk holds fewer when they take longer than [`CHUNK_TARGET`].
     pub batch: usize,
     /// Go on after the first mismatch or fault.
     pub keep_going: bool,
@@ -71,8 +71,8 @@ pub type ChunkHook<'a> = &'a (dyn Fn([u64; 2], &[CaseFailure]) + Sync);
 /// Outside control of a running campaign.
 #[derive(Default)]
 pub struct Control<'a> {
-    /// Cases already run (from a checkpoint): skipped.
-    pub done: Ranges,
+    /// Cases not to run: those a checkpoint records as run, and another shard's.
+    pub skip: Ranges,
     /// Once set, no new chunk starts; chunks in flight finish and are reported.
     pub interrupt: Option<&'a AtomicBool>,
     /// Called after every completed chunk, with the chunk's range and failures (checkpointing).
@@ -372,6 +372,18 @@ pub fn assert_campaign_passes(kernel_id: &str, kind: BackendKind, seed: u64, cas
     }
 }
 
+/// The work a chunk is sized to: a chunk is the unit the checkpoint records, so a hard kill makes at most a few
+/// chunks per worker run again. Fast kernels reach `--batch` cases long before this; slow ones get fewer cases.
+pub const CHUNK_TARGET: Duration = Duration::from_millis(100);
+/// The first chunk of a worker, before its pace is known.
+const FIRST_CHUNK: u64 = 8;
+
+/// The cases of the next chunk, from the time the last one took.
+fn next_chunk_size(batch: u64, last_cases: u64, took: Duration) -> u64 {
+    let per_case = took.as_secs_f64() / last_cases.max(1) as f64;
+    ((CHUNK_TARGET.as_secs_f64() / per_case.max(1e-9)) as u64).clamp(1, batch)
+}
+
 /// Hands out chunks of the case indices still owed, in order.
 struct Dispenser {
     holes: Vec<[u64; 2]>,
@@ -379,8 +391,8 @@ struct Dispenser {
 }
 
 impl Dispenser {
-    fn new(done: &Ranges, cases: u64) -> Self {
-        let holes = done.holes(cases);
+    fn new(skip: &Ranges, cases: u64) -> Self {
+        let holes = skip.holes(cases);
         let start = holes.first().map_or(0, |h| h[0]);
         Self { holes, state: Mutex::new((0, start)) }
     }
@@ -426,7 +438,7 @@ pub fn run(campaign: &Campaign) -> CampaignResult {
 
 pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
     let kernel = campaign.kernel;
-    let owed: u64 = control.done.holes(campaign.cases).iter().map(|[a, b]| b - a).sum();
+    let owed: u64 = control.skip.holes(campaign.cases).iter().map(|[a, b]| b - a).sum();
     let bar = if !campaign.progress {
         ProgressBar::hidden()
     } else if campaign.duration.is_some() {
@@ -444,7 +456,7 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
     let shared = Shared {
         campaign,
         control,
-        dispenser: Dispenser::new(&control.done, campaign.cases),
+        dispenser: Dispenser::new(&control.skip, campaign.cases),
         started,
         deadline: campaign.duration.map(|d| started + d),
         ready: Mutex::new(Duration::ZERO),
@@ -461,7 +473,7 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
     pool.broadcast(|job| worker(&shared, placement.as_ref(), job.index()));
     shared.bar.finish_and_clear();
     let ran = shared.ran.into_inner().unwrap();
-    let mut covered = control.done.clone();
+    let mut covered = control.skip.clone();
     covered.extend(&ran);
     let owed_left = !covered.holes(campaign.cases).is_empty();
     let mut failures = shared.failures.into_inner().unwrap();
@@ -546,9 +558,10 @@ fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
             shared.instructions.lock().unwrap().merge(&stats);
         });
         // Dispenses the next chunk to the host thread; whether one is now in preparation.
+        let size = std::cell::Cell::new(FIRST_CHUNK.min(batch));
         let ask = || {
             !shared.should_stop()
-                && shared.dispenser.next(batch).map(|range| want.send(range).expect("host thread alive")).is_some()
+                && shared.dispenser.next(size.get()).map(|range| want.send(range).expect("host thread alive")).is_some()
         };
         let mut in_flight = ask();
         // Before the emulator starts: a QEMU process inherits its worker's CPU.
@@ -568,6 +581,7 @@ fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
             *ready = (*ready).max(shared.started.elapsed());
         }
         while in_flight {
+            let started = Instant::now();
             let chunk = readied.recv().expect("model check panicked");
             in_flight = ask();
             let mut results = backend.run_batch(&chunk.calls);
@@ -579,7 +593,9 @@ fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
                     *result = backend.call(call);
                 }
             }
+            let cases = chunk.calls.len() as u64;
             emulated.send((chunk, results)).expect("checker alive");
+            size.set(next_chunk_size(batch, cases, started.elapsed()));
             // Drained after every hand-over: the checker then has at most one more list to send, which the channel
             // holds, so neither thread can wait for the other for good.
             for (range, failures) in to_shrink.try_iter() {
@@ -618,9 +634,13 @@ fn check_chunk(
 /// A worker of the model backend: no object code, so nothing to overlap.
 fn model_worker(shared: &Shared) {
     let campaign = shared.campaign;
+    let batch = campaign.batch.max(1) as u64;
+    let mut size = FIRST_CHUNK.min(batch);
     while !shared.should_stop() {
-        let Some(range) = shared.dispenser.next(campaign.batch.max(1) as u64) else { break };
+        let Some(range) = shared.dispenser.next(size) else { break };
+        let started = Instant::now();
         let Prepared { calls, models, .. } = prepare(campaign, range);
+        size = next_chunk_size(batch, range[1] - range[0], started.elapsed());
         let failures = (range[0]..)
             .zip(calls.into_iter().zip(models))
             .filter_map(|(case, (call, (_, failure)))| {

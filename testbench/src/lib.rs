@@ -8,7 +8,7 @@
 //! - [`kat`]: known-answer tests from `vectors/`, with any kernel provider;
 //! - [`providers`]: the kernel providers of the schemes from the models and from object code (kernels in the loop);
 //! - [`report`]: JSON reports (also the checkpoint of a campaign) and JUnit XML;
-//! - [`ranges`], [`shrink`]: case bookkeeping and minimal counterexamples;
+//! - [`ranges`], [`shard`], [`shrink`]: case bookkeeping, campaigns split across machines, minimal counterexamples;
 //! - [`affinity`]: `--pin`, a CPU of its own for each emulator worker.
 
 pub mod affinity;
@@ -22,4 +22,5 @@ pub mod ranges;
 pub mod registry;
 pub mod report;
 pub mod scheme_bench;
+pub mod shard;
 pub mod shrink;

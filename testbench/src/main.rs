@@ -33,6 +33,9 @@ enum Command {
     },
     /// Differential campaigns: reference vs model vs object code, byte for byte.
     Fuzz(cli::fuzz::Args),
+    /// Combines the reports of a campaign's shards (`fuzz --shard K/N`) into the report of one run; refuses shards
+    /// of different campaigns and overlapping ones.
+    Merge(cli::merge::Args),
     /// Re-runs one case alone and prints its inputs, every output and the first difference or the fault.
     Repro {
         #[arg(long)]
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
             _ => cli::list::Format::Text,
         }),
         Command::Fuzz(args) => cli::fuzz::run(args),
+        Command::Merge(args) => cli::merge::run(args),
         Command::Repro { kernel, backend, seed, case } => cli::repro(&kernel, backend, seed, case),
         Command::Kat { suite, provider } => cli::kat(&suite, &provider),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),

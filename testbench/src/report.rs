@@ -9,6 +9,7 @@ use crate::backend::Arg;
 use crate::diff::{CampaignResult, CaseFailure, Failure};
 use crate::ranges::Ranges;
 use crate::registry::CASE_GENERATORS;
+use crate::shard::Shard;
 
 pub const SCHEMA: &str = "pqhelium-report/1";
 
@@ -22,7 +23,23 @@ pub struct Report {
     pub seed: u64,
     /// False while a campaign is running or after it was interrupted: `--resume` continues it.
     pub complete: bool,
+    /// What `pqhelium fuzz` was asked to run (absent in `check` reports).
+    #[serde(default)]
+    pub plan: Option<Plan>,
     pub campaigns: Vec<CampaignReport>,
+}
+
+/// The command line that defines a fuzz campaign: a resumed run and the shards of a merge must share it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    /// `--kernel` as given (an id or a glob).
+    pub kernel: String,
+    /// `--backend` as given; empty for every backend each kernel has.
+    pub backends: Vec<String>,
+    /// `--cases`; absent for a campaign bounded by `--duration`.
+    pub cases: Option<u64>,
+    /// `--shard`; absent for a whole campaign (and in a merged report).
+    pub shard: Option<Shard>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -90,6 +107,7 @@ impl Report {
             case_generators: CASE_GENERATORS,
             seed,
             complete: false,
+            plan: None,
             campaigns: vec![],
         }
     }
@@ -108,10 +126,23 @@ impl Report {
         Ok(report)
     }
 
-    /// Writes atomically (temporary file, then rename): a crash never leaves half a checkpoint.
+    /// Writes atomically (temporary file, synced, then renamed): a crash never leaves half a checkpoint.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        self.save_pausing(path, std::time::Duration::ZERO)
+    }
+
+    /// [`Report::save`] with a pause between writing the temporary file and renaming it (fault injection: a test
+    /// kills the writer in that window).
+    pub fn save_pausing(&self, path: &Path, pause: std::time::Duration) -> std::io::Result<()> {
         let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, serde_json::to_string_pretty(self).expect("report serialises"))?;
+        let mut file = std::fs::File::create(&tmp)?;
+        std::io::Write::write_all(
+            &mut file,
+            serde_json::to_string_pretty(self).expect("report serialises").as_bytes(),
+        )?;
+        // On disk before the rename: after a power loss the file in place is the old checkpoint or the new one.
+        file.sync_all()?;
+        std::thread::sleep(pause);
         std::fs::rename(tmp, path)
     }
 
@@ -132,34 +163,169 @@ impl Report {
 impl CampaignReport {
     /// Adds one run of this campaign (the first, or a resumed one).
     pub fn absorb(&mut self, result: &CampaignResult) {
-        self.ranges.extend(&result.ran);
-        self.cases_run = self.ranges.count();
-        self.mismatches += result.mismatches() as u64;
-        self.faults += result.faults() as u64;
+        let (kernel, backend, seed) = (result.kernel, result.backend.name(), result.seed);
+        self.record(&result.ran, result.failures.iter().map(|f| failure_report(kernel, backend, seed, f)));
         self.retries += result.retries;
-        self.elapsed_seconds += result.elapsed.as_secs_f64();
-        self.cases_per_second = self.cases_run as f64 / self.elapsed_seconds.max(1e-9);
-        let i = &result.instructions;
-        if i.calls > 0 {
-            let mut merged = self.instructions.clone().unwrap_or_default();
-            merged.min = if merged.calls == 0 { i.min } else { merged.min.min(i.min) };
-            merged.max = merged.max.max(i.max);
-            merged.total += i.total;
-            merged.calls += i.calls;
-            merged.mean = merged.total as f64 / merged.calls as f64;
-            self.instructions = Some(merged);
+        self.add_time(result.elapsed.as_secs_f64());
+        if result.instructions.calls > 0 {
+            let i = &result.instructions;
+            let run = Instructions {
+                calls: i.calls,
+                min: i.min,
+                max: i.max,
+                total: i.total,
+                mean: i.mean().unwrap_or_default(),
+            };
+            self.add_instructions(&run);
         }
         if result.setup_error.is_some() {
             self.setup_error.clone_from(&result.setup_error);
         }
-        let (kernel, backend, seed) = (result.kernel, result.backend.name(), result.seed);
-        self.failures.extend(result.failures.iter().map(|f| failure_report(kernel, backend, seed, f)));
     }
+
+    /// Records cases as run, with their failures (the checkpoint does this chunk by chunk).
+    pub fn record(&mut self, ran: &Ranges, failures: impl IntoIterator<Item = FailureReport>) {
+        self.ranges.extend(ran);
+        self.cases_run = self.ranges.count();
+        for f in failures {
+            if f.kind == MISMATCH {
+                self.mismatches += 1;
+            } else {
+                self.faults += 1;
+            }
+            self.failures.push(f);
+        }
+    }
+
+    fn add_time(&mut self, seconds: f64) {
+        self.elapsed_seconds += seconds;
+        self.cases_per_second = self.cases_run as f64 / self.elapsed_seconds.max(1e-9);
+    }
+
+    fn add_instructions(&mut self, run: &Instructions) {
+        let mut merged = self.instructions.clone().unwrap_or_default();
+        merged.min = if merged.calls == 0 { run.min } else { merged.min.min(run.min) };
+        merged.max = merged.max.max(run.max);
+        merged.total += run.total;
+        merged.calls += run.calls;
+        merged.mean = merged.total as f64 / merged.calls as f64;
+        self.instructions = Some(merged);
+    }
+}
+
+/// The `kind` of a failure where two sides differ; every other kind counts as a fault.
+const MISMATCH: &str = "mismatch";
+
+/// Why shard reports cannot be merged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    #[error("nothing to merge")]
+    Nothing,
+    #[error(
+        "{0} is not a shard report of `pqhelium fuzz --shard` (it has no plan: written by `check` or `fuzz --report` of an older pqhelium)"
+    )]
+    NoPlan(String),
+    #[error("{0} is a whole campaign, not a shard (no --shard): there is nothing to merge it with")]
+    NotAShard(String),
+    #[error("{first} and {second} are shards of different campaigns: {what} differs ({first_value} vs {second_value})")]
+    DifferentCampaigns { first: String, second: String, what: &'static str, first_value: String, second_value: String },
+    #[error("{first} and {second} are both shard {shard}: their cases overlap")]
+    SameShard { first: String, second: String, shard: Shard },
+    /// `cases`: both sides' case ranges.
+    #[error("{first} and {second} overlap: both ran cases of {kernel} on {backend} ({cases})")]
+    Overlap { first: String, second: String, kernel: String, backend: String, cases: String },
+}
+
+/// Combines the reports of the shards of one campaign (`(name, report)` pairs, names for messages) into the report a
+/// single run would have written: the union of the case ranges, every counter summed, the failures in case order.
+/// Refused: shards of different campaigns (kernel pattern, backends, case count, seed, case generators, tool
+/// version, number of shards) and shards that ran a case twice (the same shard given twice included). The merged
+/// report is complete when every shard is, and every shard of the split is there; otherwise its holes are the
+/// missing cases, and `--resume` on it runs them.
+pub fn merge(shards: &[(String, Report)]) -> Result<Report, MergeError> {
+    let mut parts = Vec::with_capacity(shards.len());
+    for (name, report) in shards {
+        let plan = report.plan.as_ref().ok_or_else(|| MergeError::NoPlan(name.clone()))?;
+        let shard = plan.shard.ok_or_else(|| MergeError::NotAShard(name.clone()))?;
+        parts.push((shard, name, plan, report));
+    }
+    let &(first_shard, first_name, first_plan, first) = parts.first().ok_or(MergeError::Nothing)?;
+    for &(shard, name, plan, report) in &parts[1..] {
+        let differ = |what: &'static str, a: String, b: String| {
+            (a != b).then(|| MergeError::DifferentCampaigns {
+                first: first_name.clone(),
+                second: name.clone(),
+                what,
+                first_value: a,
+                second_value: b,
+            })
+        };
+        let checks = [
+            differ("--kernel", first_plan.kernel.clone(), plan.kernel.clone()),
+            differ("--backend", first_plan.backends.join(","), plan.backends.join(",")),
+            differ("--cases", format!("{:?}", first_plan.cases), format!("{:?}", plan.cases)),
+            differ("the seed", first.seed.to_string(), report.seed.to_string()),
+            differ(
+                "the case generators' version",
+                first.case_generators.to_string(),
+                report.case_generators.to_string(),
+            ),
+            differ("the pqhelium version", first.tool_version.clone(), report.tool_version.clone()),
+            differ("the number of shards", first_shard.count.to_string(), shard.count.to_string()),
+        ];
+        if let Some(e) = checks.into_iter().flatten().next() {
+            return Err(e);
+        }
+    }
+    parts.sort_by_key(|&(shard, ..)| shard.index);
+    if let Some(pair) = parts.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        return Err(MergeError::SameShard { first: pair[0].1.clone(), second: pair[1].1.clone(), shard: pair[0].0 });
+    }
+
+    let mut merged = Report::new(first.seed);
+    merged.tool_version.clone_from(&first.tool_version);
+    merged.case_generators = first.case_generators;
+    merged.plan = Some(Plan { shard: None, ..first_plan.clone() });
+    // Which shard first ran each kernel x backend, to name both sides of an overlap.
+    let mut ran_by: Vec<(&str, &str, &String)> = Vec::new();
+    for &(_, name, _, report) in &parts {
+        for c in &report.campaigns {
+            let entry = merged.campaign_mut(&c.kernel, &c.backend);
+            if entry.ranges.overlaps(&c.ranges) {
+                let earlier = ran_by.iter().find(|(k, b, _)| *k == c.kernel && *b == c.backend).map(|r| r.2);
+                return Err(MergeError::Overlap {
+                    first: earlier.cloned().unwrap_or_default(),
+                    second: name.clone(),
+                    kernel: c.kernel.clone(),
+                    backend: c.backend.clone(),
+                    cases: format!("{} and {}", entry.ranges, c.ranges),
+                });
+            }
+            if entry.cases_requested.is_none() {
+                entry.cases_requested = c.cases_requested;
+            }
+            entry.record(&c.ranges, c.failures.iter().cloned());
+            entry.retries += c.retries;
+            entry.add_time(c.elapsed_seconds);
+            if let Some(i) = &c.instructions {
+                entry.add_instructions(i);
+            }
+            if entry.setup_error.is_none() {
+                entry.setup_error.clone_from(&c.setup_error);
+            }
+            ran_by.push((&c.kernel, &c.backend, name));
+        }
+    }
+    for c in &mut merged.campaigns {
+        c.failures.sort_by_key(|f| f.case);
+    }
+    merged.complete = parts.len() == first_shard.count as usize && parts.iter().all(|&(.., r)| r.complete);
+    Ok(merged)
 }
 
 pub fn failure_report(kernel: &str, backend: &str, seed: u64, f: &CaseFailure) -> FailureReport {
     let (kind, detail) = match &f.failure {
-        Failure::Mismatch { .. } => ("mismatch", f.to_string()),
+        Failure::Mismatch { .. } => (MISMATCH, f.to_string()),
         Failure::Fault(e) => ("fault", e.to_string()),
         Failure::Bound(v) => ("bound", v.to_string()),
     };
@@ -251,4 +417,67 @@ pub fn junit(report: &Report) -> String {
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure(case: u64, kind: &str) -> FailureReport {
+        FailureReport {
+            case,
+            kind: kind.into(),
+            detail: format!("case {case}"),
+            input: vec![],
+            shrunk_input: None,
+            repro: String::new(),
+            regression_test: String::new(),
+        }
+    }
+
+    /// Shard `index` of 2 of a 10-case campaign of kernel `k` on `model`, with the given cases run.
+    fn shard(index: u32, ran: [u64; 2], failures: Vec<FailureReport>, instructions: [u64; 4]) -> Report {
+        let mut report = Report::new(5);
+        report.complete = true;
+        report.plan = Some(Plan {
+            kernel: "k".into(),
+            backends: vec![],
+            cases: Some(10),
+            shard: Some(Shard { index, count: 2 }),
+        });
+        let c = report.campaign_mut("k", "model");
+        c.cases_requested = Some(10);
+        c.record(&Ranges::from_slice(&[ran]), failures);
+        c.add_time(1.0);
+        let [calls, min, max, total] = instructions;
+        c.add_instructions(&Instructions { calls, min, max, total, mean: 0.0 });
+        report
+    }
+
+    #[test]
+    fn merge_sums_counts_and_orders_failures() {
+        let first = shard(0, [0, 5], vec![failure(3, MISMATCH), failure(1, "fault")], [5, 10, 20, 70]);
+        let second = shard(1, [5, 10], vec![failure(7, MISMATCH)], [5, 5, 15, 50]);
+        let merged = merge(&[("b".into(), second), ("a".into(), first)]).unwrap();
+        assert!(merged.complete);
+        assert_eq!(merged.plan.as_ref().unwrap().shard, None);
+        let c = &merged.campaigns[0];
+        assert_eq!(c.ranges, Ranges::from_slice(&[[0, 10]]));
+        assert_eq!((c.cases_run, c.mismatches, c.faults), (10, 2, 1));
+        assert_eq!(c.failures.iter().map(|f| f.case).collect::<Vec<_>>(), [1, 3, 7]);
+        let i = c.instructions.as_ref().unwrap();
+        assert_eq!((i.calls, i.min, i.max, i.total, i.mean), (10, 5, 20, 120, 12.0));
+        assert_eq!(c.elapsed_seconds, 2.0);
+    }
+
+    #[test]
+    fn merge_refuses_overlapping_ranges_and_reports_missing_shards_as_incomplete() {
+        let first = shard(0, [0, 5], vec![], [1, 1, 1, 1]);
+        let overlapping = shard(1, [4, 10], vec![], [1, 1, 1, 1]);
+        let e = merge(&[("a".into(), first.clone()), ("b".into(), overlapping)]).unwrap_err();
+        assert_eq!(e.to_string(), "a and b overlap: both ran cases of k on model (0..5 and 4..10)");
+        let alone = merge(&[("a".into(), first)]).unwrap();
+        assert!(!alone.complete, "one shard of two is not the whole campaign");
+        assert_eq!(merge(&[]).unwrap_err(), MergeError::Nothing);
+    }
 }

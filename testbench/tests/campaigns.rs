@@ -28,7 +28,7 @@ fn an_interrupted_campaign_resumes_without_redoing_or_skipping_cases() {
     );
     assert!(first.interrupted);
     assert!(first.ran.count() >= 3_000 && first.ran.count() < 20_000, "{}", first.ran);
-    let second = diff::run_with(&campaign, &Control { done: first.ran.clone(), ..Default::default() });
+    let second = diff::run_with(&campaign, &Control { skip: first.ran.clone(), ..Default::default() });
     assert!(!second.interrupted);
     assert!(!first.ran.overlaps(&second.ran), "no case ran twice: {} / {}", first.ran, second.ran);
     let mut union = first.ran.clone();

@@ -129,6 +129,10 @@ fn bad_command_lines_are_refused_before_any_case_runs() {
         (&["fuzz", "--kernel", "keccak.f1600", "--timeout", "NaN"], "--timeout"),
         (&["fuzz", "--kernel", "keccak.f1600", "--batch", "0"], "--batch 0"),
         (&["fuzz", "--kernel", "fndsa.fpu.fft", "--backend", "model"], "nothing to run"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--shard", "4/4"], "expected K/N with 0 <= K < N"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--shard", "1"], "expected K/N"),
+        (&["merge", "-o", "all.json"], "<SHARDS>"),
+        (&["merge", "missing.json", "-o", missing_dir], "--output"),
     ];
     for (args, reason) in refused {
         let dir = tempfile::tempdir().unwrap();
@@ -140,4 +144,30 @@ fn bad_command_lines_are_refused_before_any_case_runs() {
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "{args:?} left files behind: {left:?}");
     }
+}
+
+#[test]
+fn resume_runs_the_recorded_plan_and_refuses_contradicting_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).current_dir(dir.path()).output().unwrap()
+    };
+    let kernel = ["fuzz", "--kernel", "mlkem.order.to_mve"];
+    let first =
+        run(&[&kernel[..], &["--backend", "model", "--cases", "10", "--seed", "3", "--state", "s.json"]].concat());
+    assert!(first.status.success());
+    for (flag, value) in [("--cases", "20"), ("--shard", "1/2"), ("--seed", "4"), ("--backend", "qemu")] {
+        let out = run(&[&kernel[..], &["--resume", "s.json", flag, value]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {stderr}");
+        assert!(stderr.contains(&format!("{flag} ")) && stderr.contains("differs from the checkpoint"), "{stderr}");
+    }
+    let out = run(&["fuzz", "--kernel", "mlkem.*", "--resume", "s.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    // Without flags: the recorded backend (model only) and case count; all already ran.
+    let out = run(&[&kernel[..], &["--resume", "s.json"]].concat());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("mlkem.order.to_mve on model: already complete (10 cases)"), "{stdout}");
+    assert!(stdout.lines().last().unwrap().starts_with("0 cases, 0 mismatches"), "{stdout}");
 }

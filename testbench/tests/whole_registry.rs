@@ -34,7 +34,7 @@ fn every_kernel_on_every_backend_it_has() {
                 limits: Limits { timeout: Duration::from_secs(60) },
                 ..Campaign::new(kernel, backend, SEED, cases, 1)
             };
-            let result = diff::run_with(&campaign, &Control { done: done.clone(), ..Control::default() });
+            let result = diff::run_with(&campaign, &Control { skip: done.clone(), ..Control::default() });
             let failures: Vec<String> = result.failures.iter().map(ToString::to_string).collect();
             assert!(result.passed(), "{} on {backend}: {:?} {failures:?}", kernel.id, result.setup_error);
             assert_eq!(result.cases_run(), edge + RANDOM, "{} on {backend}", kernel.id);

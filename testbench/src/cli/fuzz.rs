@@ -1,9 +1,15 @@
 //! `pqhelium fuzz`: differential campaigns at scale, checkpointed so that a killed campaign resumes where it stopped.
 //!
-//! The checkpoint is the JSON report itself: after every chunk of cases (at most every 200 ms) it records exactly
-//! which case ranges ran and every failure so far. `--resume` skips those ranges. After Ctrl-C the chunks in flight
-//! finish and the checkpoint is exact; after a hard kill, the chunks finished since the last checkpoint and those in
-//! flight run again; none is skipped.
+//! The checkpoint is the JSON report itself, written before the first case and then as chunks of cases complete
+//! (every [`CHECKPOINT_EVERY`] or [`CHECKPOINT_EVERY_CASES`] cases, whichever comes first, and at once on a
+//! failure): it records exactly which case ranges ran and every failure so far, and is replaced atomically. `--resume`
+//! runs exactly the cases it does not record. After Ctrl-C the chunks in flight finish and the checkpoint is exact;
+//! after a hard kill, what ran but was not yet recorded runs again (the chunks completed since the last write and
+//! those in flight, each chunk sized to about [`diff::CHUNK_TARGET`] of work); no recorded case runs twice and none
+//! is skipped.
+//!
+//! `--shard K/N` runs the K-th of N disjoint slices of the cases ([`Shard`]); `pqhelium merge` combines the shards'
+//! reports into the report of one run.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,8 +20,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use pqhelium_testbench::backend::{BackendKind, Limits};
 use pqhelium_testbench::diff::{self, Campaign, CampaignResult, CaseFailure, Control, summary_line};
+use pqhelium_testbench::ranges::Ranges;
 use pqhelium_testbench::registry;
-use pqhelium_testbench::report::{self, Report};
+use pqhelium_testbench::report::{self, Plan, Report};
+use pqhelium_testbench::shard::Shard;
 
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -29,9 +37,9 @@ pub struct Args {
     /// Backends to run (repeatable); every backend the kernel has when absent.
     #[arg(long, value_enum)]
     backend: Vec<BackendKind>,
-    /// Cases per kernel and backend.
-    #[arg(long, default_value_t = 10_000, conflicts_with = "duration")]
-    cases: u64,
+    /// Cases per kernel and backend [default: 10000].
+    #[arg(long, conflicts_with = "duration")]
+    cases: Option<u64>,
     /// Run for this long instead (`90s`, `30m`, `8h`), shared equally by the kernel x backend campaigns.
     #[arg(long, value_parser = parse_duration)]
     duration: Option<Duration>,
@@ -65,9 +73,13 @@ pub struct Args {
     /// Where the checkpoint goes.
     #[arg(long, default_value = "pqhelium-state.json")]
     state: PathBuf,
-    /// Continue the campaign checkpointed in this file (same kernels, backends, seed and case count).
+    /// Continue the campaign checkpointed in this file (same kernels, backends, seed, case count and shard).
     #[arg(long)]
     resume: Option<PathBuf>,
+    /// Run only shard K of N (K = 0..N-1): the K-th of N disjoint slices of the cases, for campaigns split across
+    /// machines; `pqhelium merge` combines the shards' reports.
+    #[arg(long)]
+    shard: Option<Shard>,
 }
 
 fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -111,40 +123,35 @@ fn validate(args: &Args) -> Result<()> {
     Ok(())
 }
 
+const DEFAULT_CASES: u64 = 10_000;
+
 pub fn run(args: Args) -> Result<ExitCode> {
     validate(&args)?;
     let kernels = registry::matching(&args.kernel);
     if kernels.is_empty() {
         bail!("no kernel matches `{}` (see `pqhelium list`)", args.kernel);
     }
-    let (mut report, state_path) = match &args.resume {
-        Some(path) => {
-            let report = Report::load(path).map_err(anyhow::Error::msg)?;
-            if args.seed.is_some_and(|s| s != report.seed) {
-                bail!("--seed {} differs from the checkpoint's seed {}", args.seed.unwrap(), report.seed);
-            }
-            if report.case_generators != registry::CASE_GENERATORS {
-                bail!(
-                    "{} was made by case generators version {}, this pqhelium has version {}: the same seed gives \
-                     other cases now, so the resumed part would not be the campaign that was started; start a new one",
-                    path.display(),
-                    report.case_generators,
-                    registry::CASE_GENERATORS
-                );
-            }
-            println!("resuming {} (seed {})", path.display(), report.seed);
-            (report, path.clone())
-        }
-        None => (Report::new(args.seed.unwrap_or_else(fresh_seed)), args.state.clone()),
+    let plan = Plan {
+        kernel: args.kernel.clone(),
+        backends: args.backend.iter().map(|b| b.name().to_string()).collect(),
+        cases: args.duration.is_none().then_some(args.cases.unwrap_or(DEFAULT_CASES)),
+        shard: args.shard,
     };
-    let seed = report.seed;
-    println!("seed {seed}; checkpoint {} (resume with --resume {})", state_path.display(), state_path.display());
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
-
+    let (mut report, state_path) = match &args.resume {
+        Some(path) => (resumed(path, &args)?, path.clone()),
+        None => {
+            let mut report = Report::new(args.seed.unwrap_or_else(fresh_seed));
+            report.plan = Some(plan.clone());
+            (report, args.state.clone())
+        }
+    };
+    // A resumed campaign runs as it was started: its plan, not this command line's defaults.
+    let plan = report.plan.clone().unwrap_or(plan);
     let mut pairs = Vec::new();
     for kernel in kernels {
-        let backends: Vec<BackendKind> =
-            if args.backend.is_empty() { BackendKind::ALL.to_vec() } else { args.backend.clone() };
+        let backends = BackendKind::ALL
+            .into_iter()
+            .filter(|b| plan.backends.is_empty() || plan.backends.contains(&b.name().to_string()));
         for backend in backends {
             if kernel.runs_on(backend) {
                 pairs.push((kernel, backend));
@@ -161,13 +168,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if pairs.is_empty() {
         bail!("nothing to run: no kernel matching `{}` has a build for the backends asked for", args.kernel);
     }
-    let cases = if args.duration.is_some() { u64::MAX } else { args.cases };
+    // Written before anything runs, so that a campaign killed while it starts can be resumed.
+    report.save(&state_path).with_context(|| format!("writing {}", state_path.display()))?;
+    let seed = report.seed;
+    let shard = plan.shard.unwrap_or(Shard::WHOLE);
+    let of_shard = if shard == Shard::WHOLE { String::new() } else { format!("; shard {shard}") };
+    println!(
+        "seed {seed}{of_shard}; checkpoint {} (resume with --resume {})",
+        state_path.display(),
+        state_path.display()
+    );
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+
+    let cases = plan.cases.unwrap_or(u64::MAX);
     let share = args.duration.map(|d| d / pairs.len().max(1) as u32);
     let mut results: Vec<CampaignResult> = Vec::new();
     for (kernel, backend) in pairs {
         let base = report.campaign_mut(kernel.id, backend.name()).clone();
         let cases = base.cases_requested.unwrap_or(cases);
-        if base.ranges.holes(cases).is_empty() && !base.ranges.as_slice().is_empty() {
+        // Not to run: what the checkpoint records, and the other shards' cases.
+        let mut skip = shard.outside(cases);
+        skip.extend(&base.ranges);
+        if skip.holes(cases).is_empty() {
             println!("{} on {backend}: already complete ({} cases)", kernel.id, base.cases_run);
             continue;
         }
@@ -183,12 +205,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         };
         let checkpoint = Checkpoint::new(&report, &state_path, kernel.id, backend.name(), seed);
         let on_chunk = |range: [u64; 2], failures: &[CaseFailure]| checkpoint.record(range, failures);
-        let control = Control { done: base.ranges.clone(), interrupt: Some(&INTERRUPTED), on_chunk: Some(&on_chunk) };
+        let control = Control { skip, interrupt: Some(&INTERRUPTED), on_chunk: Some(&on_chunk) };
         let result = diff::run_with(&campaign, &control);
         super::print_failures(&result);
         println!("{} on {backend}: {} (ran {})", kernel.id, result.summary_line(), result.ran);
         let mut entry = base;
-        entry.cases_requested = (args.duration.is_none()).then_some(cases);
+        entry.cases_requested = plan.cases;
         entry.absorb(&result);
         *report.campaign_mut(kernel.id, backend.name()) = entry;
         report.save(&state_path).with_context(|| format!("writing {}", state_path.display()))?;
@@ -217,6 +239,45 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(if interrupted { ExitCode::from(130) } else { super::exit(report.passed()) })
 }
 
+/// The checkpoint to resume, if this command line does not contradict it.
+fn resumed(path: &Path, args: &Args) -> Result<Report> {
+    let report = Report::load(path).map_err(anyhow::Error::msg)?;
+    let differs = |flag: &str, given: String, recorded: String| {
+        anyhow::anyhow!("{flag} {given} differs from the checkpoint's {recorded} ({})", path.display())
+    };
+    if let Some(seed) = args.seed.filter(|&s| s != report.seed) {
+        return Err(differs("--seed", seed.to_string(), report.seed.to_string()));
+    }
+    if report.case_generators != registry::CASE_GENERATORS {
+        bail!(
+            "{} was made by case generators version {}, this pqhelium has version {}: the same seed gives other \
+             cases now, so the resumed part would not be the campaign that was started; start a new one",
+            path.display(),
+            report.case_generators,
+            registry::CASE_GENERATORS
+        );
+    }
+    if let Some(plan) = &report.plan {
+        if args.kernel != plan.kernel {
+            return Err(differs("--kernel", format!("`{}`", args.kernel), format!("`{}`", plan.kernel)));
+        }
+        let backends: Vec<String> = args.backend.iter().map(|b| b.name().to_string()).collect();
+        if !backends.is_empty() && backends != plan.backends {
+            return Err(differs("--backend", backends.join(","), plan.backends.join(",")));
+        }
+        if args.cases.is_some() && args.cases != plan.cases {
+            return Err(differs("--cases", format!("{:?}", args.cases), format!("{:?}", plan.cases)));
+        }
+        if args.shard.is_some() && args.shard != plan.shard {
+            let shard = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
+            return Err(differs("--shard", shard(args.shard), shard(plan.shard)));
+        }
+    }
+    let recorded: u64 = report.campaigns.iter().map(|c| c.cases_run).sum();
+    println!("resuming {} (seed {}): {recorded} cases recorded, each runs no more", path.display(), report.seed);
+    Ok(report)
+}
+
 fn write_outputs(report: &Report, json: Option<&Path>, junit: Option<&Path>) -> Result<()> {
     if let Some(path) = json {
         report.save(path).with_context(|| format!("writing {}", path.display()))?;
@@ -238,29 +299,44 @@ struct Checkpoint<'a> {
     kernel: &'static str,
     backend: &'static str,
     seed: u64,
-    live: Mutex<(Report, Instant)>,
+    live: Mutex<Live>,
 }
 
+struct Live {
+    report: Report,
+    saved_at: Instant,
+    unsaved_cases: u64,
+}
+
+/// The checkpoint is written when a chunk completes this long after the last write...
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
+/// ... or when this many cases have completed since it, whichever comes first (and at once on a failure).
+const CHECKPOINT_EVERY_CASES: u64 = 10_000;
+
+/// Fault injection for the hard-kill test: milliseconds to wait between writing a checkpoint's temporary file and
+/// renaming it into place, so that a kill can land while a checkpoint is being written.
+const PAUSE_IN_CHECKPOINT_WRITE: &str = "PQHELIUM_TEST_PAUSE_IN_CHECKPOINT_WRITE_MS";
 
 impl<'a> Checkpoint<'a> {
     fn new(report: &Report, path: &'a Path, kernel: &'static str, backend: &'static str, seed: u64) -> Self {
-        let live = Mutex::new((report.clone(), Instant::now()));
-        Self { path, kernel, backend, seed, live }
+        let live = Live { report: report.clone(), saved_at: Instant::now(), unsaved_cases: 0 };
+        Self { path, kernel, backend, seed, live: Mutex::new(live) }
     }
 
     fn record(&self, [first, last]: [u64; 2], failures: &[CaseFailure]) {
         let mut live = self.live.lock().unwrap();
-        let (report, saved) = &mut *live;
-        let entry = report.campaign_mut(self.kernel, self.backend);
-        entry.ranges.insert(first, last);
-        entry.cases_run = entry.ranges.count();
-        entry.failures.extend(failures.iter().map(|f| report::failure_report(self.kernel, self.backend, self.seed, f)));
-        if !failures.is_empty() || saved.elapsed() >= CHECKPOINT_EVERY {
-            if let Err(e) = report.save(self.path) {
+        let failed = !failures.is_empty();
+        let failures = failures.iter().map(|f| report::failure_report(self.kernel, self.backend, self.seed, f));
+        live.report.campaign_mut(self.kernel, self.backend).record(&Ranges::from_slice(&[[first, last]]), failures);
+        live.unsaved_cases += last - first;
+        if failed || live.saved_at.elapsed() >= CHECKPOINT_EVERY || live.unsaved_cases >= CHECKPOINT_EVERY_CASES {
+            let pause = std::env::var(PAUSE_IN_CHECKPOINT_WRITE).ok().and_then(|ms| ms.parse().ok());
+            let written = live.report.save_pausing(self.path, Duration::from_millis(pause.unwrap_or(0)));
+            if let Err(e) = written {
                 tracing::warn!("checkpoint {}: {e}", self.path.display());
             }
-            *saved = Instant::now();
+            live.saved_at = Instant::now();
+            live.unsaved_cases = 0;
         }
     }
 }

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod fuzz;
 pub mod list;
+pub mod merge;
 
 use std::process::ExitCode;
 
