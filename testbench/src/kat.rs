@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use pqhelium_core::drbg::NistDrbg;
-use pqhelium_core::fndsa::keygen::FxpReference;
-use pqhelium_core::fndsa::{self, FpuKernels, NttKernels, fpu};
+use pqhelium_core::fndsa::keygen::{FxpKernels, FxpReference};
+use pqhelium_core::fndsa::{self, FpuKernels, NttKernels, fpu, ntt};
 use pqhelium_core::keccak::{self, Keccak, Permutation, ReferencePermutation, Shake128, shake256};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem, MlkemKernels};
 use pqhelium_core::rsp::Record;
@@ -18,8 +18,11 @@ use sha2::{Digest, Sha256};
 
 use crate::backend::{BackendError, BackendKind};
 use crate::providers::fndsa_fpu::EmulatedFpu;
+use crate::providers::fndsa_keygen::FxpProvider;
 use crate::providers::fndsa_ntt::{self, FndsaNttProvider, KERNEL_LOGNS};
-use crate::providers::keccak::{AnyPermutation, EmulatedPermutation, ModelPermutation};
+use crate::providers::keccak::{
+    AnyPermutation, EmulatedPermutation, EmulatedPermutationX4, LaneJob, ModelPermutationX4, PermutationX4, run_batch,
+};
 use crate::providers::mlkem::{self, MlkemProvider};
 use crate::providers::{Build, Engine, Guest, KernelCount, Tally};
 
@@ -155,7 +158,7 @@ pub const LONG_SUITES: &[&str] = &["x25519-1m"];
 /// others run on the reference kernels until their Cortex-M kernels exist.
 pub fn providers(suite: &str) -> &'static [Provider] {
     match suite {
-        "fips202" | "mlkem768" | "xwing" | "fndsa" => &Provider::ALL,
+        "fips202" | "mlkem768" | "xwing" | "fndsa" | "fndsa-keygen" => &Provider::ALL,
         _ => &[Provider::Reference],
     }
 }
@@ -173,6 +176,7 @@ pub fn run(suite: &'static str, provider: Provider, extent: Extent) -> SuiteRun 
         ("fips202", _) => run_fips202(provider),
         (_, Provider::Reference) => run_reference(suite, extent),
         ("mlkem768" | "xwing", _) => run_mlkem(suite, provider, extent),
+        ("fndsa-keygen", _) => run_fndsa_keygen(provider, extent),
         _ => run_fndsa(provider, extent),
     };
     run.elapsed = start.elapsed();
@@ -286,7 +290,7 @@ fn check_scheme(suite: &str, f: &Fields) -> Result<(), String> {
         "mlkem768" => check_mlkem768(f, &MlKem::reference(ML_KEM_768)),
         "x25519" | "x25519-1m" => check_x25519(f),
         "fndsa" => check_fndsa(f, &mut fndsa::ReferenceKernels::default()),
-        "fndsa-keygen" => check_fndsa_keygen(f),
+        "fndsa-keygen" => check_fndsa_keygen(f, &mut fndsa::ReferenceKernels::default()),
         _ => check_xwing(f, &XWing::reference()),
     }
 }
@@ -520,11 +524,44 @@ fn fndsa_suite<F: FpuKernels>(
     run
 }
 
-/// fn-dsa-kgen 0.4.0's key generation KAT: SHA-256(f || g || F || G) from an ASCII seed.
-fn check_fndsa_keygen(f: &Fields) -> Result<(), String> {
+/// The key generation KAT with the fixed-point division kernels of the model or of the object code (on QEMU the
+/// Cortex-M55 kernels, one VDIV.F64 per division; on unicorn the bit-by-bit baselines).
+fn run_fndsa_keygen(provider: Provider, extent: Extent) -> SuiteRun {
+    match provider.emulator() {
+        None => run_fndsa_keygen_with(provider, FxpProvider::new(Build::Mve, Engine::model()), extent),
+        Some(kind) => match FxpProvider::open(kind) {
+            Ok(fxp) => run_fndsa_keygen_with(provider, fxp, extent),
+            Err(e) => SuiteRun::did_not_start("fndsa-keygen", provider, e),
+        },
+    }
+}
+
+/// The key generation KAT with the fixed-point kernels `fxp`, reported as `provider`'s run; the NTTs and Keccak on
+/// the reference.
+pub fn run_fndsa_keygen_with(provider: Provider, fxp: FxpProvider, extent: Extent) -> SuiteRun {
+    let suite = "fndsa-keygen";
+    let mut kernels = fndsa::Kernels { ntt: ntt::Reference, fpu: fpu::Reference, fxp, keccak: ReferencePermutation };
+    let (results, note) = scheme_results(suite, provider, extent, None, |f| {
+        let outcome = check_fndsa_keygen(f, &mut kernels);
+        in_the_loop(outcome, kernels.fxp.tally().check())
+    });
+    let mut notes: Vec<String> = note.into_iter().collect();
+    notes.push(format!(
+        "the fixed-point FFTs ({} calls), the NTTs and Keccak on the reference",
+        kernels.fxp.reference_calls()
+    ));
+    let mut run = SuiteRun::new(suite, provider, results, notes);
+    run.served_by(kernels.fxp.tally(), kernels.fxp.kernels().map(|k| k.symbol));
+    run
+}
+
+/// fn-dsa-kgen 0.4.0's key generation KAT: SHA-256(f || g || F || G) from an ASCII seed, with the kernels `kernels`.
+fn check_fndsa_keygen<N: NttKernels, F, X: FxpKernels, P: Permutation>(
+    f: &Fields,
+    kernels: &mut fndsa::Kernels<N, F, X, P>,
+) -> Result<(), String> {
     let logn = u32::from(f.array::<1>("logn")?[0]);
-    let keys = fndsa::keygen_from_seed(&mut fndsa::ReferenceKernels::default(), logn, f.get("seed")?)
-        .map_err(|e| e.to_string())?;
+    let keys = fndsa::keygen_from_seed(kernels, logn, f.get("seed")?).map_err(|e| e.to_string())?;
     let bytes: Vec<u8> =
         [keys.f, keys.g, keys.capital_f, keys.capital_g].concat().into_iter().map(|c| c as u8).collect();
     f.expect("fgFG_sha256", &Sha256::digest(bytes))
@@ -538,12 +575,17 @@ pub(crate) fn fips202_entries(text: &str) -> impl Iterator<Item = (&str, Vec<&st
         .map(|l| (l, l.split_whitespace().collect()))
 }
 
+/// fips202 with one provider: the model and QEMU (whose image has MVE) run the x4 permutation, four entries at a
+/// time ([`run_fips202_x4`]); unicorn runs the scalar `keccak.f1600`, the reference the reference.
 fn run_fips202(provider: Provider) -> SuiteRun {
     let suite = "fips202";
     let mut permutation = match provider.emulator() {
         None if provider == Provider::Reference => AnyPermutation::Reference(ReferencePermutation),
-        None => AnyPermutation::Model(ModelPermutation),
+        None => return run_fips202_x4(provider, ModelPermutationX4, |_| None),
         Some(kind) => match Guest::open(kind) {
+            Ok(guest) if Build::for_backend(kind) == Build::Mve => {
+                return run_fips202_x4(provider, EmulatedPermutationX4::new(guest), |p| Some((p.tally(), p.symbol())));
+            }
             Ok(guest) => AnyPermutation::Emulated(EmulatedPermutation::new(guest)),
             Err(e) => return SuiteRun::did_not_start(suite, provider, e),
         },
@@ -564,6 +606,71 @@ fn run_fips202(provider: Provider) -> SuiteRun {
         run.served_by(p.tally(), [p.symbol()]);
     }
     run
+}
+
+/// fips202 with the x4 permutation doing every permutation: each entry is a lane job, and [`run_batch`] runs them
+/// four at a time. `served` gives the object code's tally and symbol (none for the model).
+fn run_fips202_x4<P: PermutationX4>(
+    provider: Provider,
+    mut permutation: P,
+    served: impl Fn(&P) -> Option<(&Tally, &'static str)>,
+) -> SuiteRun {
+    let suite = "fips202";
+    let mut names = Vec::new();
+    let mut jobs = Vec::new();
+    // Per entry: the index of its job and its expected output, or why it has none.
+    let mut checks = Vec::new();
+    for (line, fields) in fips202_entries(FIPS202) {
+        names.push(fields.iter().take(2).copied().collect::<Vec<_>>().join(" "));
+        let job = match fields.as_slice() {
+            [function, message, expected] => fips202_job(function, message, expected),
+            _ => Err(format!("malformed line `{line}`")),
+        };
+        checks.push(job.map(|(job, expected)| {
+            jobs.push(job);
+            (jobs.len() - 1, expected)
+        }));
+    }
+    run_batch(&mut permutation, &mut jobs);
+    let kernels = served(&permutation).map_or(Ok(()), |(tally, _)| tally.check());
+    let results = names
+        .into_iter()
+        .zip(checks)
+        .map(|(name, check)| {
+            let outcome = check.and_then(|(job, expected)| compare_output(&expected, jobs[job].output()));
+            let result = in_the_loop(outcome, kernels.clone());
+            KatResult { suite, provider, name, passed: result.is_ok(), detail: result.err().unwrap_or_default() }
+        })
+        .collect();
+    let mut run = SuiteRun::new(suite, provider, results, Vec::new());
+    if let Some((tally, symbol)) = served(&permutation) {
+        run.served_by(tally, [symbol]);
+    }
+    run
+}
+
+/// A fips202 entry as a lane job, with its expected output.
+fn fips202_job(function: &str, message: &str, expected: &str) -> Result<(LaneJob, Vec<u8>), String> {
+    let message = if message == "-" { Vec::new() } else { hex::decode(message).map_err(|e| e.to_string())? };
+    let expected = hex::decode(expected).map_err(|e| e.to_string())?;
+    let len = expected.len();
+    let job = match function {
+        "keccak-f1600-zero-lane0" => LaneJob::permutations(1, LANE_BYTES),
+        "keccak-f1600-twice-lane0" => LaneJob::permutations(2, LANE_BYTES),
+        "sha3-256" => LaneJob::sponge(136, 0x06, &message, len),
+        "sha3-512" => LaneJob::sponge(72, 0x06, &message, len),
+        "shake128" => LaneJob::sponge(168, 0x1F, &message, len),
+        "shake256" => LaneJob::sponge(136, 0x1F, &message, len),
+        other => return Err(format!("unknown function `{other}`")),
+    };
+    Ok((job, expected))
+}
+
+/// The permutation entries compare lane 0 of the state.
+const LANE_BYTES: usize = 8;
+
+fn compare_output(expected: &[u8], out: &[u8]) -> Result<(), String> {
+    if out == expected { Ok(()) } else { Err(format!("expected {}, got {}", hex::encode(expected), hex::encode(out))) }
 }
 
 pub(crate) fn check_fips202(
@@ -590,7 +697,7 @@ pub(crate) fn check_fips202(
         "shake256" => sponge::<136, 0x1F>(p, &message, &mut out),
         other => return Err(format!("unknown function `{other}`")),
     }
-    if out == expected { Ok(()) } else { Err(format!("expected {}, got {}", hex::encode(expected), hex::encode(out))) }
+    compare_output(&expected, &out)
 }
 
 fn sponge<const RATE: usize, const DS: u8>(p: &mut dyn Permutation, message: &[u8], out: &mut [u8]) {
@@ -618,14 +725,14 @@ mod tests {
         let entries = |suite: &str| runs.iter().filter(|r| r.suite == suite).map(|r| r.results.len()).sum::<usize>();
         // fips202 with four providers; mlkem768 2 and xwing 3 entries with four providers; x25519 5 with the
         // reference; fndsa 90 with the reference and the model, 18 (j = 0, 1 at every degree) on each emulator;
-        // fndsa-keygen 300 with the reference.
+        // fndsa-keygen 300 with four providers.
         let expected = [
             ("fips202", 4 * 8),
             ("mlkem768", 4 * 2),
             ("x25519", 5),
             ("xwing", 4 * 3),
             ("fndsa", 2 * 90 + 2 * 18),
-            ("fndsa-keygen", 300),
+            ("fndsa-keygen", 4 * 300),
         ];
         for (suite, count) in expected {
             assert_eq!(entries(suite), count, "{suite}");

@@ -1,14 +1,19 @@
 //! The FN-DSA keygen division kernels (`kernels/arm/fndsa_keygen/div.c`, `div_scalar.c`): every kernel on every
 //! backend, edge classes then random cases; a division with one correction step fewer is caught as a model and as
-//! object code; the FPU division's machine code has no operand-dependent branch or IT block.
+//! object code; the FPU division's machine code has no operand-dependent branch or IT block; a wrong or missing
+//! kernel in the loop fails the key generation KAT (which passes with every provider: `kat`'s own test).
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use pqhelium_sim::fxp_div::{self, Corrections};
 use pqhelium_testbench::backend::{Arg, BackendKind};
 use pqhelium_testbench::diff::{self, Campaign, Failure};
+use pqhelium_testbench::kat::{self, Extent, Provider};
+use pqhelium_testbench::providers::fndsa_keygen::{FxpProvider, Op};
+use pqhelium_testbench::providers::{Build, Engine};
 use pqhelium_testbench::registry::{self, Kernel, Outcome};
 
 const SEED: u64 = 0x6B67;
@@ -186,4 +191,42 @@ fn the_scan_recognises_conditional_branches() {
     }
     assert_eq!(target("1c <fndsa_keygen_div_selfadj+0x1c>"), 0x1c);
     assert_eq!(target("lr, 52 <fndsa_fxr_div_scalar+0x52>"), 0x52);
+}
+
+/// Key generation notices what its kernels compute: a division kernel that leaves its numerators as they are, on its
+/// first call (a wrong division on every call can make key generation retry forever), fails the KAT entry.
+#[test]
+fn a_wrong_division_in_the_loop_fails_the_keygen_kat() {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let mut fxp = FxpProvider::new(Build::Mve, Engine::model());
+    let first_wrong = registry::variant("fndsa.keygen.div_selfadj", |k| {
+        k.model = Some(|args| {
+            if CALLS.fetch_add(1, Ordering::Relaxed) > 0 {
+                return registry::find("fndsa.keygen.div_selfadj").unwrap().expected(args);
+            }
+            let (Arg::InOut(a) | Arg::In(a)) = &args[0] else { panic!("{:?}", args[0]) };
+            Outcome { buffers: vec![a.clone()], ret: None }
+        })
+    });
+    fxp.rewire(Op::DivSelfadj, first_wrong);
+    let run = kat::run_fndsa_keygen_with(Provider::Model, fxp, Extent::Only(&["logn8-test0"]));
+    let [r] = run.results.as_slice() else { panic!("{:?}", run.results) };
+    assert!(!r.passed && r.detail.contains("fgFG_sha256: expected"), "{}: {}", r.name, r.detail);
+    assert!(CALLS.load(Ordering::Relaxed) > 1, "key generation went on after the wrong call");
+}
+
+/// A symbol missing from the image fails the entry with the emulator's error naming it, not a panic or a hang.
+#[test]
+fn a_missing_kernel_fails_the_keygen_kat_with_the_symbol() {
+    for (provider, kind) in [(Provider::Qemu, BackendKind::Qemu), (Provider::Unicorn, BackendKind::Unicorn)] {
+        let mut fxp = FxpProvider::open(kind).expect("the emulator starts");
+        let id = fxp.kernel(Op::Invnorm).id;
+        fxp.rewire(Op::Invnorm, registry::variant(id, |k| k.symbol = Some("pqh_no_such_kernel")));
+        let run = kat::run_fndsa_keygen_with(provider, fxp, Extent::Only(&["logn8-test0"]));
+        let entry = run.results.iter().find(|r| r.name == "logn8-test0").expect("the entry ran");
+        assert!(!entry.passed && entry.detail.contains("kernel call failed: pqh_no_such_kernel"), "{}", entry.detail);
+        // The failed call served nothing, and no kernel ran after it.
+        let unserved = run.results.iter().filter(|r| r.detail.contains("was never called")).count();
+        assert_eq!(unserved, 3, "{kind}: {:?}", run.results);
+    }
 }

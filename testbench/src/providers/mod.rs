@@ -5,7 +5,8 @@
 //! - [`mlkem`]: `mlkem::MlkemKernels`, the ML-KEM NTT, inverse NTT and base multiplication (ML-KEM-768, X-Wing);
 //! - [`fndsa_ntt`]: `fndsa::NttKernels`, the FN-DSA NTTs modulo 12289;
 //! - [`fndsa_fpu`]: `fndsa::FpuKernels`, the FN-DSA signing FP64 kernels (object code only: their order of operations
-//!   is their definition, so the reference is their model).
+//!   is their definition, so the reference is their model);
+//! - [`fndsa_keygen`]: `fndsa::keygen::FxpKernels`, the FN-DSA key generation's fixed-point divisions.
 //!
 //! Every provider counts the calls each kernel served ([`Tally`]). The NTT providers run a registered kernel's
 //! contract ([`Engine::run`]): the contract's model or the object code (through a [`Guest`]), on inputs and outputs
@@ -16,6 +17,7 @@
 //! a pass.
 
 pub mod fndsa_fpu;
+pub mod fndsa_keygen;
 pub mod fndsa_ntt;
 pub mod keccak;
 pub mod mlkem;
