@@ -12,6 +12,7 @@ mod fndsa_keygen;
 pub(crate) mod fndsa_keygen_fft;
 pub(crate) mod fndsa_ntt;
 mod fndsa_scheme;
+pub mod fndsa_verify;
 mod keccak;
 pub(crate) mod mlkem_ntt;
 mod sample;
@@ -238,6 +239,7 @@ const FAMILIES: &[fn() -> Vec<Kernel>] = &[
     fndsa_fpu::kernels,
     fndsa_keygen::kernels,
     fndsa_keygen_fft::kernels,
+    fndsa_verify::kernels,
 ];
 
 static REGISTRY: LazyLock<Vec<Kernel>> = LazyLock::new(|| FAMILIES.iter().flat_map(|family| family()).collect());
@@ -334,16 +336,17 @@ mod tests {
     }
 
     /// A function is never compared with itself: no three-way kernel's model is its reference function, and the
-    /// kernels whose order of operations is the definition (the FN-DSA signing FP64 kernels and the soft-float) are
-    /// checked two ways, with no model.
+    /// kernels whose order of operations is the definition (the FN-DSA signing FP64 kernels and the soft-float) or
+    /// whose output is a bare verdict (FN-DSA verification) are checked two ways, with no model.
     #[test]
     fn no_model_is_the_reference() {
         for k in all() {
             assert!(!k.behaviour.model_is_reference(), "{}: the model is the reference function", k.id);
         }
         let two_way: Vec<&str> = all().filter(|k| k.checked == Checked::TwoWay).map(|k| k.id).collect();
-        assert_eq!(two_way.len(), 49, "{two_way:?}");
-        assert!(two_way.iter().all(|id| id.starts_with("fndsa.fpu.") || id.starts_with("fndsa.emu.f64.")));
+        assert_eq!(two_way.len(), 53, "{two_way:?}");
+        let definitional = ["fndsa.fpu.", "fndsa.emu.f64.", "fndsa.verify"];
+        assert!(two_way.iter().all(|id| definitional.iter().any(|prefix| id.starts_with(prefix))));
         for k in all().filter(|k| k.checked == Checked::TwoWay) {
             assert!(!k.runs_on(BackendKind::Model), "{}: a model row would compare the reference with itself", k.id);
             let args = k.generate(0, &mut case_rng(1, 0));

@@ -1,0 +1,41 @@
+/* fndsa.verify, fndsa.verify.batch4: FN-DSA verification (fndsa_verify_impl.h) on the MVE NTT kernels
+ * (fndsa_ntt.mve.c: lazy int16_t lanes, NTT domain in the transposed order) and the Keccak-f[1600] kernel
+ * (keccak_f1600.c, bit-interleaved), four states one after the other for a batch. Cortex-M55 image only. */
+#include <stdint.h>
+
+#include "../fndsa_ntt/fndsa_ntt.h"
+#include "fv_keccak_scalar.h"
+
+/* The MVE kernels store NTT slot 64c + 8j + r at position 64c + 8r + j (a transpose inside every block of 64). */
+#define FV_H_POSITION(slot) (((slot) & ~63u) | ((slot) & 7u) << 3 | ((slot) >> 3 & 7u))
+#define FV_VERIFY fndsa_verify
+#define FV_VERIFY_BATCH4 fndsa_verify_batch4
+
+static void fv_ntt_fwd(uint32_t logn, int16_t *a)
+{
+    if (logn == 9u) {
+        fndsa_ntt512_fwd(a);
+    } else {
+        fndsa_ntt1024_fwd(a);
+    }
+}
+
+static void fv_ntt_pointwise(uint32_t logn, int16_t *r, const int16_t *a, const int16_t *b)
+{
+    if (logn == 9u) {
+        fndsa_ntt512_pointwise(r, a, b);
+    } else {
+        fndsa_ntt1024_pointwise(r, a, b);
+    }
+}
+
+static void fv_ntt_inv(uint32_t logn, int16_t *a)
+{
+    if (logn == 9u) {
+        fndsa_ntt512_inv(a);
+    } else {
+        fndsa_ntt1024_inv(a);
+    }
+}
+
+#include "fndsa_verify_impl.h"
