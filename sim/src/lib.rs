@@ -4,5 +4,6 @@ pub mod fndsa_ntt;
 pub mod fxp_div;
 pub mod fxp_fft;
 pub mod keccak;
+pub mod keccak_x4;
 pub mod mlkem_ntt;
 pub mod mve;

@@ -1502,3 +1502,10 @@ predicated!(vmulq_m_s8 = vmulq_s8, vmulq_m_s16 = vmulq_s16, vmulq_m_s32 = vmulq_
 predicated!(vmulq_m_u8 = vmulq_u8, vmulq_m_u16 = vmulq_u16, vmulq_m_u32 = vmulq_u32);
 predicated!(vqdmulhq_m_s8 = vqdmulhq_s8, vqdmulhq_m_s16 = vqdmulhq_s16, vqdmulhq_m_s32 = vqdmulhq_s32);
 predicated!(vqrdmulhq_m_s8 = vqrdmulhq_s8, vqrdmulhq_m_s16 = vqrdmulhq_s16, vqrdmulhq_m_s32 = vqrdmulhq_s32);
+
+// ---- the forms of the MVE Keccak kernels (rotations are VSHL #k then VSRI #(32 - k), for every k) ----
+
+/// `VSTRW.32 Qd, [Rn]` (`vst1q_s32`; `vst1q_u32` is the same instruction): `addr[i]` is lane `i`.
+pub fn vst1q_s32(addr: &mut [i32], value: Q) {
+    addr[..4].copy_from_slice(&value.i32());
+}

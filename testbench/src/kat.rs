@@ -20,7 +20,9 @@ use crate::backend::{BackendError, BackendKind};
 use crate::providers::fndsa_fpu::EmulatedFpu;
 use crate::providers::fndsa_keygen::FxpProvider;
 use crate::providers::fndsa_ntt::{self, FndsaNttProvider, KERNEL_LOGNS};
-use crate::providers::keccak::{AnyPermutation, EmulatedPermutation, ModelPermutation};
+use crate::providers::keccak::{
+    AnyPermutation, EmulatedPermutation, EmulatedPermutationX4, LaneJob, ModelPermutationX4, PermutationX4, run_batch,
+};
 use crate::providers::mlkem::{self, MlkemProvider};
 use crate::providers::{Build, Engine, Guest, KernelCount, Tally};
 
@@ -573,12 +575,17 @@ pub(crate) fn fips202_entries(text: &str) -> impl Iterator<Item = (&str, Vec<&st
         .map(|l| (l, l.split_whitespace().collect()))
 }
 
+/// fips202 with one provider: the model and QEMU (whose image has MVE) run the x4 permutation, four entries at a
+/// time ([`run_fips202_x4`]); unicorn runs the scalar `keccak.f1600`, the reference the reference.
 fn run_fips202(provider: Provider) -> SuiteRun {
     let suite = "fips202";
     let mut permutation = match provider.emulator() {
         None if provider == Provider::Reference => AnyPermutation::Reference(ReferencePermutation),
-        None => AnyPermutation::Model(ModelPermutation),
+        None => return run_fips202_x4(provider, ModelPermutationX4, |_| None),
         Some(kind) => match Guest::open(kind) {
+            Ok(guest) if Build::for_backend(kind) == Build::Mve => {
+                return run_fips202_x4(provider, EmulatedPermutationX4::new(guest), |p| Some((p.tally(), p.symbol())));
+            }
             Ok(guest) => AnyPermutation::Emulated(EmulatedPermutation::new(guest)),
             Err(e) => return SuiteRun::did_not_start(suite, provider, e),
         },
@@ -599,6 +606,71 @@ fn run_fips202(provider: Provider) -> SuiteRun {
         run.served_by(p.tally(), [p.symbol()]);
     }
     run
+}
+
+/// fips202 with the x4 permutation doing every permutation: each entry is a lane job, and [`run_batch`] runs them
+/// four at a time. `served` gives the object code's tally and symbol (none for the model).
+fn run_fips202_x4<P: PermutationX4>(
+    provider: Provider,
+    mut permutation: P,
+    served: impl Fn(&P) -> Option<(&Tally, &'static str)>,
+) -> SuiteRun {
+    let suite = "fips202";
+    let mut names = Vec::new();
+    let mut jobs = Vec::new();
+    // Per entry: the index of its job and its expected output, or why it has none.
+    let mut checks = Vec::new();
+    for (line, fields) in fips202_entries(FIPS202) {
+        names.push(fields.iter().take(2).copied().collect::<Vec<_>>().join(" "));
+        let job = match fields.as_slice() {
+            [function, message, expected] => fips202_job(function, message, expected),
+            _ => Err(format!("malformed line `{line}`")),
+        };
+        checks.push(job.map(|(job, expected)| {
+            jobs.push(job);
+            (jobs.len() - 1, expected)
+        }));
+    }
+    run_batch(&mut permutation, &mut jobs);
+    let kernels = served(&permutation).map_or(Ok(()), |(tally, _)| tally.check());
+    let results = names
+        .into_iter()
+        .zip(checks)
+        .map(|(name, check)| {
+            let outcome = check.and_then(|(job, expected)| compare_output(&expected, jobs[job].output()));
+            let result = in_the_loop(outcome, kernels.clone());
+            KatResult { suite, provider, name, passed: result.is_ok(), detail: result.err().unwrap_or_default() }
+        })
+        .collect();
+    let mut run = SuiteRun::new(suite, provider, results, Vec::new());
+    if let Some((tally, symbol)) = served(&permutation) {
+        run.served_by(tally, [symbol]);
+    }
+    run
+}
+
+/// A fips202 entry as a lane job, with its expected output.
+fn fips202_job(function: &str, message: &str, expected: &str) -> Result<(LaneJob, Vec<u8>), String> {
+    let message = if message == "-" { Vec::new() } else { hex::decode(message).map_err(|e| e.to_string())? };
+    let expected = hex::decode(expected).map_err(|e| e.to_string())?;
+    let len = expected.len();
+    let job = match function {
+        "keccak-f1600-zero-lane0" => LaneJob::permutations(1, LANE_BYTES),
+        "keccak-f1600-twice-lane0" => LaneJob::permutations(2, LANE_BYTES),
+        "sha3-256" => LaneJob::sponge(136, 0x06, &message, len),
+        "sha3-512" => LaneJob::sponge(72, 0x06, &message, len),
+        "shake128" => LaneJob::sponge(168, 0x1F, &message, len),
+        "shake256" => LaneJob::sponge(136, 0x1F, &message, len),
+        other => return Err(format!("unknown function `{other}`")),
+    };
+    Ok((job, expected))
+}
+
+/// The permutation entries compare lane 0 of the state.
+const LANE_BYTES: usize = 8;
+
+fn compare_output(expected: &[u8], out: &[u8]) -> Result<(), String> {
+    if out == expected { Ok(()) } else { Err(format!("expected {}, got {}", hex::encode(expected), hex::encode(out))) }
 }
 
 pub(crate) fn check_fips202(
@@ -625,7 +697,7 @@ pub(crate) fn check_fips202(
         "shake256" => sponge::<136, 0x1F>(p, &message, &mut out),
         other => return Err(format!("unknown function `{other}`")),
     }
-    if out == expected { Ok(()) } else { Err(format!("expected {}, got {}", hex::encode(expected), hex::encode(out))) }
+    compare_output(&expected, &out)
 }
 
 fn sponge<const RATE: usize, const DS: u8>(p: &mut dyn Permutation, message: &[u8], out: &mut [u8]) {

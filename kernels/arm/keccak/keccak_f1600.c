@@ -10,8 +10,9 @@
 
 #include "keccak.h"
 
-/* Round constants, each split into (even bits, odd bits) of the standard 64-bit constant. */
-static const uint32_t round_constants[24][2] = {
+/* Round constants, each split into (even bits, odd bits) of the standard 64-bit constant (shared with the MVE
+ * kernels, keccak.h). */
+const uint32_t keccak_round_constants_interleaved[24][2] = {
     {0x00000001u, 0x00000000u}, {0x00000000u, 0x00000089u}, {0x00000000u, 0x8000008bu}, {0x00000000u, 0x80008080u},
     {0x00000001u, 0x0000008bu}, {0x00000001u, 0x00008000u}, {0x00000001u, 0x80008088u}, {0x00000001u, 0x80000082u},
     {0x00000000u, 0x0000000bu}, {0x00000000u, 0x0000000au}, {0x00000001u, 0x00008082u}, {0x00000000u, 0x00008003u},
@@ -84,8 +85,8 @@ void keccak_f1600_interleaved(uint32_t s[50])
             }
         }
         /* iota */
-        s[0] ^= round_constants[round][0];
-        s[1] ^= round_constants[round][1];
+        s[0] ^= keccak_round_constants_interleaved[round][0];
+        s[1] ^= keccak_round_constants_interleaved[round][1];
     }
 }
 

@@ -1,10 +1,13 @@
-//! Contracts of the Keccak kernels (`kernels/arm/keccak/keccak_f1600.c`).
+//! Contracts of the Keccak kernels: the scalar ones (`kernels/arm/keccak/keccak_f1600.c`) and the MVE ones
+//! (`keccak_x4.mve.c`: the lane conversions, and four permutations at once in the x4 layout).
 //!
 //! The canonicalisation between the kernels' bit-interleaved layout and the standard one is written here bit by
-//! bit, straight from its definition, so that it shares nothing with the model's shift-and-mask conversion.
+//! bit, straight from its definition, so that it shares nothing with the models' shift-and-mask conversions; the x4
+//! layout (vector w = word w of the four states, state j in lane j) is spelled out here too.
 
 use pqhelium_core::keccak::keccak_f1600;
 use pqhelium_sim::keccak as model;
+use pqhelium_sim::keccak_x4 as model_x4;
 use rand::Rng;
 
 use super::{
@@ -12,6 +15,7 @@ use super::{
     words_to_bytes,
 };
 use crate::backend::Arg;
+use crate::providers::Build;
 
 const STATE_BYTES: usize = 200;
 /// All-zero, all-ones, then each of the 1600 single-bit states.
@@ -20,14 +24,32 @@ const EDGE_CASES: u64 = 2 + 1600;
 /// The state as 50 little-endian 32-bit words: bit-interleaved, or 25 standard 64-bit lanes (low word first).
 type State = [u32; 50];
 
+/// States per call of the x4 permutation, one per 32-bit lane.
+const X4_STATES: usize = 4;
+/// Words of four states in the x4 layout.
+const X4_WORDS: usize = X4_STATES * 50;
+/// Edge cases of the x4 permutation: for each of the 1600 bits, the four lanes zero, all ones, that single bit and
+/// random, each kind in a different lane as the case index advances (so that a lane mix-up always changes a lane).
+const X4_EDGE_CASES: u64 = 1600;
+
 const INTERLEAVED: &str = "bit-interleaved";
 const LANES: &str = "keccak-lanes";
+const X4_LAYOUT: &str = "keccak-x4-interleaved";
 
 pub(super) fn kernels() -> Vec<Kernel> {
+    let conversion = |id, symbol, op, build| Kernel::new(Keccak { id, symbol, op, build });
     vec![
-        Kernel::new(Keccak { id: "keccak.f1600", symbol: "keccak_f1600_interleaved", op: Op::Permute }),
-        Kernel::new(Keccak { id: "keccak.interleave", symbol: "keccak_interleave", op: Op::Interleave }),
-        Kernel::new(Keccak { id: "keccak.deinterleave", symbol: "keccak_deinterleave", op: Op::Deinterleave }),
+        Kernel::new(Keccak {
+            id: "keccak.f1600",
+            symbol: "keccak_f1600_interleaved",
+            op: Op::Permute,
+            build: Build::Scalar,
+        }),
+        conversion("keccak.interleave", "keccak_interleave", Op::Interleave, Build::Scalar),
+        conversion("keccak.deinterleave", "keccak_deinterleave", Op::Deinterleave, Build::Scalar),
+        conversion("keccak.interleave.mve", "keccak_interleave_mve", Op::Interleave, Build::Mve),
+        conversion("keccak.deinterleave.mve", "keccak_deinterleave_mve", Op::Deinterleave, Build::Mve),
+        Kernel::new(KeccakX4),
     ]
 }
 
@@ -45,6 +67,8 @@ struct Keccak {
     id: &'static str,
     symbol: &'static str,
     op: Op,
+    /// Scalar (both images) or MVE (Cortex-M55 image only, modelled by `sim::keccak_x4`).
+    build: Build,
 }
 
 impl Contract for Keccak {
@@ -76,8 +100,12 @@ impl Contract for Keccak {
         Description {
             id: self.id,
             symbol: self.symbol,
-            images: Images::Both,
-            summary: summary.into(),
+            images: if self.build == Build::Mve { Images::M55Only } else { Images::Both },
+            summary: if self.build == Build::Mve {
+                format!("{summary}, MVE (four lanes per step)")
+            } else {
+                summary.into()
+            },
             computes: computes.into(),
             requires: String::new(),
             edge_cases: EDGE_CASES,
@@ -131,6 +159,8 @@ impl Keccak {
                 model::keccak_f1600_interleaved(&mut s);
                 one(words_to_bytes(&s))
             }
+            Op::Interleave if self.build == Build::Mve => one(words_to_bytes(&model_x4::interleave(state))),
+            Op::Deinterleave if self.build == Build::Mve => one(words_to_bytes(&model_x4::deinterleave(state))),
             Op::Interleave => one(words_to_bytes(&model::interleave(&lanes_of(&words_to_bytes(state))))),
             Op::Deinterleave => one(bytes_of(&model::deinterleave(state))),
         }
@@ -143,6 +173,99 @@ impl Keccak {
             Op::Deinterleave => outcome.clone(),
         }
     }
+}
+
+/// `keccak.f1600x4.mve`: Keccak-f[1600] on four interleaved states at once, in place, in the x4 layout.
+struct KeccakX4;
+
+/// Four states in the x4 layout: word w of state j at index 4w + j.
+type X4State = [u32; X4_WORDS];
+
+impl Contract for KeccakX4 {
+    type Input = X4State;
+
+    fn describe(&self) -> Description {
+        Description {
+            id: "keccak.f1600x4.mve",
+            symbol: "keccak_f1600x4_interleaved",
+            images: Images::M55Only,
+            summary: "four Keccak-f[1600] permutations at once, in place, one interleaved state per MVE lane".into(),
+            computes: "for j = 0..3: deinterleave(state j of s') = Keccak-f[1600](deinterleave(state j of s)); word w \
+                       of state j is s[4w + j] (vector w = word w of the four states, state j in lane j)"
+                .into(),
+            requires: String::new(),
+            edge_cases: X4_EDGE_CASES,
+            args: vec![
+                ArgSpec::in_out("s", Elem::U32, Len::Fixed(X4_WORDS), Bound::Any, Bound::Any).repr(X4_LAYOUT).secret(),
+            ],
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> X4State {
+        let states = x4_states_case(case, rng);
+        let interleaved = states.map(|s| bytes_to_words(&interleave_bitwise(&s)));
+        std::array::from_fn(|i| interleaved[i % X4_STATES][i / X4_STATES])
+    }
+
+    fn encode(&self, s: &X4State) -> Vec<Arg> {
+        vec![Arg::InOut(words_to_bytes(s))]
+    }
+
+    fn decode(&self, args: &[Arg]) -> X4State {
+        bytes_to_words(buffer(&args[0])).try_into().unwrap()
+    }
+
+    /// The four states one after another, in the standard layout, each permuted by the reference.
+    fn reference(&self, s: &X4State) -> Outcome {
+        let permuted = split_x4(s).into_iter().flat_map(|state| {
+            let mut lanes = lanes_of(&deinterleave_bitwise(&words_to_bytes(&state)));
+            keccak_f1600(&mut lanes);
+            bytes_of(&lanes)
+        });
+        one(permuted.collect())
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three { model: Self::model, canon: Self::canon }
+    }
+}
+
+impl KeccakX4 {
+    fn model(&self, s: &X4State) -> Outcome {
+        let mut s = *s;
+        model_x4::keccak_f1600x4_interleaved(&mut s);
+        one(words_to_bytes(&s))
+    }
+
+    /// The four states of the kernel's outcome one after another, each converted bit by bit.
+    fn canon(&self, outcome: &Outcome) -> Outcome {
+        let s: X4State = bytes_to_words(&outcome.buffers[0]).try_into().unwrap();
+        one(split_x4(&s).iter().flat_map(|state| deinterleave_bitwise(&words_to_bytes(state))).collect())
+    }
+}
+
+/// The x4 layout taken apart: state j is every fourth word from word j.
+fn split_x4(s: &X4State) -> [State; X4_STATES] {
+    std::array::from_fn(|j| std::array::from_fn(|w| s[X4_STATES * w + j]))
+}
+
+/// Four standard states. Edge case c: zero, all ones, single bit c and a random state, rotated by c across the
+/// lanes; then four independent random states.
+fn x4_states_case(case: u64, rng: &mut CaseRng) -> [Vec<u8>; X4_STATES] {
+    let random = |rng: &mut CaseRng| {
+        let mut s = vec![0; STATE_BYTES];
+        rng.fill(&mut s[..]);
+        s
+    };
+    if case >= X4_EDGE_CASES {
+        return std::array::from_fn(|_| random(rng));
+    }
+    let mut single = vec![0; STATE_BYTES];
+    single[case as usize / 8] = 1 << (case % 8);
+    let kinds = [vec![0; STATE_BYTES], vec![0xFF; STATE_BYTES], single, random(rng)];
+    std::array::from_fn(|j| kinds[(j + case as usize) % X4_STATES].clone())
 }
 
 fn one(buffer: Vec<u8>) -> Outcome {
@@ -233,6 +356,30 @@ mod tests {
             let s = state_case(case, &mut case_rng(7, case));
             assert_eq!(deinterleave_bitwise(&interleave_bitwise(&s)), s);
         }
+    }
+
+    /// Every x4 edge case has four different states, and over four consecutive cases each kind visits every lane.
+    #[test]
+    fn x4_edge_cases_differ_in_every_lane() {
+        for case in 0..X4_EDGE_CASES {
+            let states = x4_states_case(case, &mut case_rng(3, case));
+            for a in 0..X4_STATES {
+                for b in a + 1..X4_STATES {
+                    assert_ne!(states[a], states[b], "case {case}: lanes {a} and {b}");
+                }
+            }
+            let single = (0..X4_STATES).find(|&j| states[j].iter().map(|b| b.count_ones()).sum::<u32>() == 1);
+            assert_eq!(single, Some((2 + 4 * X4_STATES - case as usize % X4_STATES) % X4_STATES), "case {case}");
+            assert_eq!(bit(&states[single.unwrap()], case as usize), 1);
+        }
+    }
+
+    #[test]
+    fn x4_layout_is_word_major() {
+        let s: X4State = std::array::from_fn(|i| i as u32);
+        let states = split_x4(&s);
+        assert_eq!(states[3][10], 43);
+        assert_eq!(KeccakX4.generate(5000, &mut case_rng(1, 5000)).len(), X4_WORDS);
     }
 
     #[test]
