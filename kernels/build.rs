@@ -1,6 +1,8 @@
 //! Builds the guest images and the QEMU instruction-count plugin.
 //!
-//! - `pqhelium-m55.elf`: every source under `arm/`, `-mcpu=cortex-m55` (FP64 + MVE), run by QEMU mps3-an547.
+//! - `pqhelium-m55.elf`: every source under `arm/`, gcc `-mcpu=cortex-m55` (FP64 + MVE), run by QEMU mps3-an547.
+//! - `pqhelium-m85.elf`: the same sources, clang `-mcpu=cortex-m85` (gcc 12 does not know the M85), linked by gcc
+//!   against the same libgcc; run by QEMU mps3-an547 too (same Armv8.1-M + MVE instruction set).
 //! - `pqhelium-m7.elf`: every source except `*.mve.c`, `-mcpu=cortex-m7 -mfpu=fpv5-d16`, run by unicorn.
 //! - `libpqh_icount.so`: the TCG plugin, built with the host C compiler.
 //!
@@ -11,12 +13,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const CROSS_CC: &str = "arm-none-eabi-gcc";
-const INSTALL_HINT: &str = "run `ci/setup` (or `apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi`)";
+const CLANG: &str = "clang-19";
+const INSTALL_HINT: &str = "run `ci/setup` (or `apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi clang-19`)";
 
-/// C flags shared by both images. `-ffp-contract=off`: no fused multiply-add may change an FP64 result.
+/// C flags shared by every image. `-ffp-contract=off`: no fused multiply-add may change an FP64 result.
+/// `-fomit-frame-pointer` is gcc's -O2 default; clang would otherwise keep r7 as the Thumb frame pointer.
 const COMMON_FLAGS: &[&str] = &[
     "-std=c11",
     "-O2",
+    "-fomit-frame-pointer",
     "-g",
     "-Wall",
     "-Wextra",
@@ -28,17 +33,51 @@ const COMMON_FLAGS: &[&str] = &[
     "-ffunction-sections",
 ];
 
+/// The compiler of an image's objects. gcc links every image (its libgcc, the same linker script).
+#[derive(Clone, Copy, PartialEq)]
+enum Compiler {
+    Gcc,
+    /// `--target=arm-none-eabi`, newlib's headers from the gcc installation; `-grecord-command-line` so that the
+    /// debug info names the flags (gcc records them by default), which a test reads back. clang marks its C objects'
+    /// stacks non-executable, and GNU ld then warns about any object that does not say so: its `.S` objects say so too.
+    Clang,
+}
+
 struct Image {
     file: &'static str,
+    compiler: Compiler,
     cpu_flags: &'static [&'static str],
+    /// The flags gcc needs to pick the matching libgcc multilib when it links the image.
+    link_cpu_flags: &'static [&'static str],
     includes_mve: bool,
 }
 
+include!("src/clang_refuses.rs");
+
+const M55_FLAGS: &[&str] = &["-mcpu=cortex-m55", "-mfloat-abi=hard"];
+const M7_FLAGS: &[&str] = &["-mcpu=cortex-m7", "-mfpu=fpv5-d16", "-mfloat-abi=hard"];
+
 const IMAGES: &[Image] = &[
-    Image { file: "pqhelium-m55.elf", cpu_flags: &["-mcpu=cortex-m55", "-mfloat-abi=hard"], includes_mve: true },
+    Image {
+        file: "pqhelium-m55.elf",
+        compiler: Compiler::Gcc,
+        cpu_flags: M55_FLAGS,
+        link_cpu_flags: M55_FLAGS,
+        includes_mve: true,
+    },
+    Image {
+        file: "pqhelium-m85.elf",
+        compiler: Compiler::Clang,
+        cpu_flags: &["-mcpu=cortex-m85", "-mfloat-abi=hard"],
+        // The M85's libgcc is the M55's: same architecture, FP64 and MVE, and gcc 12 knows no `cortex-m85`.
+        link_cpu_flags: M55_FLAGS,
+        includes_mve: true,
+    },
     Image {
         file: "pqhelium-m7.elf",
-        cpu_flags: &["-mcpu=cortex-m7", "-mfpu=fpv5-d16", "-mfloat-abi=hard"],
+        compiler: Compiler::Gcc,
+        cpu_flags: M7_FLAGS,
+        link_cpu_flags: M7_FLAGS,
         includes_mve: false,
     },
 ];
@@ -50,18 +89,32 @@ fn main() {
     println!("cargo:rerun-if-changed=arm");
     println!("cargo:rerun-if-changed=plugin");
 
-    check_cross_compiler();
+    check_compiler(CROSS_CC);
+    check_compiler(CLANG);
+    let newlib_include = newlib_include_dir();
     let sources = collect_sources(&arm);
     for image in IMAGES {
-        build_image(image, &arm, &sources, &out);
+        build_image(image, &arm, &sources, &newlib_include, &out);
     }
     build_plugin(&root.join("plugin/pqh_icount.c"), &out.join("libpqh_icount.so"));
 }
 
-fn check_cross_compiler() {
-    match Command::new(CROSS_CC).arg("--version").output() {
+fn check_compiler(compiler: &str) {
+    match Command::new(compiler).arg("--version").output() {
         Ok(o) if o.status.success() => {}
-        _ => panic!("\n\n{CROSS_CC} not found: the Cortex-M kernels cannot be built. {INSTALL_HINT}.\n\n"),
+        _ => panic!("\n\n{compiler} not found: the Cortex-M kernels cannot be built. {INSTALL_HINT}.\n\n"),
+    }
+}
+
+/// newlib's headers as the gcc installation has them (`<prefix>/arm-none-eabi/include`, next to its `lib/libc.a`),
+/// so that clang sees the same C library headers as gcc.
+fn newlib_include_dir() -> PathBuf {
+    let output = Command::new(CROSS_CC).arg("-print-file-name=libc.a").output().unwrap();
+    let libc = PathBuf::from(String::from_utf8(output.stdout).unwrap().trim());
+    let include = libc.parent().and_then(Path::parent).map(|prefix| prefix.join("include"));
+    match include {
+        Some(dir) if dir.join("string.h").is_file() => dir,
+        _ => panic!("\n\nnewlib's headers not found next to {}. {INSTALL_HINT}.\n\n", libc.display()),
     }
 }
 
@@ -95,19 +148,41 @@ fn object_name(arm: &Path, src: &Path) -> String {
     }
 }
 
-fn build_image(image: &Image, arm: &Path, sources: &[PathBuf], out: &Path) {
+fn build_image(image: &Image, arm: &Path, sources: &[PathBuf], newlib_include: &Path, out: &Path) {
     let obj_dir = out.join(image.file.trim_end_matches(".elf"));
     std::fs::create_dir_all(&obj_dir).unwrap();
     let include_dirs: Vec<String> =
         ["harness", "keccak", "mlkem_ntt"].iter().map(|d| format!("-I{}", arm.join(d).display())).collect();
+    let compiler_flags: Vec<String> = match image.compiler {
+        Compiler::Gcc => vec![],
+        Compiler::Clang => vec![
+            "--target=arm-none-eabi".into(),
+            "-grecord-command-line".into(),
+            "-Wa,--noexecstack".into(),
+            "-isystem".into(),
+            newlib_include.display().to_string(),
+        ],
+    };
+    let cc = match image.compiler {
+        Compiler::Gcc => CROSS_CC,
+        Compiler::Clang => CLANG,
+    };
     let mut objects = Vec::new();
     for src in sources {
         let is_mve = src.to_str().unwrap().ends_with(".mve.c");
         if is_mve && !image.includes_mve {
             continue;
         }
+        let relative = src.strip_prefix(arm).unwrap();
+        if image.compiler == Compiler::Clang
+            && let Some((_, why)) = CLANG_REFUSES.iter().find(|(path, _)| relative == Path::new(path))
+        {
+            println!("cargo:warning={} leaves out {}: {why}", image.file, relative.display());
+            continue;
+        }
         let obj = obj_dir.join(object_name(arm, src));
-        run(Command::new(CROSS_CC)
+        run(Command::new(cc)
+            .args(&compiler_flags)
             .args(COMMON_FLAGS)
             .args(image.cpu_flags)
             .args(&include_dirs)
@@ -118,7 +193,7 @@ fn build_image(image: &Image, arm: &Path, sources: &[PathBuf], out: &Path) {
         objects.push(obj);
     }
     run(Command::new(CROSS_CC)
-        .args(image.cpu_flags)
+        .args(image.link_cpu_flags)
         .args(["-mthumb", "-nostdlib", "-nostartfiles", "-Wl,--fatal-warnings", "-Wl,--no-warn-rwx-segments"])
         .arg(format!("-T{}", arm.join("harness/link.ld").display()))
         .args(&objects)

@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tracing::{info, warn};
 
 use crate::affinity::Placement;
-use crate::backend::{Arg, Backend, BackendKind, Call, CallError, CallOutput, Limits};
+use crate::backend::{Arg, Backend, BackendKind, Call, CallError, CallOutput, Image, Limits, target_label};
 use crate::ranges::Ranges;
 use crate::registry::{self, BoundViolation, Kernel, Outcome, case_rng};
 use crate::shrink;
@@ -27,6 +27,8 @@ pub const DEFAULT_BATCH: usize = pqhelium_kernels::abi::MAX_CALLS;
 pub struct Campaign {
     pub kernel: &'static Kernel,
     pub backend: BackendKind,
+    /// The guest image the emulator runs: the backend's default unless set (none for the model).
+    pub image: Option<Image>,
     pub seed: u64,
     /// Cases `0..cases` (with a duration, an upper bound).
     pub cases: u64,
@@ -51,6 +53,7 @@ impl Campaign {
         Self {
             kernel,
             backend,
+            image: backend.default_image(),
             seed,
             cases,
             duration: None,
@@ -157,6 +160,7 @@ impl InstructionStats {
 pub struct CampaignResult {
     pub kernel: &'static str,
     pub backend: BackendKind,
+    pub image: Option<Image>,
     pub seed: u64,
     /// The cases this run executed (not those skipped as already done).
     pub ran: Ranges,
@@ -193,6 +197,10 @@ impl CampaignResult {
     /// emulator that is already running).
     pub fn cases_per_second_after_startup(&self) -> f64 {
         self.cases_run() as f64 / (self.elapsed.saturating_sub(self.startup)).as_secs_f64().max(1e-9)
+    }
+    /// The backend, and the image when it is not the backend's default: `qemu (m85)`.
+    pub fn target(&self) -> String {
+        target_label(self.backend, self.image)
     }
     /// The closing line of a fuzz run.
     pub fn summary_line(&self) -> String {
@@ -344,13 +352,24 @@ pub fn check_case(
 
 /// For regression tests: runs one case on a fresh backend and panics with the difference if it fails.
 pub fn assert_case_passes(kernel_id: &str, kind: BackendKind, args: &[Arg]) {
+    match kind.default_image() {
+        Some(image) => assert_case_passes_on_image(kernel_id, image, args),
+        None => {
+            let kernel = crate::registry::find(kernel_id).unwrap_or_else(|| panic!("unknown kernel {kernel_id}"));
+            if let Some(failure) = check_case(kernel, kind, None, args) {
+                panic!("{kernel_id} on {kind}: {failure:?}");
+            }
+        }
+    }
+}
+
+/// [`assert_case_passes`] on the emulator of a given guest image.
+pub fn assert_case_passes_on_image(kernel_id: &str, image: Image, args: &[Arg]) {
     let kernel = crate::registry::find(kernel_id).unwrap_or_else(|| panic!("unknown kernel {kernel_id}"));
-    let mut backend = match kind {
-        BackendKind::Model => None,
-        other => Some(other.open(Limits::default()).unwrap_or_else(|e| panic!("{other}: {e}"))),
-    };
-    if let Some(failure) = check_case(kernel, kind, backend.as_deref_mut(), args) {
-        panic!("{kernel_id} on {kind}: {failure:?}");
+    let (kind, target) = (image.backend(), target_label(image.backend(), Some(image)));
+    let mut backend = image.open(Limits::default()).unwrap_or_else(|e| panic!("{target}: {e}"));
+    if let Some(failure) = check_case(kernel, kind, Some(backend.as_mut()), args) {
+        panic!("{kernel_id} on {target}: {failure:?}");
     }
 }
 
@@ -451,7 +470,7 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
             .expect("valid template")
             .progress_chars("=> "),
     );
-    bar.set_prefix(format!("{} on {}", kernel.id, campaign.backend));
+    bar.set_prefix(format!("{} on {}", kernel.id, target_label(campaign.backend, campaign.image)));
     let started = Instant::now();
     let shared = Shared {
         campaign,
@@ -482,6 +501,7 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
     let result = CampaignResult {
         kernel: kernel.id,
         backend: campaign.backend,
+        image: campaign.image,
         seed: campaign.seed,
         ran,
         failures,
@@ -492,7 +512,7 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
         interrupted,
         setup_error: shared.setup_error.into_inner().unwrap(),
     };
-    info!(kernel = kernel.id, backend = %campaign.backend, "{}", result.summary_line());
+    info!(kernel = kernel.id, backend = %result.target(), "{}", result.summary_line());
     result
 }
 
@@ -568,10 +588,10 @@ fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
         if let Some(p) = placement {
             p.pin_worker(job);
         }
-        let mut backend = match kind.open(campaign.limits) {
+        let mut backend = match kind.open_image(campaign.image, campaign.limits) {
             Ok(b) => b,
             Err(e) => {
-                *shared.setup_error.lock().unwrap() = Some(format!("{kind}: {e}"));
+                *shared.setup_error.lock().unwrap() = Some(format!("{}: {e}", target_label(kind, campaign.image)));
                 shared.stop.store(true, Ordering::SeqCst);
                 return;
             }

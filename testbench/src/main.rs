@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use pqhelium_testbench::backend::BackendKind;
+use pqhelium_testbench::backend::{BackendKind, Image};
 use pqhelium_testbench::kat::Provider;
 
 #[derive(Parser)]
@@ -40,8 +40,12 @@ enum Command {
     Repro {
         #[arg(long)]
         kernel: String,
+        /// Implied by --image when absent.
+        #[arg(long, value_enum, required_unless_present = "image")]
+        backend: Option<BackendKind>,
+        /// The guest image (m55, m85 on QEMU; m7 on unicorn); the backend's default when absent.
         #[arg(long, value_enum)]
-        backend: BackendKind,
+        image: Option<Image>,
         #[arg(long)]
         seed: u64,
         #[arg(long)]
@@ -63,6 +67,9 @@ enum Command {
         kernel: String,
         #[arg(long, default_value_t = 10_000)]
         calls: u64,
+        /// Measure this guest image only (m55, m85 on QEMU; m7 on unicorn); every emulator's default when absent.
+        #[arg(long, value_enum, conflicts_with = "schemes")]
+        image: Option<Image>,
         /// Also write the table as JSON.
         #[arg(long)]
         json: Option<PathBuf>,
@@ -86,10 +93,10 @@ fn main() -> ExitCode {
         }),
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Merge(args) => cli::merge::run(args),
-        Command::Repro { kernel, backend, seed, case } => cli::repro(&kernel, backend, seed, case),
+        Command::Repro { kernel, backend, image, seed, case } => cli::repro(&kernel, backend, image, seed, case),
         Command::Kat { suite, provider } => cli::kat(&suite, &provider),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),
-        Command::Bench { kernel, calls, json, .. } => cli::bench::run(&kernel, calls, json.as_deref()),
+        Command::Bench { kernel, calls, image, json, .. } => cli::bench::run(&kernel, calls, image, json.as_deref()),
     };
     match outcome {
         Ok(code) => code,

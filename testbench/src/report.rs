@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::backend::Arg;
+use crate::backend::{Arg, BackendKind, Image, target_label};
 use crate::diff::{CampaignResult, CaseFailure, Failure};
 use crate::ranges::Ranges;
 use crate::registry::CASE_GENERATORS;
@@ -38,6 +38,9 @@ pub struct Plan {
     pub backends: Vec<String>,
     /// `--cases`; absent for a campaign bounded by `--duration`.
     pub cases: Option<u64>,
+    /// `--image`; absent for each backend's default image.
+    #[serde(default)]
+    pub image: Option<String>,
     /// `--shard`; absent for a whole campaign (and in a merged report).
     pub shard: Option<Shard>,
 }
@@ -46,6 +49,10 @@ pub struct Plan {
 pub struct CampaignReport {
     pub kernel: String,
     pub backend: String,
+    /// The guest image that ran (`m55`, `m85`, `m7`; none for the model). Reports written before the field existed
+    /// ran each backend's default image, and read so.
+    #[serde(default)]
+    pub image: Option<String>,
     /// Cases `0..cases_requested`; absent for a campaign bounded by time.
     pub cases_requested: Option<u64>,
     /// Exactly the case indices run so far, over every resumed run.
@@ -119,9 +126,12 @@ impl Report {
 
     /// A report from its JSON text; another schema is refused.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let report: Report = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let mut report: Report = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if report.schema != SCHEMA {
             return Err(format!("schema {} (expected {SCHEMA})", report.schema));
+        }
+        for c in report.campaigns.iter_mut().filter(|c| c.image.is_none()) {
+            c.image = default_image(&c.backend);
         }
         Ok(report)
     }
@@ -146,12 +156,23 @@ impl Report {
         std::fs::rename(tmp, path)
     }
 
-    /// The entry of a kernel on a backend, created if absent.
+    /// The entry of a kernel on a backend and its default image, created if absent.
     pub fn campaign_mut(&mut self, kernel: &str, backend: &str) -> &mut CampaignReport {
-        if let Some(i) = self.campaigns.iter().position(|c| c.kernel == kernel && c.backend == backend) {
+        self.campaign_on_image_mut(kernel, backend, default_image(backend).as_deref())
+    }
+
+    /// The entry of a kernel on a backend and image, created if absent.
+    pub fn campaign_on_image_mut(&mut self, kernel: &str, backend: &str, image: Option<&str>) -> &mut CampaignReport {
+        let same = |c: &CampaignReport| c.kernel == kernel && c.backend == backend && c.image.as_deref() == image;
+        if let Some(i) = self.campaigns.iter().position(same) {
             return &mut self.campaigns[i];
         }
-        self.campaigns.push(CampaignReport { kernel: kernel.into(), backend: backend.into(), ..Default::default() });
+        self.campaigns.push(CampaignReport {
+            kernel: kernel.into(),
+            backend: backend.into(),
+            image: image.map(Into::into),
+            ..Default::default()
+        });
         self.campaigns.last_mut().unwrap()
     }
 
@@ -161,10 +182,19 @@ impl Report {
 }
 
 impl CampaignReport {
+    /// The backend, and the image when it is not the backend's default: `qemu (m85)`.
+    pub fn target(&self) -> String {
+        target_label(&self.backend, self.image.as_deref().and_then(Image::from_name))
+    }
+
     /// Adds one run of this campaign (the first, or a resumed one).
     pub fn absorb(&mut self, result: &CampaignResult) {
         let (kernel, backend, seed) = (result.kernel, result.backend.name(), result.seed);
-        self.record(&result.ran, result.failures.iter().map(|f| failure_report(kernel, backend, seed, f)));
+        let image = result.image.map(Image::name);
+        self.record(
+            &result.ran,
+            result.failures.iter().map(|f| failure_report_on_image(kernel, backend, image, seed, f)),
+        );
         self.retries += result.retries;
         self.add_time(result.elapsed.as_secs_f64());
         if result.instructions.calls > 0 {
@@ -211,6 +241,12 @@ impl CampaignReport {
         merged.mean = merged.total as f64 / merged.calls as f64;
         self.instructions = Some(merged);
     }
+}
+
+/// The image a backend runs unless told otherwise, by names as the report has them.
+fn default_image(backend: &str) -> Option<String> {
+    let kind = BackendKind::ALL.into_iter().find(|b| b.name() == backend)?;
+    kind.default_image().map(|i| i.name().to_string())
 }
 
 /// The `kind` of a failure where two sides differ; every other kind counts as a fault.
@@ -264,6 +300,7 @@ pub fn merge(shards: &[(String, Report)]) -> Result<Report, MergeError> {
             differ("--kernel", first_plan.kernel.clone(), plan.kernel.clone()),
             differ("--backend", first_plan.backends.join(","), plan.backends.join(",")),
             differ("--cases", format!("{:?}", first_plan.cases), format!("{:?}", plan.cases)),
+            differ("--image", format!("{:?}", first_plan.image), format!("{:?}", plan.image)),
             differ("the seed", first.seed.to_string(), report.seed.to_string()),
             differ(
                 "the case generators' version",
@@ -286,18 +323,21 @@ pub fn merge(shards: &[(String, Report)]) -> Result<Report, MergeError> {
     merged.tool_version.clone_from(&first.tool_version);
     merged.case_generators = first.case_generators;
     merged.plan = Some(Plan { shard: None, ..first_plan.clone() });
-    // Which shard first ran each kernel x backend, to name both sides of an overlap.
-    let mut ran_by: Vec<(&str, &str, &String)> = Vec::new();
+    // Which shard first ran each kernel x backend x image, to name both sides of an overlap.
+    let mut ran_by: Vec<(&CampaignReport, &String)> = Vec::new();
     for &(_, name, _, report) in &parts {
         for c in &report.campaigns {
-            let entry = merged.campaign_mut(&c.kernel, &c.backend);
+            let entry = merged.campaign_on_image_mut(&c.kernel, &c.backend, c.image.as_deref());
             if entry.ranges.overlaps(&c.ranges) {
-                let earlier = ran_by.iter().find(|(k, b, _)| *k == c.kernel && *b == c.backend).map(|r| r.2);
+                let same = |(r, _): &&(&CampaignReport, &String)| {
+                    (&r.kernel, &r.backend, &r.image) == (&c.kernel, &c.backend, &c.image)
+                };
+                let earlier = ran_by.iter().find(same).map(|r| r.1);
                 return Err(MergeError::Overlap {
                     first: earlier.cloned().unwrap_or_default(),
                     second: name.clone(),
                     kernel: c.kernel.clone(),
-                    backend: c.backend.clone(),
+                    backend: c.target(),
                     cases: format!("{} and {}", entry.ranges, c.ranges),
                 });
             }
@@ -313,7 +353,7 @@ pub fn merge(shards: &[(String, Report)]) -> Result<Report, MergeError> {
             if entry.setup_error.is_none() {
                 entry.setup_error.clone_from(&c.setup_error);
             }
-            ran_by.push((&c.kernel, &c.backend, name));
+            ran_by.push((c, name));
         }
     }
     for c in &mut merged.campaigns {
@@ -323,14 +363,33 @@ pub fn merge(shards: &[(String, Report)]) -> Result<Report, MergeError> {
     Ok(merged)
 }
 
+/// The failure of a case on a backend's default image.
 pub fn failure_report(kernel: &str, backend: &str, seed: u64, f: &CaseFailure) -> FailureReport {
+    failure_report_on_image(kernel, backend, default_image(backend).as_deref(), seed, f)
+}
+
+/// The failure of a case on a backend and image: `repro` and `regression_test` name the image unless it is the
+/// backend's default.
+pub fn failure_report_on_image(
+    kernel: &str,
+    backend: &str,
+    image: Option<&str>,
+    seed: u64,
+    f: &CaseFailure,
+) -> FailureReport {
+    let other_image = image.and_then(Image::from_name).filter(|i| !i.is_default());
     let (kind, detail) = match &f.failure {
         Failure::Mismatch { .. } => (MISMATCH, f.to_string()),
         Failure::Fault(e) => ("fault", e.to_string()),
         Failure::Bound(v) => ("bound", v.to_string()),
     };
-    let repro = format!("pqhelium repro --kernel {kernel} --backend {backend} --seed {seed} --case {}", f.case);
-    let regression_test = regression_test(kernel, backend, seed, f.case, f.shrunk.as_ref().unwrap_or(&f.args));
+    let on = other_image.map_or(format!("--backend {backend}"), |i| format!("--image {i}"));
+    let repro = format!("pqhelium repro --kernel {kernel} {on} --seed {seed} --case {}", f.case);
+    let args = f.shrunk.as_ref().unwrap_or(&f.args);
+    let regression_test = match other_image {
+        Some(image) => regression_test_on_image(kernel, image, seed, f.case, args),
+        None => regression_test(kernel, backend, seed, f.case, args),
+    };
     FailureReport {
         case: f.case,
         kind: kind.into(),
@@ -361,6 +420,26 @@ pub fn regression_test(kernel: &str, backend: &str, seed: u64, case: u64, args: 
         "unicorn" => "Unicorn",
         _ => "Qemu",
     };
+    format!(
+        "#[test]\nfn {name}() {{\n    use pqhelium_testbench::backend::{{Arg, BackendKind}};\n    let args = vec![{}];\n    \
+         pqhelium_testbench::diff::assert_case_passes(\"{kernel}\", BackendKind::{variant}, &args);\n}}\n",
+        rust_args(args)
+    )
+}
+
+/// [`regression_test`] on the emulator of a guest image other than its backend's default.
+fn regression_test_on_image(kernel: &str, image: Image, seed: u64, case: u64, args: &[Arg]) -> String {
+    let name = format!("regression_{}_{image}_seed{seed}_case{case}", kernel.replace(['.', '-'], "_"));
+    let variant = format!("{image:?}");
+    format!(
+        "#[test]\nfn {name}() {{\n    use pqhelium_testbench::backend::{{Arg, Image}};\n    let args = vec![{}];\n    \
+         pqhelium_testbench::diff::assert_case_passes_on_image(\"{kernel}\", Image::{variant}, &args);\n}}\n",
+        rust_args(args)
+    )
+}
+
+/// Arguments as Rust expressions of `Arg`, comma-separated.
+fn rust_args(args: &[Arg]) -> String {
     let args: Vec<String> = args
         .iter()
         .map(|a| match a {
@@ -371,11 +450,7 @@ pub fn regression_test(kernel: &str, backend: &str, seed: u64, case: u64, args: 
             Arg::F64(x) => format!("Arg::F64(f64::from_bits({:#018x}))", x.to_bits()),
         })
         .collect();
-    format!(
-        "#[test]\nfn {name}() {{\n    use pqhelium_testbench::backend::{{Arg, BackendKind}};\n    let args = vec![{}];\n    \
-         pqhelium_testbench::diff::assert_case_passes(\"{kernel}\", BackendKind::{variant}, &args);\n}}\n",
-        args.join(", ")
-    )
+    args.join(", ")
 }
 
 /// JUnit XML: one test suite, one test case per kernel x backend.
@@ -391,7 +466,7 @@ pub fn junit(report: &Report) -> String {
         xml.push_str(&format!(
             "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\">\n",
             escape(&c.kernel),
-            escape(&c.backend),
+            escape(&c.target()),
             c.elapsed_seconds
         ));
         if let Some(e) = &c.setup_error {
@@ -443,6 +518,7 @@ mod tests {
             kernel: "k".into(),
             backends: vec![],
             cases: Some(10),
+            image: None,
             shard: Some(Shard { index, count: 2 }),
         });
         let c = report.campaign_mut("k", "model");
@@ -452,6 +528,40 @@ mod tests {
         let [calls, min, max, total] = instructions;
         c.add_instructions(&Instructions { calls, min, max, total, mean: 0.0 });
         report
+    }
+
+    #[test]
+    fn an_entry_names_its_image_and_reports_before_the_field_read_as_the_default_images() {
+        let old = r#"{"schema": "pqhelium-report/1", "tool_version": "0.1.0", "seed": 1, "complete": true,
+            "campaigns": [CAMPAIGN_QEMU, CAMPAIGN_MODEL]}"#;
+        let entry = |backend: &str| {
+            format!(
+                r#"{{"kernel": "k", "backend": "{backend}", "cases_requested": 1, "ranges": [[0, 1]], "cases_run": 1,
+                "mismatches": 0, "faults": 0, "retries": 0, "elapsed_seconds": 1.0, "cases_per_second": 1.0,
+                "instructions": null, "setup_error": null, "failures": []}}"#
+            )
+        };
+        let old = old.replace("CAMPAIGN_QEMU", &entry("qemu")).replace("CAMPAIGN_MODEL", &entry("model"));
+        let mut report = Report::parse(&old).unwrap();
+        let images: Vec<Option<&str>> = report.campaigns.iter().map(|c| c.image.as_deref()).collect();
+        assert_eq!(images, [Some("m55"), None]);
+        // The M85 image's entry of the same kernel is another entry, and its failures name the image.
+        report.campaign_on_image_mut("k", "qemu", Some("m85"));
+        assert_eq!(report.campaigns.len(), 3);
+        assert_eq!(report.campaigns[2].target(), "qemu (m85)");
+        assert_eq!(report.campaigns[0].target(), "qemu");
+        let failure = CaseFailure {
+            case: 4,
+            failure: Failure::Fault(crate::backend::CallError::MissingSymbol("f".into())),
+            args: vec![Arg::U32(1)],
+            shrunk: None,
+        };
+        let m85 = failure_report_on_image("k", "qemu", Some("m85"), 9, &failure);
+        assert_eq!(m85.repro, "pqhelium repro --kernel k --image m85 --seed 9 --case 4");
+        assert!(m85.regression_test.contains("assert_case_passes_on_image(\"k\", Image::M85, &args)"));
+        let m55 = failure_report_on_image("k", "qemu", Some("m55"), 9, &failure);
+        assert_eq!(m55.repro, "pqhelium repro --kernel k --backend qemu --seed 9 --case 4");
+        assert_eq!(m55.regression_test, failure_report("k", "qemu", 9, &failure).regression_test);
     }
 
     #[test]

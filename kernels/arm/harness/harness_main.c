@@ -15,8 +15,13 @@
 #include "pqh_invoke.h"
 
 /* Core registers only: pqh_invoke does not preserve d8-d15 for its caller (it would cost every call memory accesses),
- * and the harness has no business with the FP or MVE state the kernels use. */
+ * and the harness has no business with the FP or MVE state the kernels use. clang has no general-regs-only for Arm:
+ * turning off MVE and the FP registers is its equivalent (popped at the end of the file). */
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("no-mve,no-fpregs"))), apply_to = function)
+#else
 #pragma GCC target("general-regs-only")
+#endif
 
 #define CTRL ((struct pqh_ctrl *)PQH_CTRL_ADDR)
 #define CALLS ((struct pqh_call *)PQH_CALLS_ADDR)
@@ -270,3 +275,7 @@ void pqh_reset(void)
     uart_putc('R');
     pqh_serve_forever();
 }
+
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif

@@ -26,19 +26,18 @@ void pqh_selftest_breaks_bound(uint16_t *coeffs, uint32_t n, uint32_t at)
         coeffs[at] = PQH_SELFTEST_Q;
 }
 
-/* Returns with r7 = value instead of the caller's r7. */
-__attribute__((naked)) void pqh_selftest_clobbers_r7(uint32_t value)
+/* Returns with r7 = value instead of the caller's r7. A naked body is assembly only (clang accepts no C statement
+ * there), so the parameters are marked unused rather than cast to void. */
+__attribute__((naked)) void pqh_selftest_clobbers_r7(uint32_t value __attribute__((unused)))
 {
-    (void)value;
     __asm volatile("mov r7, r0\n\t"
                    "bx lr");
 }
 
 /* Returns with d9 = hi:lo instead of the caller's d9 (s18, s19). */
-__attribute__((naked)) void pqh_selftest_clobbers_d9(uint32_t lo, uint32_t hi)
+__attribute__((naked)) void pqh_selftest_clobbers_d9(uint32_t lo __attribute__((unused)),
+                                                     uint32_t hi __attribute__((unused)))
 {
-    (void)lo;
-    (void)hi;
     __asm volatile("vmov d9, r0, r1\n\t"
                    "bx lr");
 }

@@ -221,13 +221,18 @@ impl BackendKind {
         }
     }
 
-    /// Which guest image the backend runs (none for the model).
-    pub fn image(self) -> Option<pqhelium_kernels::GuestImage> {
+    /// The image the backend runs unless told otherwise (none for the model).
+    pub fn default_image(self) -> Option<Image> {
         match self {
             BackendKind::Model => None,
-            BackendKind::Unicorn => Some(pqhelium_kernels::M7_IMAGE),
-            BackendKind::Qemu => Some(pqhelium_kernels::M55_IMAGE),
+            BackendKind::Unicorn => Some(Image::M7),
+            BackendKind::Qemu => Some(Image::M55),
         }
+    }
+
+    /// Every image this backend runs (none for the model).
+    pub fn images(self) -> impl Iterator<Item = Image> {
+        Image::ALL.into_iter().filter(move |i| i.backend() == self)
     }
 
     /// Whether the backend can run here, or why not.
@@ -238,13 +243,98 @@ impl BackendKind {
         }
     }
 
-    /// Opens an emulator of this kind on its guest image.
+    /// Opens an emulator of this kind on its default image.
+    pub fn open(self, limits: Limits) -> Result<Box<dyn Backend>, BackendError> {
+        self.open_image(self.default_image(), limits)
+    }
+
+    /// Opens an emulator of this kind on `image`; an image this emulator cannot run is refused.
+    pub fn open_image(self, image: Option<Image>, limits: Limits) -> Result<Box<dyn Backend>, BackendError> {
+        match image {
+            None => Err(BackendError::Unavailable(format!("the {self} backend runs no object code"))),
+            Some(image) if image.backend() != self => {
+                Err(BackendError::Unavailable(format!("the {image} image runs on {}, not on {self}", image.backend())))
+            }
+            Some(image) => image.open(limits),
+        }
+    }
+}
+
+/// The guest images (`kernels/build.rs`): which compiler built them for which core, and the emulator that runs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Image {
+    /// gcc, Cortex-M55 (FP64 + MVE), on QEMU mps3-an547.
+    M55,
+    /// clang, Cortex-M85, on the same QEMU Cortex-M55 model: the same instruction set, another compiler's code.
+    M85,
+    /// gcc, Cortex-M7 (FP64, no MVE), on unicorn.
+    M7,
+}
+
+impl Image {
+    pub const ALL: [Image; 3] = [Image::M55, Image::M85, Image::M7];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Image::M55 => "m55",
+            Image::M85 => "m85",
+            Image::M7 => "m7",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Image> {
+        Image::ALL.into_iter().find(|i| i.name() == name)
+    }
+
+    /// The ELF and the core it is built for.
+    pub fn guest(self) -> pqhelium_kernels::GuestImage {
+        match self {
+            Image::M55 => pqhelium_kernels::M55_IMAGE,
+            Image::M85 => pqhelium_kernels::M85_IMAGE,
+            Image::M7 => pqhelium_kernels::M7_IMAGE,
+        }
+    }
+
+    /// The emulator that runs this image.
+    pub fn backend(self) -> BackendKind {
+        match self {
+            Image::M55 | Image::M85 => BackendKind::Qemu,
+            Image::M7 => BackendKind::Unicorn,
+        }
+    }
+
+    /// Whether this is the image its emulator runs unless told otherwise.
+    pub fn is_default(self) -> bool {
+        self.backend().default_image() == Some(self)
+    }
+
+    /// Whether the image has a kernel's symbol. Every image has every kernel of its sources except those of the
+    /// sources clang refuses ([`pqhelium_kernels::M85_LEFT_OUT`]), absent from the M85 image.
+    pub fn has_symbol(self, symbol: &str) -> bool {
+        crate::elf::GuestElf::parse(self.name(), self.guest().elf).is_ok_and(|elf| elf.has_symbol(symbol))
+    }
+
+    /// Opens the emulator of this image, loaded with it.
     pub fn open(self, limits: Limits) -> Result<Box<dyn Backend>, BackendError> {
         match self {
-            BackendKind::Model => Err(BackendError::Unavailable("the model backend runs no object code".into())),
-            BackendKind::Unicorn => Ok(Box::new(unicorn::UnicornBackend::open(&pqhelium_kernels::M7_IMAGE, limits)?)),
-            BackendKind::Qemu => Ok(Box::new(qemu::QemuBackend::open(&pqhelium_kernels::M55_IMAGE, limits)?)),
+            Image::M55 | Image::M85 => Ok(Box::new(qemu::QemuBackend::open(&self.guest(), limits)?)),
+            Image::M7 => Ok(Box::new(unicorn::UnicornBackend::open(&self.guest(), limits)?)),
         }
+    }
+}
+
+impl fmt::Display for Image {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How campaigns and reports name where object code ran: the backend, and the image when it is not the backend's
+/// default (`qemu`, `qemu (m85)`), so that what ran before the M85 image existed reads as it did.
+pub fn target_label(backend: impl fmt::Display, image: Option<Image>) -> String {
+    match image {
+        Some(image) if !image.is_default() => format!("{backend} ({image})"),
+        _ => backend.to_string(),
     }
 }
 

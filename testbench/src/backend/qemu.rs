@@ -1,5 +1,5 @@
-//! The QEMU backend: the Cortex-M55 image (FP64 + MVE) on `qemu-system-arm -M mps3-an547`, one long-lived QEMU
-//! process per worker running the harness firmware.
+//! The QEMU backend: the Cortex-M55 image (FP64 + MVE), or the Cortex-M85 one (same instruction set), on
+//! `qemu-system-arm -M mps3-an547`, one long-lived QEMU process per worker running the harness firmware.
 //!
 //! Data goes through shared memory: the board's DDR is backed by an anonymous memory file (memfd) that QEMU inherits
 //! and the host maps too. The doorbell is UART0: one byte from the host raises the guest's RX interrupt (the guest

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use pqhelium_testbench::affinity::Placement;
-use pqhelium_testbench::backend::{Backend, BackendKind, Call, Limits};
+use pqhelium_testbench::backend::{Backend, BackendKind, Call, Image, Limits, target_label};
 use pqhelium_testbench::diff::{self, Campaign};
 use pqhelium_testbench::registry::{self, case_rng};
 use serde::Serialize;
@@ -21,6 +21,8 @@ use serde::Serialize;
 struct Row {
     kernel: String,
     backend: String,
+    /// The guest image the emulator ran (none for the model row).
+    image: Option<String>,
     calls_per_second_single: f64,
     calls_per_second_batched: Option<f64>,
     calls_per_second_in_guest: Option<f64>,
@@ -36,7 +38,8 @@ struct Row {
     model_speedup: Option<f64>,
 }
 
-pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
+/// `image`: measure that image on its emulator only; each emulator's default image when absent.
+pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>) -> Result<ExitCode> {
     let kernels = registry::matching(pattern);
     if kernels.is_empty() {
         bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
@@ -69,15 +72,15 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             done as f64 / started.elapsed().as_secs_f64()
         };
         let model_rate = (0..ROUNDS).map(|_| model()).fold(0f64, f64::max);
-        let campaign = |backend, pin| {
-            let result = diff::run(&Campaign { pin, ..Campaign::new(kernel, backend, 1, calls, 1) });
+        let campaign = |backend: BackendKind, image: Option<Image>, pin| {
+            let result = diff::run(&Campaign { pin, image, ..Campaign::new(kernel, backend, 1, calls, 1) });
             if !result.passed() {
-                bail!("{} on {backend}: the campaign failed; run `pqhelium fuzz` on it", kernel.id);
+                bail!("{} on {}: the campaign failed; run `pqhelium fuzz` on it", kernel.id, result.target());
             }
             Ok(result)
         };
         let model_campaign = match kernel.runs_on(BackendKind::Model) {
-            true => Some(campaign(BackendKind::Model, false)?.cases_per_second()),
+            true => Some(campaign(BackendKind::Model, None, false)?.cases_per_second()),
             false => None,
         };
         let shown = model_campaign.map_or(String::new(), |rate| format!("{rate:.0}"));
@@ -85,6 +88,7 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
         rows.push(Row {
             kernel: kernel.id.into(),
             backend: kernel.expected_side().into(),
+            image: None,
             calls_per_second_single: model_rate,
             calls_per_second_batched: None,
             calls_per_second_in_guest: None,
@@ -99,13 +103,20 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             instructions_per_call: None,
             model_speedup: None,
         });
-        for backend in [BackendKind::Unicorn, BackendKind::Qemu].into_iter().filter(|&b| kernel.runs_on(b)) {
-            let mut emulator = backend.open(Limits { timeout: Duration::from_secs(600) })?;
+        let images = match image {
+            Some(image) => vec![image],
+            None => {
+                [BackendKind::Unicorn, BackendKind::Qemu].into_iter().filter_map(BackendKind::default_image).collect()
+            }
+        };
+        for image in images.into_iter().filter(|i| kernel.runs_on(i.backend())) {
+            let (backend, on) = (image.backend(), target_label(image.backend(), Some(image)));
+            let mut emulator = image.open(Limits { timeout: Duration::from_secs(600) })?;
             let one = Call::new(kernel.symbol, args.clone());
-            emulator.call(&one).with_context(|| format!("{} on {backend}", kernel.id))?; // warm the caches
+            emulator.call(&one).with_context(|| format!("{} on {on}", kernel.id))?; // warm the caches
             // A second emulator on the CPU a `--pin` worker gets (none on a single CPU).
             let mut pinned = match Placement::plan(1) {
-                Some(p) => Some(p.as_worker(0, || backend.open(Limits { timeout: Duration::from_secs(600) }))?),
+                Some(p) => Some(p.as_worker(0, || image.open(Limits { timeout: Duration::from_secs(600) }))?),
                 None => None,
             };
             if let Some(e) = pinned.as_mut() {
@@ -123,8 +134,8 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             for _ in 0..ROUNDS {
                 let single = round_trips(emulator.as_mut(), &one, calls, 1)?;
                 let batched = round_trips(emulator.as_mut(), &one, calls, 64)?;
-                let result = campaign(backend, false)?;
-                let pinned_campaign = campaign(backend, true)?.cases_per_second_after_startup();
+                let result = campaign(backend, Some(image), false)?;
+                let pinned_campaign = campaign(backend, Some(image), true)?.cases_per_second_after_startup();
                 let (guest, instructions) = in_guest(emulator.as_mut())?;
                 let guest = match pinned.as_mut() {
                     Some(e) => guest.max(in_guest(e.as_mut())?.0),
@@ -161,7 +172,7 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             );
             let per_call = rounds[ROUNDS - 1].instructions;
             println!(
-                "| {} | {backend} | {single:.0} | {batched:.0} | {campaign_rate:.0} | {pinned_rate:.0} | {startup:.0} | \
+                "| {} | {on} | {single:.0} | {batched:.0} | {campaign_rate:.0} | {pinned_rate:.0} | {startup:.0} | \
                  {guest:.0} | {efficiency_single:.2} | {efficiency_batched:.2} | {efficiency_campaign:.2} | \
                  {efficiency_pinned:.2} | {per_call} | {model_speedup:.1} |",
                 kernel.id,
@@ -169,6 +180,7 @@ pub fn run(pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
             rows.push(Row {
                 kernel: kernel.id.into(),
                 backend: backend.name().into(),
+                image: Some(image.name().into()),
                 calls_per_second_single: single,
                 calls_per_second_batched: Some(batched),
                 calls_per_second_in_guest: Some(guest),

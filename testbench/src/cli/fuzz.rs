@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use pqhelium_testbench::backend::{BackendKind, Limits};
+use pqhelium_testbench::backend::{BackendKind, Image, Limits, target_label};
 use pqhelium_testbench::diff::{self, Campaign, CampaignResult, CaseFailure, Control, summary_line};
 use pqhelium_testbench::ranges::Ranges;
 use pqhelium_testbench::registry;
@@ -37,6 +37,10 @@ pub struct Args {
     /// Backends to run (repeatable); every backend the kernel has when absent.
     #[arg(long, value_enum)]
     backend: Vec<BackendKind>,
+    /// The guest image the emulator runs (m85: clang's Cortex-M85 build on QEMU); alone, it picks its backend.
+    /// Each backend's default image (m55 on QEMU, m7 on unicorn) when absent.
+    #[arg(long, value_enum)]
+    image: Option<Image>,
     /// Cases per kernel and backend [default: 10000].
     #[arg(long, conflicts_with = "duration")]
     cases: Option<u64>,
@@ -111,6 +115,7 @@ fn validate(args: &Args) -> Result<()> {
     if args.duration.is_some_and(|d| d.is_zero()) {
         bail!("--duration 0: nothing would run");
     }
+    super::check_image(&args.backend, args.image)?;
     match &args.resume {
         Some(checkpoint) => super::ensure_writable("--resume", checkpoint)?,
         None => super::ensure_writable("--state", &args.state)?,
@@ -135,6 +140,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         kernel: args.kernel.clone(),
         backends: args.backend.iter().map(|b| b.name().to_string()).collect(),
         cases: args.duration.is_none().then_some(args.cases.unwrap_or(DEFAULT_CASES)),
+        image: args.image.map(|i| i.name().to_string()),
         shard: args.shard,
     };
     let (mut report, state_path) = match &args.resume {
@@ -147,11 +153,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     // A resumed campaign runs as it was started: its plan, not this command line's defaults.
     let plan = report.plan.clone().unwrap_or(plan);
+    let image = match plan.image.as_deref() {
+        Some(name) => Some(Image::from_name(name).with_context(|| format!("unknown image `{name}` in the plan"))?),
+        None => None,
+    };
     let mut pairs = Vec::new();
     for kernel in kernels {
         let backends = BackendKind::ALL
             .into_iter()
-            .filter(|b| plan.backends.is_empty() || plan.backends.contains(&b.name().to_string()));
+            .filter(|b| plan.backends.is_empty() || plan.backends.contains(&b.name().to_string()))
+            .filter(|&b| image.is_none_or(|i| i.backend() == b));
         for backend in backends {
             if kernel.runs_on(backend) {
                 pairs.push((kernel, backend));
@@ -184,13 +195,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let share = args.duration.map(|d| d / pairs.len().max(1) as u32);
     let mut results: Vec<CampaignResult> = Vec::new();
     for (kernel, backend) in pairs {
-        let base = report.campaign_mut(kernel.id, backend.name()).clone();
+        let image = image.or(backend.default_image());
+        let image_name = image.map(Image::name);
+        let on = target_label(backend, image);
+        let base = report.campaign_on_image_mut(kernel.id, backend.name(), image_name).clone();
         let cases = base.cases_requested.unwrap_or(cases);
         // Not to run: what the checkpoint records, and the other shards' cases.
         let mut skip = shard.outside(cases);
         skip.extend(&base.ranges);
         if skip.holes(cases).is_empty() {
-            println!("{} on {backend}: already complete ({} cases)", kernel.id, base.cases_run);
+            println!("{} on {on}: already complete ({} cases)", kernel.id, base.cases_run);
             continue;
         }
         let campaign = Campaign {
@@ -201,18 +215,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
             progress: true,
             shrink_budget: args.shrink_budget,
             pin: args.pin,
+            image,
             ..Campaign::new(kernel, backend, seed, cases, args.jobs)
         };
-        let checkpoint = Checkpoint::new(&report, &state_path, kernel.id, backend.name(), seed);
+        let checkpoint = Checkpoint::new(&report, &state_path, kernel.id, (backend.name(), image_name), seed);
         let on_chunk = |range: [u64; 2], failures: &[CaseFailure]| checkpoint.record(range, failures);
         let control = Control { skip, interrupt: Some(&INTERRUPTED), on_chunk: Some(&on_chunk) };
         let result = diff::run_with(&campaign, &control);
         super::print_failures(&result);
-        println!("{} on {backend}: {} (ran {})", kernel.id, result.summary_line(), result.ran);
+        println!("{} on {on}: {} (ran {})", kernel.id, result.summary_line(), result.ran);
         let mut entry = base;
         entry.cases_requested = plan.cases;
         entry.absorb(&result);
-        *report.campaign_mut(kernel.id, backend.name()) = entry;
+        *report.campaign_on_image_mut(kernel.id, backend.name(), image_name) = entry;
         report.save(&state_path).with_context(|| format!("writing {}", state_path.display()))?;
         let stop = result.interrupted || (!result.passed() && !args.keep_going);
         results.push(result);
@@ -265,6 +280,11 @@ fn resumed(path: &Path, args: &Args) -> Result<Report> {
         if !backends.is_empty() && backends != plan.backends {
             return Err(differs("--backend", backends.join(","), plan.backends.join(",")));
         }
+        let image = args.image.map(|i| i.name().to_string());
+        if image.is_some() && image != plan.image {
+            let name = |i: &Option<String>| i.clone().unwrap_or("the default".into());
+            return Err(differs("--image", name(&image), name(&plan.image)));
+        }
         if args.cases.is_some() && args.cases != plan.cases {
             return Err(differs("--cases", format!("{:?}", args.cases), format!("{:?}", plan.cases)));
         }
@@ -298,6 +318,7 @@ struct Checkpoint<'a> {
     path: &'a Path,
     kernel: &'static str,
     backend: &'static str,
+    image: Option<&'static str>,
     seed: u64,
     live: Mutex<Live>,
 }
@@ -318,16 +339,25 @@ const CHECKPOINT_EVERY_CASES: u64 = 10_000;
 const PAUSE_IN_CHECKPOINT_WRITE: &str = "PQHELIUM_TEST_PAUSE_IN_CHECKPOINT_WRITE_MS";
 
 impl<'a> Checkpoint<'a> {
-    fn new(report: &Report, path: &'a Path, kernel: &'static str, backend: &'static str, seed: u64) -> Self {
+    /// The checkpoint of `kernel` on `(backend, image)`.
+    fn new(
+        report: &Report,
+        path: &'a Path,
+        kernel: &'static str,
+        (backend, image): (&'static str, Option<&'static str>),
+        seed: u64,
+    ) -> Self {
         let live = Live { report: report.clone(), saved_at: Instant::now(), unsaved_cases: 0 };
-        Self { path, kernel, backend, seed, live: Mutex::new(live) }
+        Self { path, kernel, backend, image, seed, live: Mutex::new(live) }
     }
 
     fn record(&self, [first, last]: [u64; 2], failures: &[CaseFailure]) {
         let mut live = self.live.lock().unwrap();
         let failed = !failures.is_empty();
-        let failures = failures.iter().map(|f| report::failure_report(self.kernel, self.backend, self.seed, f));
-        live.report.campaign_mut(self.kernel, self.backend).record(&Ranges::from_slice(&[[first, last]]), failures);
+        let (kernel, backend, image, seed) = (self.kernel, self.backend, self.image, self.seed);
+        let failures = failures.iter().map(|f| report::failure_report_on_image(kernel, backend, image, seed, f));
+        let entry = live.report.campaign_on_image_mut(kernel, backend, image);
+        entry.record(&Ranges::from_slice(&[[first, last]]), failures);
         live.unsaved_cases += last - first;
         if failed || live.saved_at.elapsed() >= CHECKPOINT_EVERY || live.unsaved_cases >= CHECKPOINT_EVERY_CASES {
             let pause = std::env::var(PAUSE_IN_CHECKPOINT_WRITE).ok().and_then(|ms| ms.parse().ok());

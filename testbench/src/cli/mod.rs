@@ -9,7 +9,7 @@ pub mod merge;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use pqhelium_testbench::backend::{Arg, BackendKind, Call, Limits};
+use pqhelium_testbench::backend::{Arg, BackendKind, Call, Image, Limits};
 use pqhelium_testbench::diff::{self, CampaignResult, Failure};
 use pqhelium_testbench::kat::{self, Extent, KatResult, Provider, SuiteRun};
 use pqhelium_testbench::registry::{self, Kernel, Outcome, case_rng};
@@ -34,6 +34,26 @@ pub fn ensure_writable(flag: &str, path: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
+/// Refuses `--image` with a `--backend` that cannot run it (the model runs no image; unicorn runs m7 only).
+pub fn check_image(backends: &[BackendKind], image: Option<Image>) -> Result<()> {
+    if let Some(image) = image
+        && let Some(other) = backends.iter().find(|&&b| b != image.backend())
+    {
+        bail!("--image {image} runs on {}, not on {other}", image.backend());
+    }
+    Ok(())
+}
+
+/// The backend and image of `--backend` and `--image`, each implied by the other when absent.
+pub fn target(backend: Option<BackendKind>, image: Option<Image>) -> Result<(BackendKind, Option<Image>)> {
+    check_image(backend.as_slice(), image)?;
+    match (backend, image) {
+        (_, Some(image)) => Ok((image.backend(), Some(image))),
+        (Some(backend), None) => Ok((backend, backend.default_image())),
+        (None, None) => bail!("--backend or --image is needed"),
+    }
+}
+
 pub fn find_kernel(id: &str) -> Result<&'static Kernel> {
     registry::find(id).with_context(|| format!("unknown kernel `{id}` (see `pqhelium list`)"))
 }
@@ -43,11 +63,15 @@ pub fn print_failures(result: &CampaignResult) {
     if let Some(e) = &result.setup_error {
         println!("FAILED to start: {e}");
     }
+    let on = match result.image {
+        Some(image) if !image.is_default() => format!("--image {image}"),
+        _ => format!("--backend {}", result.backend),
+    };
     for f in result.failures.iter().take(10) {
-        println!("FAIL {} on {}, seed {}, {f}", result.kernel, result.backend, result.seed);
+        println!("FAIL {} on {}, seed {}, {f}", result.kernel, result.target(), result.seed);
         println!(
-            "     reproduce: pqhelium repro --kernel {} --backend {} --seed {} --case {}",
-            result.kernel, result.backend, result.seed, f.case
+            "     reproduce: pqhelium repro --kernel {} {on} --seed {} --case {}",
+            result.kernel, result.seed, f.case
         );
         if let Some(shrunk) = &f.shrunk {
             println!("     shrunk input: {}", describe_args(shrunk));
@@ -147,7 +171,14 @@ pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
     Ok(exit(print_kat_summary(&runs)))
 }
 
-pub fn repro(kernel: &str, backend: BackendKind, seed: u64, case: u64) -> Result<ExitCode> {
+pub fn repro(
+    kernel: &str,
+    backend: Option<BackendKind>,
+    image: Option<Image>,
+    seed: u64,
+    case: u64,
+) -> Result<ExitCode> {
+    let (backend, image) = target(backend, image)?;
     let kernel = find_kernel(kernel)?;
     if !kernel.runs_on(backend) {
         bail!("{} does not run on {backend} (see `pqhelium list`: its images and how it is checked)", kernel.id);
@@ -183,7 +214,7 @@ pub fn repro(kernel: &str, backend: BackendKind, seed: u64, case: u64) -> Result
     }
     let mut failure = host_failure;
     if backend != BackendKind::Model {
-        let mut emulator = backend.open(Limits::default())?;
+        let mut emulator = backend.open_image(image, Limits::default())?;
         let result = emulator.call(&Call::new(kernel.symbol, args.clone()));
         if let Ok(output) = &result {
             show(backend.name(), &kernel.outcome_of(&args, output.clone()));
