@@ -230,3 +230,84 @@ fn a_missing_kernel_fails_the_keygen_kat_with_the_symbol() {
         assert_eq!(unserved, 3, "{kind}: {:?}", run.results);
     }
 }
+
+/// Guest instructions a closure's calls executed on `fxp`.
+fn instructions(fxp: &mut FxpProvider, calls: impl FnOnce(&mut FxpProvider)) -> u64 {
+    let before = fxp.tally().instructions();
+    calls(fxp);
+    assert_eq!(fxp.tally().check(), Ok(()));
+    fxp.tally().instructions() - before
+}
+
+/// Executed instructions on QEMU (docs/benchmarks.md), the FPU kernels against the bit-by-bit baselines, both equal
+/// to the reference: per division (a 64-pair call), per call of each vector kernel at logn 9 and 10 (on key generation
+/// vectors: FFTs of small polynomials), and of the division kernels in whole key generations (KAT entries). The
+/// counts do not depend on the data (neither build has an operand-dependent branch).
+#[test]
+fn the_fpu_division_executes_fewer_instructions_than_the_bit_loop() {
+    use pqhelium_core::fndsa::keygen::fxp::{self, FxpKernels, Reference};
+
+    let open = |build| FxpProvider::new(build, Engine::open(BackendKind::Qemu).expect("QEMU starts"));
+    let (mut fpu, mut bit) = (open(Build::Mve), open(Build::Scalar));
+    for id in ["fndsa.keygen.div", "fndsa.keygen.div.scalar"] {
+        let k = kernel(id);
+        let mut engine = Engine::open(BackendKind::Qemu).expect("QEMU starts");
+        let args = k.generate(k.edge_cases, &mut registry::case_rng(SEED, k.edge_cases));
+        assert_eq!(engine.run(k, 0, args.clone()), Some(k.expected(&args)), "{id}");
+        let registry::Len::Fixed(pairs) = k.args[0].len else { panic!("{id}: a fixed batch") };
+        let per_division = engine.tally().instructions() as f64 / pairs as f64;
+        eprintln!("{id}: {per_division:.1} instructions per division ({pairs} per call, loop included)");
+    }
+    for logn in [9u32, 10] {
+        let n = 1usize << logn;
+        let small = |seed: i32| -> Vec<u64> {
+            let mut v: Vec<u64> = (0..n as i32).map(|i| fxp::from_i32((i * 7 + seed) % 11 - 5)).collect();
+            Reference.fft(logn, &mut v);
+            v
+        };
+        let (f, g) = (small(1), small(4));
+        let mut norm = vec![0u64; n / 2];
+        Reference.invnorm(logn, &mut norm, &f, &g, 0);
+        let mut rows = Vec::new();
+        for op in Op::ALL {
+            let mut counts = [0u64; 2];
+            let mut outputs: [Vec<u64>; 2] = Default::default();
+            for (i, provider) in [&mut fpu, &mut bit].into_iter().enumerate() {
+                let mut a = f.clone();
+                counts[i] = instructions(provider, |p| match op {
+                    Op::DivSelfadj => p.div_selfadj(logn, &mut a, &norm),
+                    Op::Invnorm => p.invnorm(logn, &mut a[..n / 2], &f, &g, 0),
+                    Op::InvMul2e => p.inv_mul2e(logn, &mut a, 3),
+                });
+                outputs[i] = a;
+            }
+            let mut want = f.clone();
+            match op {
+                Op::DivSelfadj => Reference.div_selfadj(logn, &mut want, &norm),
+                Op::Invnorm => Reference.invnorm(logn, &mut want[..n / 2], &f, &g, 0),
+                Op::InvMul2e => Reference.inv_mul2e(logn, &mut want, 3),
+            }
+            assert_eq!(outputs, [want.clone(), want], "{op:?} logn {logn}");
+            assert!(counts[0] < counts[1], "{op:?} logn {logn}: {counts:?}");
+            rows.push(format!("{op:?} {} / {}", counts[0], counts[1]));
+        }
+        eprintln!("logn {logn}, instructions per call, FPU / bit loop: {}", rows.join(", "));
+    }
+    const ENTRIES: [(u32, &[&str]); 2] = [
+        (9, &["logn9-test0", "logn9-test1", "logn9-test2", "logn9-test3", "logn9-test4"]),
+        (10, &["logn10-test0", "logn10-test1", "logn10-test2", "logn10-test3", "logn10-test4"]),
+    ];
+    for (logn, entries) in ENTRIES {
+        let mut per_keygen = [0u64; 2];
+        for (i, build) in [Build::Mve, Build::Scalar].into_iter().enumerate() {
+            let run = kat::run_fndsa_keygen_with(Provider::Qemu, open(build), Extent::Only(entries));
+            assert!(run.passed(), "{:?}", run.results);
+            per_keygen[i] = run.served.values().map(|c| c.instructions).sum::<u64>() / entries.len() as u64;
+        }
+        eprintln!(
+            "logn {logn}: division kernels per key generation (mean of {}), FPU / bit loop: {per_keygen:?}",
+            entries.len()
+        );
+        assert!(per_keygen[0] < per_keygen[1]);
+    }
+}

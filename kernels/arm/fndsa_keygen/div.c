@@ -34,22 +34,4 @@ uint64_t fndsa_fxr_div(uint64_t x, uint64_t y)
     return fxr_div_fpu(x, y, 1);
 }
 
-void fndsa_keygen_div(uint64_t *q, const uint64_t *x, const uint64_t *y)
-{
-    fxr_div_batch(q, x, y, FNDSA_KEYGEN_DIV_BATCH, fndsa_fxr_div);
-}
-
-void fndsa_keygen_div_selfadj(uint64_t *a, const uint64_t *b, uint32_t logn)
-{
-    fxr_div_selfadj(a, b, logn, fndsa_fxr_div);
-}
-
-void fndsa_keygen_invnorm(uint64_t *d, const uint64_t *a, const uint64_t *b, uint32_t logn, uint32_t e)
-{
-    fxr_invnorm(d, a, b, logn, e, fndsa_fxr_div);
-}
-
-void fndsa_keygen_inv_mul2e(uint64_t *a, uint32_t logn, uint32_t e)
-{
-    fxr_inv_mul2e(a, logn, e, fndsa_fxr_div);
-}
+FXR_DIVISION_KERNELS(, fndsa_fxr_div)

@@ -141,4 +141,24 @@ static inline void fxr_inv_mul2e(uint64_t *a, uint32_t logn, uint32_t e, fxr_div
     }
 }
 
+/* The four entry points of fndsa_keygen.h over the division `div`: fndsa_keygen_div<suffix>,
+ * fndsa_keygen_div_selfadj<suffix>, fndsa_keygen_invnorm<suffix>, fndsa_keygen_inv_mul2e<suffix>. */
+#define FXR_DIVISION_KERNELS(suffix, div)                                                                             \
+    void fndsa_keygen_div##suffix(uint64_t *q, const uint64_t *x, const uint64_t *y)                                   \
+    {                                                                                                                  \
+        fxr_div_batch(q, x, y, FNDSA_KEYGEN_DIV_BATCH, div);                                                           \
+    }                                                                                                                  \
+    void fndsa_keygen_div_selfadj##suffix(uint64_t *a, const uint64_t *b, uint32_t logn)                              \
+    {                                                                                                                  \
+        fxr_div_selfadj(a, b, logn, div);                                                                              \
+    }                                                                                                                  \
+    void fndsa_keygen_invnorm##suffix(uint64_t *d, const uint64_t *a, const uint64_t *b, uint32_t logn, uint32_t e)   \
+    {                                                                                                                  \
+        fxr_invnorm(d, a, b, logn, e, div);                                                                            \
+    }                                                                                                                  \
+    void fndsa_keygen_inv_mul2e##suffix(uint64_t *a, uint32_t logn, uint32_t e)                                       \
+    {                                                                                                                  \
+        fxr_inv_mul2e(a, logn, e, div);                                                                                \
+    }
+
 #endif
