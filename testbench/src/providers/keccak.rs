@@ -267,13 +267,15 @@ pub fn run_batch(p: &mut impl PermutationX4, jobs: &mut [LaneJob]) -> u64 {
     let mut calls = 0;
     loop {
         for lane in &mut lanes {
-            // Start jobs until one needs a permutation (jobs of no permutation finish at once).
-            while lane.is_none_or(|j| !jobs[j].advance()) {
-                *lane = (next < jobs.len()).then_some(next);
-                next += 1;
-                if lane.is_none() {
+            // A lane keeps its job while the job needs permutations, then takes the next ones in order until one
+            // needs a permutation (a job that needs none is done at once).
+            while !lane.is_some_and(|j| jobs[j].advance()) {
+                if next == jobs.len() {
+                    *lane = None;
                     break;
                 }
+                *lane = Some(next);
+                next += 1;
             }
         }
         if lanes.iter().all(Option::is_none) {
