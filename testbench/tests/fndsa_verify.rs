@@ -185,3 +185,47 @@ fn a_batch_answering_request_2_with_request_1s_verdict_is_caught() {
         assert!(clean.passed(), "{backend}: {:?}", clean.failures);
     }
 }
+
+/// Instructions executed per verification of valid requests (the first four signature KAT entries of each degree) on
+/// QEMU: each build one request at a time, and four in one batch; printed for docs/benchmarks.md with
+/// `cargo test --release -p pqhelium-testbench --test fndsa_verify instructions -- --nocapture`. The MVE build must
+/// take fewer instructions than the portable one, and its batch fewer than its four single verifications (the
+/// batch fills the four lanes of the permutation that a single request fills one of).
+#[test]
+fn instructions_per_verification() {
+    let mut emulator = open(BackendKind::Qemu);
+    let mut measure = |symbol: &str, args: Vec<Arg>| {
+        let output = emulator.call(&Call::new(symbol, args)).unwrap_or_else(|e| panic!("{symbol}: {e}"));
+        let instructions = output.instructions;
+        (output, instructions)
+    };
+    println!("| logn | build | one request | four single requests | one batch of four | four singles / batch |");
+    println!("|---|---|---:|---:|---:|---:|");
+    for logn in LOGN {
+        let entries: Vec<Request> = (0..BATCH as u32).map(|j| kat_request(logn, j)).collect();
+        let mut by_build = Vec::new();
+        for (single, batch) in SINGLE.into_iter().zip(BATCHES) {
+            let symbol = |id| registry::find(id).unwrap().symbol;
+            let singles: u64 = entries
+                .iter()
+                .map(|entry| {
+                    let (output, instructions) = measure(symbol(single), single_args(entry));
+                    assert_eq!(output.r0, 1, "{single}: a KAT entry of logn {logn} rejected");
+                    instructions
+                })
+                .sum();
+            let (output, batched) = measure(symbol(batch), batch_args(&entries, logn));
+            assert_eq!(output.buffers[0], [1; BATCH], "{batch}: KAT entries of logn {logn} rejected");
+            println!(
+                "| {logn} | {single} | {} | {singles} | {batched} | {:.2} |",
+                singles / BATCH as u64,
+                singles as f64 / batched as f64
+            );
+            by_build.push((singles, batched));
+        }
+        let ((mve, mve_batch), (scalar, _)) = (by_build[0], by_build[1]);
+        assert!(mve_batch < mve, "logn {logn}: the MVE batch took {mve_batch} instructions, four singles {mve}");
+        println!("logn {logn}: scalar build / MVE build = {:.2}", scalar as f64 / mve as f64);
+        assert!(mve < scalar, "logn {logn}: the MVE build took {mve} instructions, the portable one {scalar}");
+    }
+}

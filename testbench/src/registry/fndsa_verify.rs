@@ -1,6 +1,7 @@
 //! Contracts of FN-DSA v0.4 verification on the guest (`kernels/arm/fndsa_verify/`): one request
 //! (`fndsa.verify`) or four of one degree (`fndsa.verify.batch4`) to accept (1) or reject (0), logn 9 and 10, built
-//! on the MVE NTT (Cortex-M55 image) and from the portable baselines (`*.scalar`, both images).
+//! on the MVE NTT and the four-way MVE Keccak (Cortex-M55 image) and from the portable baselines (`*.scalar`, both
+//! images).
 //!
 //! A request is five little-endian u32 lengths (verifying key, signature, context, hash identifier, hashed value)
 //! and then those byte strings (`fndsa_verify.h`); a batch is four requests back to back. Reference:
@@ -100,7 +101,7 @@ impl Contract for FndsaVerify {
 
     fn describe(&self) -> Description {
         let (build, images) = match self.build {
-            Build::Mve => ("MVE NTT, scalar Keccak", Images::M55Only),
+            Build::Mve => ("MVE NTT and four-way MVE Keccak", Images::M55Only),
             Build::Scalar => ("portable baselines: scalar NTT and Keccak", Images::Both),
         };
         let verdict = Bound::Range { lo: 0, hi: 1 };
