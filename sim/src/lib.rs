@@ -7,3 +7,4 @@ pub mod keccak;
 pub mod keccak_x4;
 pub mod mlkem_ntt;
 pub mod mve;
+pub mod x25519_fe;
