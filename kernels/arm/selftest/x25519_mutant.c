@@ -1,0 +1,24 @@
+/*
+ * A deliberately wrong x25519.fe.mul: the right 512-bit product, then a reduction whose fold of the high half drops
+ * the carry out of limb 3 (limb 4 never receives it). It has x25519_fe_mul's prototype, so a campaign of that
+ * contract with this symbol must report mismatches.
+ */
+#include <stdint.h>
+
+#include "../x25519/fe.h"
+
+void pqh_selftest_x25519_fe_mul_carry_dropped(uint32_t r[X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS],
+                                             const uint32_t b[X25519_FE_LIMBS])
+{
+    uint32_t t[2 * X25519_FE_LIMBS];
+    x25519_fe_product(t, a, b);
+    uint32_t c = 0;
+    for (int i = 0; i < X25519_FE_LIMBS; i++) {
+        const uint64_t s = (uint64_t)t[X25519_FE_LIMBS + i] * 38u + t[i] + c;
+        r[i] = (uint32_t)s;
+        c = i == 3 ? 0 : (uint32_t)(s >> 32);
+    }
+    /* The final carry folded as the kernel does (r + 38 c, reduced below 2^256). */
+    const uint32_t carry[X25519_FE_LIMBS] = {38u * c};
+    x25519_fe_add(r, r, carry);
+}
