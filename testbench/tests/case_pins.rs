@@ -101,6 +101,16 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.keygen.ifft", "a18eb01a3ec4baf8"),
     ("fndsa.keygen.fft.scalar", "2ab307db2b289704"),
     ("fndsa.keygen.ifft.scalar", "a18eb01a3ec4baf8"),
+    ("fndsa.verify", "594bf771885abc0a"),
+    ("fndsa.verify.scalar", "594bf771885abc0a"),
+    ("fndsa.verify.batch4", "881dc506a429e0f4"),
+    ("fndsa.verify.batch4.scalar", "881dc506a429e0f4"),
+    ("x25519.fe.mul", "651af05f36e543f7"),
+    ("x25519.fe.sqr", "baad02dcbbaf1d6b"),
+    ("x25519.fe.add", "651af05f36e543f7"),
+    ("x25519.fe.sub", "651af05f36e543f7"),
+    ("x25519.fe.mul121666", "baad02dcbbaf1d6b"),
+    ("x25519.fe.inv", "baad02dcbbaf1d6b"),
 ];
 
 fn digest(id: &str) -> String {
