@@ -37,18 +37,13 @@ const LANES: &str = "keccak-lanes";
 const X4_LAYOUT: &str = "keccak-x4-interleaved";
 
 pub(super) fn kernels() -> Vec<Kernel> {
-    let conversion = |id, symbol, op, build| Kernel::new(Keccak { id, symbol, op, build });
+    let keccak = |id, symbol, op, build| Kernel::new(Keccak { id, symbol, op, build });
     vec![
-        Kernel::new(Keccak {
-            id: "keccak.f1600",
-            symbol: "keccak_f1600_interleaved",
-            op: Op::Permute,
-            build: Build::Scalar,
-        }),
-        conversion("keccak.interleave", "keccak_interleave", Op::Interleave, Build::Scalar),
-        conversion("keccak.deinterleave", "keccak_deinterleave", Op::Deinterleave, Build::Scalar),
-        conversion("keccak.interleave.mve", "keccak_interleave_mve", Op::Interleave, Build::Mve),
-        conversion("keccak.deinterleave.mve", "keccak_deinterleave_mve", Op::Deinterleave, Build::Mve),
+        keccak("keccak.f1600", "keccak_f1600_interleaved", Op::Permute, Build::Scalar),
+        keccak("keccak.interleave", "keccak_interleave", Op::Interleave, Build::Scalar),
+        keccak("keccak.deinterleave", "keccak_deinterleave", Op::Deinterleave, Build::Scalar),
+        keccak("keccak.interleave.mve", "keccak_interleave_mve", Op::Interleave, Build::Mve),
+        keccak("keccak.deinterleave.mve", "keccak_deinterleave_mve", Op::Deinterleave, Build::Mve),
         Kernel::new(KeccakX4),
     ]
 }
