@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "../fndsa_ntt/fndsa_ntt.h"
+
 /* clang (the Cortex-M85 image) cannot build keccak_x4.mve.c (kernels/build.rs, CLANG_REFUSES): there the states
  * go through the scalar kernel one after the other. */
 #if defined(__clang__)
@@ -14,34 +15,8 @@
 
 /* The MVE kernels store NTT slot 64c + 8j + r at position 64c + 8r + j (a transpose inside every block of 64). */
 #define FV_H_POSITION(slot) (((slot) & ~63u) | ((slot) & 7u) << 3 | ((slot) >> 3 & 7u))
+#define FV_NTT_KERNEL(n, op) fndsa_ntt##n##_##op
 #define FV_VERIFY fndsa_verify
 #define FV_VERIFY_BATCH4 fndsa_verify_batch4
-
-static void fv_ntt_fwd(uint32_t logn, int16_t *a)
-{
-    if (logn == 9u) {
-        fndsa_ntt512_fwd(a);
-    } else {
-        fndsa_ntt1024_fwd(a);
-    }
-}
-
-static void fv_ntt_pointwise(uint32_t logn, int16_t *r, const int16_t *a, const int16_t *b)
-{
-    if (logn == 9u) {
-        fndsa_ntt512_pointwise(r, a, b);
-    } else {
-        fndsa_ntt1024_pointwise(r, a, b);
-    }
-}
-
-static void fv_ntt_inv(uint32_t logn, int16_t *a)
-{
-    if (logn == 9u) {
-        fndsa_ntt512_inv(a);
-    } else {
-        fndsa_ntt1024_inv(a);
-    }
-}
 
 #include "fndsa_verify_impl.h"

@@ -2,8 +2,8 @@
  * fndsa.verify, fndsa.verify.batch4 (and their .scalar builds): FN-DSA v0.4 signature verification, logn 9 and 10,
  * accept or reject exactly as pqhelium_core::fndsa::VerifyingKey::decode then verify (= the fn-dsa 0.4.0 crate's
  * FN-DSA-512/1024 verifier). This file is the whole verification; each build includes it after defining its kernels:
- *   fv_ntt_fwd(logn, a), fv_ntt_pointwise(logn, r, a, b), fv_ntt_inv(logn, a): the NTT kernels (int16_t, values mod q,
- *     any representative within the kernels' bounds);
+ *   FV_NTT_KERNEL(n, op): the NTT kernel for n = 512 or 1024 and op = fwd, inv or pointwise (fndsa_ntt.h; int16_t,
+ *     values mod q, any representative within the kernels' bounds);
  *   FV_H_POSITION(slot): where the NTT-domain value of reference slot `slot` (the verifying key's order) is stored
  *     in the kernels' NTT order;
  *   fv_keccak_permute(lanes): Keccak-f[1600] on one state, standard layout (25 little-endian 64-bit lanes as 50
@@ -402,6 +402,33 @@ static void fv_hash_to_point(struct fv_work *w, unsigned count, uint32_t (*state
         if (pending) {
             fv_permute(states, count, pending);
         }
+    }
+}
+
+static void fv_ntt_fwd(uint32_t logn, int16_t *a)
+{
+    if (logn == 9u) {
+        FV_NTT_KERNEL(512, fwd)(a);
+    } else {
+        FV_NTT_KERNEL(1024, fwd)(a);
+    }
+}
+
+static void fv_ntt_pointwise(uint32_t logn, int16_t *r, const int16_t *a, const int16_t *b)
+{
+    if (logn == 9u) {
+        FV_NTT_KERNEL(512, pointwise)(r, a, b);
+    } else {
+        FV_NTT_KERNEL(1024, pointwise)(r, a, b);
+    }
+}
+
+static void fv_ntt_inv(uint32_t logn, int16_t *a)
+{
+    if (logn == 9u) {
+        FV_NTT_KERNEL(512, inv)(a);
+    } else {
+        FV_NTT_KERNEL(1024, inv)(a);
     }
 }
 
