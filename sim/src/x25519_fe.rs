@@ -1,7 +1,8 @@
 //! Model of the X25519 field arithmetic kernels (`kernels/arm/x25519/fe.c`): 8 little-endian 32-bit limbs, radix
 //! 2^32, any value in [0, 2^256) standing for itself mod p = 2^255 - 19. Every function takes any such value and
 //! returns one congruent to the result, only partially reduced, limb for limb what the C computes: the same 32 x 32
-//! -> 64-bit multiply-accumulate chains, the same folds of 2^256 = 38 (mod p), in the same order.
+//! -> 64-bit multiply-accumulate chains, the same folds of 2^256 = 38 (mod p), in the same order; and the ladder
+//! kernels on top of them (`kernels/arm/x25519/ladder.c`).
 
 /// Limbs of a field element.
 pub const LIMBS: usize = 8;
@@ -148,4 +149,33 @@ pub fn inv(a: &Fe) -> Fe {
     let x200 = mul(&sqr_times(&x100, 100), &x100);
     let x250 = mul(&sqr_times(&x200, 50), &x50);
     mul(&sqr_times(&x250, 5), &a11)
+}
+
+/// Swaps `a` and `b` when `swap` is 1 (swap in {0, 1}), through an all-ones or all-zeros mask, as `x25519_cswap`.
+pub fn cswap(a: &mut Fe, b: &mut Fe, swap: u32) {
+    let mask = 0u32.wrapping_sub(swap);
+    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+        let t = mask & (*x ^ *y);
+        *x ^= t;
+        *y ^= t;
+    }
+}
+
+/// One ladder step on (x2, z2, x3, z3) after the swap, as `x25519_ladder_step`: z2 = E (BB + 121666 E).
+pub fn ladder_step(state: &mut [Fe; 4], x1: &Fe) {
+    let [x2, z2, x3, z3] = *state;
+    let a = add(&x2, &z2);
+    let aa = sqr(&a);
+    let b = sub(&x2, &z2);
+    let bb = sqr(&b);
+    let e = sub(&aa, &bb);
+    let c = add(&x3, &z3);
+    let d = sub(&x3, &z3);
+    let da = mul(&d, &a);
+    let cb = mul(&c, &b);
+    let new_x3 = sqr(&add(&da, &cb));
+    let new_z3 = mul(x1, &sqr(&sub(&da, &cb)));
+    let new_x2 = mul(&aa, &bb);
+    let new_z2 = mul(&e, &add(&bb, &mul121666(&e)));
+    *state = [new_x2, new_z2, new_x3, new_z3];
 }

@@ -1,7 +1,8 @@
-//! The X25519 field arithmetic kernels (`x25519.fe.*`, `kernels/arm/x25519/fe.c`): each kernel passes a short
-//! campaign (every edge case, then random cases) on every backend it has, the model against the reference and the
-//! object code against the model, on the M55 and M85 images (QEMU) and the M7 image (unicorn); and a multiplication
-//! that drops the carry out of one limb in its reduction (`kernels/arm/selftest/x25519_mutant.c`) is caught.
+//! The X25519 field arithmetic and ladder kernels (`x25519.fe.*`, `x25519.cswap`, `x25519.ladder_step`,
+//! `kernels/arm/x25519/`): each kernel passes a short campaign (every edge case, then random cases) on every backend
+//! it has, the model against the reference and the object code against the model, on the M55 and M85 images (QEMU)
+//! and the M7 image (unicorn); and a multiplication that drops the carry out of one limb in its reduction and a
+//! conditional swap that reads the wrong bit (`kernels/arm/selftest/x25519_mutant.c`) are caught.
 
 use std::time::Duration;
 
@@ -17,19 +18,20 @@ fn limits() -> Limits {
     Limits { timeout: Duration::from_secs(60) }
 }
 
+const FIELD: [&str; 6] =
+    ["x25519.fe.mul", "x25519.fe.sqr", "x25519.fe.add", "x25519.fe.sub", "x25519.fe.mul121666", "x25519.fe.inv"];
+const LADDER: [&str; 2] = ["x25519.cswap", "x25519.ladder_step"];
+
 fn field_kernels() -> Vec<&'static registry::Kernel> {
-    let kernels = registry::matching("x25519.fe.*");
-    let ids: Vec<&str> = kernels.iter().map(|k| k.id).collect();
-    assert_eq!(
-        ids,
-        ["x25519.fe.mul", "x25519.fe.sqr", "x25519.fe.add", "x25519.fe.sub", "x25519.fe.mul121666", "x25519.fe.inv"]
-    );
-    kernels
+    FIELD.iter().map(|id| registry::find(id).unwrap_or_else(|| panic!("{id} is not registered"))).collect()
 }
 
 #[test]
-fn every_field_kernel_passes_on_every_backend_and_image() {
-    for kernel in field_kernels() {
+fn every_kernel_passes_on_every_backend_and_image() {
+    let kernels = registry::matching("x25519.*");
+    let ids: Vec<&str> = kernels.iter().map(|k| k.id).collect();
+    assert_eq!(ids, [FIELD.as_slice(), LADDER.as_slice()].concat());
+    for kernel in kernels {
         // The inversion is some 265 multiplications: fewer random cases keep the test to seconds.
         let random = if kernel.id == "x25519.fe.inv" { RANDOM / 10 } else { RANDOM };
         let cases = kernel.edge_cases + random;
@@ -79,12 +81,11 @@ fn edge_cases_reach_the_representations_bounds() {
     }
 }
 
-/// A multiplication whose reduction loses the carry out of limb 3 is caught by the differential check on every
-/// emulator, while the kernel passes the same cases.
-#[test]
-fn a_carry_dropped_in_one_limb_is_caught() {
-    let wrong = registry::variant("x25519.fe.mul", |k| k.symbol = Some("pqh_selftest_x25519_fe_mul_carry_dropped"));
-    let right = registry::find("x25519.fe.mul").expect("registered");
+/// The kernel `id` passes its edge cases and 20 random cases on every emulator and image, and the same campaign of
+/// the wrong build `mutant` (a symbol of `kernels/arm/selftest/x25519_mutant.c`) reports mismatches and no fault.
+fn mutant_is_caught(id: &str, mutant: &'static str) {
+    let wrong = registry::variant(id, |k| k.symbol = Some(mutant));
+    let right = registry::find(id).expect("registered");
     let cases = right.edge_cases + 20;
     for (backend, image) in
         [(BackendKind::Qemu, Image::M55), (BackendKind::Qemu, Image::M85), (BackendKind::Unicorn, Image::M7)]
@@ -100,8 +101,20 @@ fn a_carry_dropped_in_one_limb_is_caught() {
             diff::run(&campaign)
         };
         let caught = run(wrong);
-        assert!(caught.mismatches() > 0 && caught.faults() == 0, "{image:?}: {:?}", caught.failures);
+        assert!(caught.mismatches() > 0 && caught.faults() == 0, "{mutant} on {image:?}: {:?}", caught.failures);
         let clean = run(right);
         assert!(clean.passed(), "{image:?}: {:?}", clean.failures);
     }
+}
+
+/// A multiplication whose reduction loses the carry out of limb 3 is caught.
+#[test]
+fn a_carry_dropped_in_one_limb_is_caught() {
+    mutant_is_caught("x25519.fe.mul", "pqh_selftest_x25519_fe_mul_carry_dropped");
+}
+
+/// A conditional swap that takes its mask from the wrong bit of its argument is caught.
+#[test]
+fn a_cswap_on_the_wrong_bit_is_caught() {
+    mutant_is_caught("x25519.cswap", "pqh_selftest_x25519_cswap_wrong_bit");
 }

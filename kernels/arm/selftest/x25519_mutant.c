@@ -1,7 +1,7 @@
 /*
- * A deliberately wrong x25519.fe.mul: the right 512-bit product, then a reduction whose fold of the high half drops
- * the carry out of limb 3 (limb 4 never receives it). It has x25519_fe_mul's prototype, so a campaign of that
- * contract with this symbol must report mismatches.
+ * Deliberately wrong X25519 kernels, each with the prototype of the kernel it imitates, so that a campaign of that
+ * contract with its symbol must report mismatches. x25519.fe.mul: the right 512-bit product, then a reduction whose
+ * fold of the high half drops the carry out of limb 3 (limb 4 never receives it).
  */
 #include <stdint.h>
 
@@ -21,4 +21,10 @@ void pqh_selftest_x25519_fe_mul_carry_dropped(uint32_t r[X25519_FE_LIMBS], const
     /* The final carry folded as the kernel does (r + 38 c, reduced below 2^256). */
     const uint32_t carry[X25519_FE_LIMBS] = {38u * c};
     x25519_fe_add(r, r, carry);
+}
+
+/* A deliberately wrong x25519.cswap: its mask taken from bit 1 of swap instead of bit 0, so that it never swaps. */
+void pqh_selftest_x25519_cswap_wrong_bit(uint32_t a[X25519_FE_LIMBS], uint32_t b[X25519_FE_LIMBS], uint32_t swap)
+{
+    x25519_cswap(a, b, (swap >> 1) & 1);
 }

@@ -18,4 +18,8 @@ void x25519_fe_inv(uint32_t r[X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS
 void x25519_fe_product(uint32_t t[2 * X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS],
                        const uint32_t b[X25519_FE_LIMBS]);
 
+/* The ladder (ladder.c): a conditional swap (swap in {0, 1}) and one step on state = x2 || z2 || x3 || z3. */
+void x25519_cswap(uint32_t a[X25519_FE_LIMBS], uint32_t b[X25519_FE_LIMBS], uint32_t swap);
+void x25519_ladder_step(uint32_t state[4 * X25519_FE_LIMBS], const uint32_t x1[X25519_FE_LIMBS]);
+
 #endif

@@ -7,6 +7,10 @@
 //! 2^51), the input read as its full 256 bits (bit 255 worth 2^255 = 19 mod p). Canonicalisation: the value's residue
 //! in [0, p-1], in the same 8 limbs, which is also the reference's 32-byte encoding. Field elements of a scalar
 //! multiplication are secret: every argument is marked so.
+//!
+//! The ladder's kernels on them (`kernels/arm/x25519/ladder.c`): `x25519.cswap` (the conditional swap, its bit
+//! secret) and `x25519.ladder_step` (one differential addition-and-doubling of RFC 7748 section 5), against core's
+//! swap and the RFC's formulas in core's arithmetic.
 
 use pqhelium_core::x25519::{Fe51, FieldArithmetic, Reference};
 use pqhelium_sim::x25519_fe::{self as model, A24_PLUS_ONE, Fe, LIMBS};
@@ -14,11 +18,14 @@ use rand::RngCore;
 
 use super::{
     ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, bytes_to_words,
-    words_to_bytes,
+    u32_arg, words_to_bytes,
 };
 use crate::backend::Arg;
 
 const REPRESENTATION: &str = "radix-2^32";
+
+/// RFC 7748's a24 = (A - 2) / 4 for A = 486662, as the reference ladder step multiplies by it.
+const RFC_A24: u32 = 121665;
 
 /// p = 2^255 - 19 in limbs.
 const P: Fe = [0xFFFF_FFED, u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, 0x7FFF_FFFF];
@@ -33,6 +40,8 @@ pub(super) fn kernels() -> Vec<Kernel> {
         kernel("x25519.fe.sub", "x25519_fe_sub", Sub),
         kernel("x25519.fe.mul121666", "x25519_fe_mul121666", Mul121666),
         kernel("x25519.fe.inv", "x25519_fe_inv", Inv),
+        Kernel::new(Cswap),
+        Kernel::new(LadderStep),
     ]
 }
 
@@ -235,5 +244,179 @@ impl FieldOp {
             Op::Mul121666 => model::mul121666(a),
             Op::Inv => model::inv(a),
         })
+    }
+}
+
+fn outcome_of(elements: &[Fe]) -> Outcome {
+    Outcome { buffers: elements.iter().map(|fe| words_to_bytes(fe)).collect(), ret: None }
+}
+
+/// Every buffer of an outcome, element by element (8 limbs each), to its residue mod p.
+fn canonical_elements(o: &Outcome) -> Outcome {
+    let buffers = o
+        .buffers
+        .iter()
+        .map(|b| b.chunks_exact(4 * LIMBS).flat_map(|fe| words_to_bytes(&canonical(limbs(fe)))).collect())
+        .collect();
+    Outcome { buffers, ret: o.ret }
+}
+
+fn encoded(f: &Reference, elements: &[Fe51]) -> Vec<u8> {
+    elements.iter().flat_map(|e| f.encode(e)).collect()
+}
+
+/// `x25519.cswap`: a and b swapped when swap is 1.
+struct Cswap;
+
+/// (a, b, swap).
+type CswapInput = (Fe, Fe, u32);
+
+impl Contract for Cswap {
+    type Input = CswapInput;
+
+    fn describe(&self) -> Description {
+        let len = Len::Fixed(LIMBS);
+        let element =
+            |name| ArgSpec::in_out(name, Elem::U32, len, Bound::Any, Bound::Any).repr(REPRESENTATION).secret();
+        Description {
+            id: "x25519.cswap",
+            symbol: "x25519_cswap",
+            images: Images::Both,
+            summary: "the Montgomery ladder's conditional swap of two field elements, masks, portable C".into(),
+            computes: "(a, b) = (b, a) when swap = 1, unchanged when swap = 0, limb for limb, with the same \
+                       instructions and addresses either way"
+                .into(),
+            requires: String::new(),
+            edge_cases: 2 * edge_values().len() as u64,
+            args: vec![
+                element("a"),
+                element("b"),
+                ArgSpec::scalar("swap", Elem::U32, Bound::Range { lo: 0, hi: 1 }).repr("bit").secret(),
+            ],
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    /// Edge cases: each edge value against the one mirrored in the list, swap 0 then 1; then random.
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> CswapInput {
+        let edges = edge_values();
+        let n = edges.len() as u64;
+        if case < 2 * n {
+            let i = (case / 2) as usize;
+            return (edges[i], edges[edges.len() - 1 - i], (case % 2) as u32);
+        }
+        (random_fe(case, rng), random_fe(case, rng), rng.next_u32() & 1)
+    }
+
+    fn encode(&self, (a, b, swap): &CswapInput) -> Vec<Arg> {
+        vec![Arg::InOut(words_to_bytes(a)), Arg::InOut(words_to_bytes(b)), Arg::U32(*swap)]
+    }
+
+    fn decode(&self, args: &[Arg]) -> CswapInput {
+        (limbs(buffer(&args[0])), limbs(buffer(&args[1])), u32_arg(&args[2]))
+    }
+
+    fn reference(&self, (a, b, swap): &CswapInput) -> Outcome {
+        let f = Reference;
+        let (mut a, mut b) = (to_reference(a), to_reference(b));
+        f.cswap(u64::from(*swap), &mut a, &mut b);
+        Outcome { buffers: vec![encoded(&f, &[a]), encoded(&f, &[b])], ret: None }
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three {
+            model: |_, &(mut a, mut b, swap)| {
+                model::cswap(&mut a, &mut b, swap);
+                outcome_of(&[a, b])
+            },
+            canon: |_, o| canonical_elements(o),
+        }
+    }
+}
+
+/// `x25519.ladder_step`: one step of the ladder on x2 || z2 || x3 || z3.
+struct LadderStep;
+
+/// (x2, z2, x3, z3) and x1.
+type LadderInput = ([Fe; 4], Fe);
+
+impl Contract for LadderStep {
+    type Input = LadderInput;
+
+    fn describe(&self) -> Description {
+        let element = |n| Len::Fixed(n * LIMBS);
+        Description {
+            id: "x25519.ladder_step",
+            symbol: "x25519_ladder_step",
+            images: Images::Both,
+            summary: "one Montgomery ladder step (differential addition and doubling), radix 2^32, portable C".into(),
+            computes: "with A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3, E = A^2 - B^2: x2' = A^2 B^2, \
+                       z2' = E (B^2 + 121666 E), x3' = (DA + CB)^2, z3' = x1 (DA - CB)^2 (RFC 7748 section 5, \
+                       after the swap); outputs partially reduced as the field kernels leave them"
+                .into(),
+            requires: String::new(),
+            edge_cases: edge_values().len() as u64,
+            args: vec![
+                ArgSpec::in_out("state", Elem::U32, element(4), Bound::Any, Bound::Any)
+                    .repr("radix-2^32, x2 z2 x3 z3")
+                    .secret(),
+                ArgSpec::input("x1", Elem::U32, element(1), Bound::Any).repr(REPRESENTATION).secret(),
+            ],
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    /// Edge cases: the four coordinates edge values i, i+1, i+2, i+3 and x1 edge value i+4 (cyclically); then random.
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> LadderInput {
+        let edges = edge_values();
+        let n = edges.len();
+        if case < n as u64 {
+            let at = |k: usize| edges[(case as usize + k) % n];
+            return ([at(0), at(1), at(2), at(3)], at(4));
+        }
+        (std::array::from_fn(|_| random_fe(case, rng)), random_fe(case, rng))
+    }
+
+    fn encode(&self, (state, x1): &LadderInput) -> Vec<Arg> {
+        vec![Arg::InOut(words_to_bytes(state.as_flattened())), Arg::In(words_to_bytes(x1))]
+    }
+
+    fn decode(&self, args: &[Arg]) -> LadderInput {
+        let words = buffer(&args[0]);
+        (std::array::from_fn(|k| limbs(&words[4 * LIMBS * k..4 * LIMBS * (k + 1)])), limbs(buffer(&args[1])))
+    }
+
+    /// RFC 7748's formulas as written (z2 through a24 = 121665 and AA) in core's arithmetic.
+    fn reference(&self, (state, x1): &LadderInput) -> Outcome {
+        let f = Reference;
+        let [x2, z2, x3, z3] = state.map(|fe| to_reference(&fe));
+        let x1 = to_reference(x1);
+        let a = f.add(&x2, &z2);
+        let aa = f.sqr(&a);
+        let b = f.sub(&x2, &z2);
+        let bb = f.sqr(&b);
+        let e = f.sub(&aa, &bb);
+        let c = f.add(&x3, &z3);
+        let d = f.sub(&x3, &z3);
+        let da = f.mul(&d, &a);
+        let cb = f.mul(&c, &b);
+        let x3 = f.sqr(&f.add(&da, &cb));
+        let z3 = f.mul(&x1, &f.sqr(&f.sub(&da, &cb)));
+        let x2 = f.mul(&aa, &bb);
+        let z2 = f.mul(&e, &f.add(&aa, &f.mul_small(&e, RFC_A24)));
+        Outcome { buffers: vec![encoded(&f, &[x2, z2, x3, z3])], ret: None }
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three {
+            model: |_, (state, x1)| {
+                let mut state = *state;
+                model::ladder_step(&mut state, x1);
+                Outcome { buffers: vec![words_to_bytes(state.as_flattened())], ret: None }
+            },
+            canon: |_, o| canonical_elements(o),
+        }
     }
 }
