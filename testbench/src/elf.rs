@@ -77,6 +77,7 @@ impl GuestElf {
         }
         let mut symbols = BTreeMap::new();
         let mut by_address = BTreeMap::new();
+        let mut functions_at = std::collections::BTreeSet::new();
         for sym in file.symbols() {
             let Ok(name) = sym.name() else { continue };
             if name.is_empty() || name.starts_with('$') {
@@ -85,7 +86,10 @@ impl GuestElf {
             let st_type = sym.elf_symbol().st_type();
             let addr = sym.address() as u32;
             symbols.insert(name.to_string(), addr);
-            if st_type == STT_FUNC || st_type == STT_NOTYPE {
+            // The first function at an address names it, before any label there (`__kernels_start`).
+            if st_type == STT_FUNC && functions_at.insert(addr & !1) {
+                by_address.insert(addr & !1, name.to_string());
+            } else if st_type == STT_FUNC || st_type == STT_NOTYPE {
                 by_address.entry(addr & !1).or_insert_with(|| name.to_string());
             }
         }

@@ -3,6 +3,7 @@
 //!
 //! - [`elf`]: guest images, validated before an emulator sees them;
 //! - [`backend`]: the emulators (unicorn in process, QEMU worker processes) behind one trait;
+//! - [`ct`]: constant-time evidence: leakage traces of the object code compared over pairs of secret inputs;
 //! - [`registry`]: one contract per kernel;
 //! - [`diff`]: the differential engine behind `pqhelium fuzz` and `pqhelium check`;
 //! - [`kat`]: known-answer tests from `vectors/`, with any kernel provider;
@@ -13,6 +14,7 @@
 
 pub mod affinity;
 pub mod backend;
+pub mod ct;
 pub mod diff;
 pub mod elf;
 pub mod fuzzing;

@@ -3,6 +3,9 @@
 //! unicorn delivers no Cortex-M exceptions, so the host runs `pqh_run_batch` directly with a return address where
 //! emulation stops, and turns unicorn's errors and hooks into faults. Instructions are counted per translation
 //! block, over the kernel range only, and exposed to the guest harness as an MMIO counter at `PQH_ICOUNT_ADDR`.
+//!
+//! In trace mode ([`UnicornBackend::traced`], for `pqhelium ct`) per-instruction and memory hooks also build the
+//! leakage trace of the code outside the harness; a backend opened normally has none of these hooks.
 
 use pqhelium_kernels::GuestImage;
 use pqhelium_kernels::abi::{self, ctrl};
@@ -10,6 +13,7 @@ use unicorn_engine::{Arch, ArmCpuModel, HookType, MemType, Mode, Prot, RegisterA
 
 use super::batch::{self, Engine, Window};
 use super::{Backend, BackendError, Call, CallError, CallOutput, Fault, FaultKind, Limits};
+use crate::ct::{self, Core, Event, Operand, Trace};
 use crate::elf::GuestElf;
 
 const ITCM: (u64, u64) = (0x0000_0000, 512 << 10);
@@ -28,6 +32,16 @@ struct HookState {
     code_base: u64,
     bad_access: Option<u64>,
     interrupt: Option<u32>,
+    tracing: Option<Box<Tracing>>,
+}
+
+/// Trace mode: the leakage trace of the last round trip, over the code outside the harness.
+struct Tracing {
+    trace: Trace,
+    core: Core,
+    harness: std::ops::Range<u64>,
+    /// The instruction running, when it is not harness code: memory accesses are traced only then.
+    kernel_pc: Option<u32>,
 }
 
 pub struct UnicornBackend {
@@ -116,6 +130,47 @@ impl UnicornBackend {
         Ok(Self { uc, elf, limits, run_batch_addr, stack_top, writable })
     }
 
+    /// This backend in trace mode: from now on every round trip records the leakage trace of the code it runs
+    /// outside the harness ([`UnicornBackend::take_trace`]), with the variable-latency operands of `core`.
+    pub fn traced(mut self, core: Core) -> Result<Self, BackendError> {
+        let harness = self.elf.harness_symbol("__harness_start")?..self.elf.harness_symbol("__harness_end")?;
+        let harness = u64::from(harness.start)..u64::from(harness.end);
+        self.uc.get_data_mut().tracing =
+            Some(Box::new(Tracing { trace: Trace::new(false), core, harness, kernel_pc: None }));
+        self.uc.add_code_hook(1, 0, trace_instruction).map_err(uc_err)?;
+        self.uc
+            .add_mem_hook(HookType::MEM_READ | HookType::MEM_WRITE, 1, 0, |uc, kind, address, size, _value| {
+                if let Some(tracing) = uc.get_data_mut().tracing.as_mut()
+                    && let Some(pc) = tracing.kernel_pc
+                {
+                    let (address, size) = (address as u32, size as u8);
+                    let event = if kind == MemType::WRITE {
+                        Event::Store { pc, address, size }
+                    } else {
+                        Event::Load { pc, address, size }
+                    };
+                    tracing.trace.push(event);
+                }
+                true
+            })
+            .map_err(uc_err)?;
+        Ok(self)
+    }
+
+    /// Trace mode: whether the next round trips keep every event (to find the first difference) or only the hash.
+    pub fn record_events(&mut self, record: bool) {
+        if let Some(tracing) = self.uc.get_data_mut().tracing.as_mut() {
+            tracing.trace = Trace::new(record);
+        }
+    }
+
+    /// Trace mode: the leakage trace of the last round trip (`None` when not tracing).
+    pub fn take_trace(&mut self) -> Option<Trace> {
+        let tracing = self.uc.get_data_mut().tracing.as_mut()?;
+        let fresh = Trace::new(tracing.trace.recorded.is_some());
+        Some(std::mem::replace(&mut tracing.trace, fresh))
+    }
+
     fn fault_at(&self, kind: FaultKind) -> CallError {
         let pc = self.uc.reg_read(RegisterARM::PC).unwrap_or(0) as u32;
         CallError::Fault(Fault { kind, pc, location: self.elf.locate(pc) })
@@ -125,6 +180,42 @@ impl UnicornBackend {
         let mut insn = [0u8; 2];
         let _ = self.uc.mem_read(u64::from(pc & !1), &mut insn);
         insn[0] // bkpt #imm is 0xBEii
+    }
+}
+
+/// Trace mode, before every instruction: its address and, for a variable-latency instruction of the core, the
+/// values of its operands.
+fn trace_instruction(uc: &mut Unicorn<'_, HookState>, address: u64, size: u32) {
+    let state = uc.get_data_mut();
+    let Some(tracing) = state.tracing.as_mut() else { return };
+    if tracing.harness.contains(&address) {
+        tracing.kernel_pc = None;
+        return;
+    }
+    let pc = address as u32;
+    tracing.kernel_pc = Some(pc);
+    tracing.trace.push(Event::Execute { pc });
+    let at = address.wrapping_sub(state.code_base) as usize;
+    let Some(bytes) = state.code.get(at..at.saturating_add(4)).filter(|_| size == 4) else { return };
+    let halfword = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+    let Some((class, first, second)) = ct::decode_variable_latency(halfword(0), halfword(2)) else { return };
+    if !ct::is_variable(tracing.core, class) {
+        return;
+    }
+    let read = |operand: Operand| {
+        let register = match operand {
+            Operand::Core(13) => i32::from(RegisterARM::SP),
+            Operand::Core(14) => i32::from(RegisterARM::LR),
+            Operand::Core(15) => i32::from(RegisterARM::PC),
+            Operand::Core(n) => i32::from(RegisterARM::R0) + i32::from(n),
+            Operand::Single(n) => i32::from(RegisterARM::S0) + i32::from(n),
+            Operand::Double(n) => i32::from(RegisterARM::D0) + i32::from(n),
+        };
+        uc.reg_read(register).unwrap_or(0)
+    };
+    let values = [read(first), second.map_or(0, read)];
+    if let Some(tracing) = uc.get_data_mut().tracing.as_mut() {
+        tracing.trace.push(Event::Operands { pc, class, values });
     }
 }
 
@@ -166,6 +257,10 @@ impl Engine for UnicornBackend {
             let state = self.uc.get_data_mut();
             state.bad_access = None;
             state.interrupt = None;
+            if let Some(tracing) = state.tracing.as_mut() {
+                tracing.trace.clear();
+                tracing.kernel_pc = None;
+            }
         }
         let regs = [(RegisterARM::SP, u64::from(self.stack_top)), (RegisterARM::LR, STOP_ADDR | 1)];
         for (reg, value) in regs {

@@ -1,0 +1,509 @@
+//! Constant-time evidence from the object code (`pqhelium ct`): leakage traces and pairs of runs that compare them.
+//!
+//! A leakage trace is what an attacker who times the core could learn about one call, as events in execution order:
+//! every executed instruction address (control flow), every data access's address and size (memory), and the
+//! operands of the instructions whose latency depends on their values on the target core (variable latency, a
+//! table per core below). Values loaded or stored are not in the trace: only where and when.
+//!
+//! A pair is two inputs of a kernel that differ only in the arguments its contract marks secret: case A of the
+//! contract's generator, with the secret arguments of a later case B. The kernel is constant-time on the pair when
+//! both traces are equal. Traces are compared as running hashes (cheap for millions of instructions); a pair whose
+//! hashes differ runs again with every event recorded, to find the first differing event: the leak.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::backend::unicorn::UnicornBackend;
+use crate::backend::{Arg, BackendError, Call, CallError, Image, Limits};
+use crate::elf::GuestElf;
+use crate::registry::{self, Kernel, case_rng};
+
+/// The core a guest image is built for, whose timing the variable-latency table describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Core {
+    M7,
+    M55,
+    M85,
+}
+
+impl Core {
+    pub fn of(image: Image) -> Core {
+        match image {
+            Image::M7 => Core::M7,
+            Image::M55 => Core::M55,
+            Image::M85 => Core::M85,
+        }
+    }
+}
+
+/// Instructions whose latency may depend on their operand values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum LatencyClass {
+    /// UDIV, SDIV.
+    IntegerDivide,
+    /// VDIV.F32/F64, VSQRT.F32/F64.
+    FloatDivideSqrt,
+}
+
+impl LatencyClass {
+    pub fn name(self) -> &'static str {
+        match self {
+            LatencyClass::IntegerDivide => "integer division (UDIV/SDIV)",
+            LatencyClass::FloatDivideSqrt => "FP division / square root (VDIV/VSQRT)",
+        }
+    }
+}
+
+/// One row of the variable-latency table: whether the class takes operand-dependent time on the core, and why we
+/// believe so. Where no public statement of data-independent timing exists, the class counts as variable.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LatencyFact {
+    pub core: Core,
+    pub class: LatencyClass,
+    pub variable: bool,
+    pub source: &'static str,
+}
+
+const NO_DIT_STATEMENT: &str = "no public Arm statement of data-independent timing for this core; the Cortex-M4 \
+    TRM gives UDIV/SDIV 2-12 cycles with early termination, and KyberSlash (eprint 2024/1049) recovered ML-KEM keys \
+    from a secret numerator divided by q";
+
+/// The per-core variable-latency table (docs/constant-time.md prints it with its sources).
+pub const VARIABLE_LATENCY: &[LatencyFact] = &[
+    LatencyFact { core: Core::M7, class: LatencyClass::IntegerDivide, variable: true, source: NO_DIT_STATEMENT },
+    LatencyFact {
+        core: Core::M7,
+        class: LatencyClass::FloatDivideSqrt,
+        variable: true,
+        source: "Howe and Westerbaan (Falcon on the Cortex-M7): operand-dependent FPU timing on four STM32 boards",
+    },
+    LatencyFact { core: Core::M55, class: LatencyClass::IntegerDivide, variable: true, source: NO_DIT_STATEMENT },
+    LatencyFact {
+        core: Core::M55,
+        class: LatencyClass::FloatDivideSqrt,
+        variable: false,
+        source: "the FN-DSA Cortex-M55 design states that VDIV.F64 latency does not depend on the operands",
+    },
+    LatencyFact { core: Core::M85, class: LatencyClass::IntegerDivide, variable: true, source: NO_DIT_STATEMENT },
+    LatencyFact {
+        core: Core::M85,
+        class: LatencyClass::FloatDivideSqrt,
+        variable: true,
+        source: "no public statement for the Cortex-M85 (LLVM's model gives FP64 div/sqrt 29 cycles, not a guarantee)",
+    },
+];
+
+/// Whether the class takes operand-dependent time on the core.
+pub fn is_variable(core: Core, class: LatencyClass) -> bool {
+    VARIABLE_LATENCY.iter().any(|f| f.core == core && f.class == class && f.variable)
+}
+
+/// A register operand of a variable-latency instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    Core(u8),
+    Single(u8),
+    Double(u8),
+}
+
+/// The class and register operands of a variable-latency Thumb-2 instruction (`first`, `second`: its two halfwords),
+/// or `None` for any other instruction. VSQRT has one operand.
+pub fn decode_variable_latency(first: u16, second: u16) -> Option<(LatencyClass, Operand, Option<Operand>)> {
+    // SDIV/UDIV T1: 11111011 1001/1011 Rn | 1111 Rd 1111 Rm.
+    if matches!(first & 0xFFF0, 0xFB90 | 0xFBB0) && second & 0xF0F0 == 0xF0F0 {
+        let (n, m) = ((first & 0xF) as u8, (second & 0xF) as u8);
+        return Some((LatencyClass::IntegerDivide, Operand::Core(n), Some(Operand::Core(m))));
+    }
+    // VFP register numbers: Dx = X:Vx for doubles, Sx = Vx:X for singles (sz = bit 8 of the second halfword).
+    let double = second & 0x0100 != 0;
+    let register = |v: u16, extra: u16| {
+        let (v, extra) = (v as u8, extra as u8);
+        if double { Operand::Double(extra << 4 | v) } else { Operand::Single(v << 1 | extra) }
+    };
+    let m = register(second & 0xF, second >> 5 & 1);
+    // VDIV T1: 11101110 1D00 Vn | Vd 101 sz N0M0 Vm.
+    if first & 0xFFB0 == 0xEE80 && second & 0x0E50 == 0x0A00 {
+        let n = register(first & 0xF, second >> 7 & 1);
+        return Some((LatencyClass::FloatDivideSqrt, n, Some(m)));
+    }
+    // VSQRT T1: 11101110 1D11 0001 | Vd 101 sz 11M0 Vm.
+    if first & 0xFFBF == 0xEEB1 && second & 0x0ED0 == 0x0AC0 {
+        return Some((LatencyClass::FloatDivideSqrt, m, None));
+    }
+    None
+}
+
+/// One event of a leakage trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    Execute {
+        pc: u32,
+    },
+    Load {
+        pc: u32,
+        address: u32,
+        size: u8,
+    },
+    Store {
+        pc: u32,
+        address: u32,
+        size: u8,
+    },
+    /// The operand values of a variable-latency instruction (register bits; the second is 0 for VSQRT).
+    Operands {
+        pc: u32,
+        class: LatencyClass,
+        values: [u64; 2],
+    },
+}
+
+impl Event {
+    pub fn pc(&self) -> u32 {
+        match *self {
+            Event::Execute { pc } | Event::Load { pc, .. } | Event::Store { pc, .. } | Event::Operands { pc, .. } => pc,
+        }
+    }
+
+    /// The words the running hash absorbs: a tag with the pc, then the event's data.
+    fn words(&self) -> [u64; 3] {
+        match *self {
+            Event::Execute { pc } => [u64::from(pc) << 8, 0, 0],
+            Event::Load { pc, address, size } => [u64::from(pc) << 8 | 1, u64::from(address) << 8 | u64::from(size), 0],
+            Event::Store { pc, address, size } => {
+                [u64::from(pc) << 8 | 2, u64::from(address) << 8 | u64::from(size), 0]
+            }
+            Event::Operands { pc, class, values } => {
+                [u64::from(pc) << 8 | 3 | (class as u64) << 4, values[0], values[1]]
+            }
+        }
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// A leakage trace: a running hash of every event (64-bit FNV-1a over words), their number, and, when recording,
+/// the events themselves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    pub hash: u64,
+    pub events: u64,
+    pub recorded: Option<Vec<Event>>,
+}
+
+impl Trace {
+    pub fn new(record: bool) -> Self {
+        Self { hash: FNV_OFFSET, events: 0, recorded: record.then(Vec::new) }
+    }
+
+    /// Starts again, keeping whether events are recorded.
+    pub fn clear(&mut self) {
+        *self = Trace::new(self.recorded.is_some());
+    }
+
+    #[inline]
+    pub fn push(&mut self, event: Event) {
+        for word in event.words() {
+            self.hash = (self.hash ^ word).wrapping_mul(FNV_PRIME);
+        }
+        self.events += 1;
+        if let Some(events) = &mut self.recorded {
+            events.push(event);
+        }
+    }
+
+    /// Whether two traces are equal as far as their hashes tell.
+    pub fn same_as(&self, other: &Trace) -> bool {
+        (self.hash, self.events) == (other.hash, other.events)
+    }
+}
+
+/// What kind of information a leak gives away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeakKind {
+    ControlFlow,
+    MemoryAddress,
+    VariableLatency,
+}
+
+impl fmt::Display for LeakKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LeakKind::ControlFlow => "control flow",
+            LeakKind::MemoryAddress => "memory address",
+            LeakKind::VariableLatency => "variable-latency operand",
+        })
+    }
+}
+
+/// The first difference between the traces of a pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Leak {
+    pub kind: LeakKind,
+    /// The instruction where the runs part: the branch before two different next instructions, the access with two
+    /// different addresses, the instruction with two different operands.
+    pub pc: u32,
+    /// `symbol+offset` of `pc`.
+    pub location: String,
+    /// Index of the first differing event.
+    pub event: u64,
+    /// What each run did there.
+    pub a: String,
+    pub b: String,
+}
+
+impl fmt::Display for Leak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Leak { kind, pc, location, event, a, b } = self;
+        write!(f, "{kind} leak at {location} ({pc:#010x}), event {event}: {a} vs {b}")
+    }
+}
+
+fn describe(event: Option<&Event>, elf: &GuestElf) -> String {
+    match event {
+        None => "returned".into(),
+        Some(Event::Execute { pc }) => format!("next instruction {}", elf.locate(*pc)),
+        Some(Event::Load { address, size, .. }) => format!("load {size} bytes at {address:#010x}"),
+        Some(Event::Store { address, size, .. }) => format!("store {size} bytes at {address:#010x}"),
+        Some(Event::Operands { values, .. }) => format!("operands {:#x}, {:#x}", values[0], values[1]),
+    }
+}
+
+/// The first differing event of two recorded traces, as a leak located in `elf`; `None` when they are equal.
+pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf) -> Option<Leak> {
+    let index = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    if index == a.len() && index == b.len() {
+        return None;
+    }
+    let (x, y) = (a.get(index), b.get(index));
+    let last_instruction = a[..index].iter().rev().find_map(|e| match e {
+        Event::Execute { pc } => Some(*pc),
+        _ => None,
+    });
+    let (kind, pc) = match (x, y) {
+        (Some(Event::Operands { pc, .. }), _) | (_, Some(Event::Operands { pc, .. })) => {
+            (LeakKind::VariableLatency, *pc)
+        }
+        (Some(e @ (Event::Load { .. } | Event::Store { .. })), _)
+        | (_, Some(e @ (Event::Load { .. } | Event::Store { .. }))) => (LeakKind::MemoryAddress, e.pc()),
+        // Two different next instructions, or one run returned: the instruction before decided.
+        _ => (LeakKind::ControlFlow, last_instruction.unwrap_or_else(|| x.or(y).map_or(0, Event::pc))),
+    };
+    Some(Leak { kind, pc, location: elf.locate(pc), event: index as u64, a: describe(x, elf), b: describe(y, elf) })
+}
+
+/// A pair of inputs of a kernel: case `a`'s arguments with the secret ones of case `b`.
+#[derive(Debug, Clone)]
+pub struct Pair {
+    pub a: u64,
+    pub b: u64,
+    pub args_a: Vec<Arg>,
+    pub args_b: Vec<Arg>,
+}
+
+/// How many later cases are tried for a `b` whose secret arguments have the shapes of case `a`'s (kernels whose
+/// buffer lengths depend on a public parameter).
+const PARTNER_SEARCH: u64 = 16;
+
+/// Whether the kernel has an argument its contract marks secret.
+pub fn has_secret(kernel: &Kernel) -> bool {
+    kernel.args.iter().any(|a| a.secret)
+}
+
+fn same_shape(x: &Arg, y: &Arg) -> bool {
+    match (x, y) {
+        (Arg::In(p), Arg::In(q)) | (Arg::InOut(p), Arg::InOut(q)) => p.len() == q.len(),
+        (Arg::Out(p), Arg::Out(q)) => p == q,
+        (Arg::U32(_), Arg::U32(_)) | (Arg::F64(_), Arg::F64(_)) => true,
+        _ => false,
+    }
+}
+
+/// Pair number `index` of a campaign: case A is `index` (edge cases come first), case B the first later case whose
+/// secret arguments fit A's public ones (same shapes, input bounds and relations between the arguments). `None`
+/// when no case of the next few fits.
+pub fn pair(kernel: &Kernel, seed: u64, index: u64) -> Option<Pair> {
+    let a = index;
+    let args_a = kernel.generate(a, &mut case_rng(seed, a));
+    if args_a.len() != kernel.args.len() {
+        return None;
+    }
+    (a + 1..=a + PARTNER_SEARCH).find_map(|b| {
+        let donor = kernel.generate(b, &mut case_rng(seed, b));
+        let mut args_b = args_a.clone();
+        for ((slot, spec), given) in args_b.iter_mut().zip(&kernel.args).zip(donor) {
+            if spec.secret {
+                if !same_shape(slot, &given) {
+                    return None;
+                }
+                *slot = given;
+            }
+        }
+        let fits = registry::check_input_bounds(kernel, &args_b).is_ok() && kernel.evaluate(&args_b).is_ok();
+        fits.then(|| Pair { a, b, args_a: args_a.clone(), args_b })
+    })
+}
+
+/// The object code under trace: an emulator in trace mode on one image.
+pub struct Tracer {
+    backend: UnicornBackend,
+    elf: GuestElf,
+    pub image: Image,
+}
+
+/// What one pair showed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PairOutcome {
+    ConstantTime,
+    Leak(Leak),
+    /// A run faulted or timed out: no trace to compare.
+    Fault(CallError),
+}
+
+impl Tracer {
+    /// A tracer on `image` (unicorn runs the M7 image; the QEMU images are traced by the TCG plugin, not yet).
+    pub fn open(image: Image, limits: Limits) -> Result<Self, BackendError> {
+        if image != Image::M7 {
+            return Err(BackendError::Unavailable(format!(
+                "leakage traces run on unicorn (the m7 image) only; the {image} image is not traced yet"
+            )));
+        }
+        let elf = GuestElf::parse(image.name(), image.guest().elf)?;
+        let backend = UnicornBackend::open(&image.guest(), limits)?.traced(Core::of(image))?;
+        Ok(Self { backend, elf, image })
+    }
+
+    /// The leakage trace of one call.
+    pub fn trace(&mut self, symbol: &str, args: &[Arg], record: bool) -> Result<Trace, CallError> {
+        use crate::backend::Backend;
+        self.backend.record_events(record);
+        self.backend.call(&Call::new(symbol, args.to_vec()))?;
+        Ok(self.backend.take_trace().expect("the backend traces"))
+    }
+
+    /// Runs both inputs of a pair and compares their traces; on a difference, runs both again recording every event
+    /// to find the first one.
+    pub fn compare(&mut self, symbol: &str, pair: &Pair) -> PairOutcome {
+        let run = |tracer: &mut Self, record| {
+            let a = tracer.trace(symbol, &pair.args_a, record)?;
+            let b = tracer.trace(symbol, &pair.args_b, record)?;
+            Ok::<_, CallError>((a, b))
+        };
+        match run(self, false) {
+            Err(e) => PairOutcome::Fault(e),
+            Ok((a, b)) if a.same_as(&b) => PairOutcome::ConstantTime,
+            Ok(_) => match run(self, true) {
+                Err(e) => PairOutcome::Fault(e),
+                Ok((a, b)) => {
+                    let (a, b) = (a.recorded.unwrap_or_default(), b.recorded.unwrap_or_default());
+                    first_difference(&a, &b, &self.elf).map_or(PairOutcome::ConstantTime, PairOutcome::Leak)
+                }
+            },
+        }
+    }
+}
+
+/// The verdict on one kernel.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Every pair ran with equal traces.
+    ConstantTime,
+    /// The first leaking pair (the kernel's campaign stops there).
+    Leak { pair: u64, case_a: u64, case_b: u64, leak: Leak },
+    /// Skipped, with why (no secret argument, not in the image).
+    Skipped { reason: String },
+}
+
+/// One kernel's constant-time campaign.
+#[derive(Debug, Clone, Serialize)]
+pub struct KernelReport {
+    pub kernel: &'static str,
+    pub symbol: &'static str,
+    pub image: String,
+    pub seed: u64,
+    /// Pairs compared (pairs with no fitting partner case are not counted).
+    pub pairs: u64,
+    /// Pairs whose runs faulted, with the first error.
+    pub faults: u64,
+    pub first_fault: Option<String>,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+}
+
+/// Compares the pairs `pairs` of `kernel` (stopping at the first leak).
+pub fn check_kernel(
+    tracer: &mut Tracer,
+    kernel: &'static Kernel,
+    seed: u64,
+    pairs: std::ops::Range<u64>,
+) -> KernelReport {
+    let mut report = KernelReport {
+        kernel: kernel.id,
+        symbol: kernel.symbol,
+        image: tracer.image.name().into(),
+        seed,
+        pairs: 0,
+        faults: 0,
+        first_fault: None,
+        verdict: Verdict::ConstantTime,
+    };
+    if !has_secret(kernel) {
+        report.verdict = Verdict::Skipped { reason: "no argument is marked secret".into() };
+        return report;
+    }
+    if !tracer.image.has_symbol(kernel.symbol) || kernel.images == registry::Images::HostOnly {
+        report.verdict = Verdict::Skipped { reason: format!("no object code in the {} image", tracer.image) };
+        return report;
+    }
+    for index in pairs {
+        let Some(pair) = pair(kernel, seed, index) else { continue };
+        report.pairs += 1;
+        match tracer.compare(kernel.symbol, &pair) {
+            PairOutcome::ConstantTime => {}
+            PairOutcome::Fault(e) => {
+                report.faults += 1;
+                report.first_fault.get_or_insert_with(|| format!("pair {index}: {e}"));
+            }
+            PairOutcome::Leak(leak) => {
+                report.verdict = Verdict::Leak { pair: index, case_a: pair.a, case_b: pair.b, leak };
+                break;
+            }
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_the_variable_latency_instructions() {
+        use LatencyClass::*;
+        use Operand::*;
+        // udiv r3, r3, ip (fbb3 f3fc); sdiv r0, r1, r2 (fb91 f0f2)
+        assert_eq!(decode_variable_latency(0xfbb3, 0xf3fc), Some((IntegerDivide, Core(3), Some(Core(12)))));
+        assert_eq!(decode_variable_latency(0xfb91, 0xf0f2), Some((IntegerDivide, Core(1), Some(Core(2)))));
+        // vdiv.f64 d0, d1, d2 (ee81 0b02); vdiv.f32 s0, s3, s5 (ee81 0aa2); vsqrt.f64 d0, d17 (eeb1 0be1)
+        assert_eq!(decode_variable_latency(0xee81, 0x0b02), Some((FloatDivideSqrt, Double(1), Some(Double(2)))));
+        assert_eq!(decode_variable_latency(0xee81, 0x0aa2), Some((FloatDivideSqrt, Single(3), Some(Single(5)))));
+        assert_eq!(decode_variable_latency(0xeeb1, 0x0be1), Some((FloatDivideSqrt, Double(17), None)));
+        // mul.w r4, r2, r3 (fb02 f403); vmul.f64 d0, d1, d2 (ee21 0b02)
+        assert_eq!(decode_variable_latency(0xfb02, 0xf403), None);
+        assert_eq!(decode_variable_latency(0xee21, 0x0b02), None);
+    }
+
+    #[test]
+    fn every_core_has_a_row_per_class() {
+        for core in [Core::M7, Core::M55, Core::M85] {
+            for class in [LatencyClass::IntegerDivide, LatencyClass::FloatDivideSqrt] {
+                let rows = VARIABLE_LATENCY.iter().filter(|f| f.core == core && f.class == class).count();
+                assert_eq!(rows, 1, "{core:?} {class:?}");
+            }
+        }
+    }
+}
