@@ -111,6 +111,8 @@ const PINS: &[(&str, &str)] = &[
     ("x25519.fe.sub", "651af05f36e543f7"),
     ("x25519.fe.mul121666", "baad02dcbbaf1d6b"),
     ("x25519.fe.inv", "baad02dcbbaf1d6b"),
+    ("x25519.cswap", "a97cfc1f0581f3d7"),
+    ("x25519.ladder_step", "be0fd4ee96276563"),
 ];
 
 fn digest(id: &str) -> String {
