@@ -60,6 +60,9 @@ enum Command {
         #[arg(long, value_enum)]
         provider: Vec<Provider>,
     },
+    /// Constant-time evidence: pairs of inputs differing only in secret arguments, the object code's leakage traces
+    /// (instruction addresses, data addresses, variable-latency operands) compared; the first difference is a leak.
+    Ct(cli::ct::Args),
     /// Throughput per kernel and backend, instructions per call, harness efficiency.
     Bench {
         /// Kernel id or glob.
@@ -95,6 +98,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => cli::merge::run(args),
         Command::Repro { kernel, backend, image, seed, case } => cli::repro(&kernel, backend, image, seed, case),
         Command::Kat { suite, provider } => cli::kat(&suite, &provider),
+        Command::Ct(args) => cli::ct::run(args),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),
         Command::Bench { kernel, calls, image, json, .. } => cli::bench::run(&kernel, calls, image, json.as_deref()),
     };

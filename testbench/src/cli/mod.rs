@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod ct;
 pub mod fuzz;
 pub mod list;
 pub mod merge;
