@@ -113,6 +113,14 @@ const PINS: &[(&str, &str)] = &[
     ("x25519.fe.inv", "baad02dcbbaf1d6b"),
     ("x25519.cswap", "a97cfc1f0581f3d7"),
     ("x25519.ladder_step", "be0fd4ee96276563"),
+    ("ct.fixture.lookup", "cb3040c37899a3e8"),
+    ("ct.fixture.lookup.masked", "cb3040c37899a3e8"),
+    ("ct.fixture.branch", "03def1e155495584"),
+    ("ct.fixture.branch.masked", "03def1e155495584"),
+    ("ct.fixture.div_q", "4277ba67fe8bcd7f"),
+    ("ct.fixture.div_q.barrett", "4277ba67fe8bcd7f"),
+    ("ct.fixture.clz", "03def1e155495584"),
+    ("ct.fixture.clz.fixed", "03def1e155495584"),
 ];
 
 fn digest(id: &str) -> String {

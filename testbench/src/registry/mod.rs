@@ -7,6 +7,7 @@
 //! inputs within their input bounds, the model's and the object code's outputs within their output bounds.
 
 pub mod contract;
+mod ct_fixture;
 pub mod fndsa_fpu;
 mod fndsa_keygen;
 pub(crate) mod fndsa_keygen_fft;
@@ -242,6 +243,7 @@ const FAMILIES: &[fn() -> Vec<Kernel>] = &[
     fndsa_keygen_fft::kernels,
     fndsa_verify::kernels,
     x25519::kernels,
+    ct_fixture::kernels,
 ];
 
 static REGISTRY: LazyLock<Vec<Kernel>> = LazyLock::new(|| FAMILIES.iter().flat_map(|family| family()).collect());
