@@ -36,16 +36,19 @@ const HEADER_BYTES: usize = 4 * FIELDS;
 const MESSAGE_MAX: usize = 300;
 const CONTEXT_MAX: usize = 255;
 const CONTEXT_TOO_LONG_MAX: usize = 300;
-/// The largest request: a logn-10 key and signature with room for every field the generator makes.
+/// The longest hash identifier the generator makes.
+const ID_MAX: usize = 12;
+/// The largest request: a logn-10 key and signature (a byte more each where a class adds one) with room for every
+/// other field the generator makes.
 const REQUEST_MAX: usize = 4096;
+const _: () = assert!(HEADER_BYTES + 1794 + 1281 + CONTEXT_TOO_LONG_MAX + ID_MAX + MESSAGE_MAX <= REQUEST_MAX);
 /// The degrees the kernels verify.
 const LOGN: [u32; 2] = [9, 10];
 /// Keys per degree in the pool, and the degree of the keys that no kernel verifies (a valid key of FN-DSA, not of
 /// FN-DSA-512/1024).
 const KEYS_PER_DEGREE: usize = 3;
 const OTHER_LOGN: u32 = 8;
-/// The fn-dsa v0.4 bound on |s2[i]| and the largest magnitude the compressed encoding can carry before the decoder
-/// stops (7 low bits and 6 unary zeros).
+/// The fn-dsa v0.4 bound on |s1[i]| and |s2[i]|: the decoder rejects larger magnitudes.
 const B_INF: u32 = fndsa::B_INF;
 
 pub(super) fn kernels() -> Vec<Kernel> {
@@ -365,7 +368,7 @@ enum Mode {
     Raw,
     Sha3_256,
     Sha512,
-    /// Any identifier bytes (0 to 12 of them, not one of the one-byte markers): core hashes them as an OID.
+    /// Any identifier bytes (0 to ID_MAX of them, not one of the one-byte markers): core hashes them as an OID.
     ArbitraryId,
     ExternalMu,
 }
@@ -391,7 +394,7 @@ fn signed(rng: &mut CaseRng, logn: u32, which: usize) -> (Request, Mode) {
         Mode::Sha3_256 => (HashId::SHA3_256.0.to_vec(), keccak::sha3_256(&message).to_vec()),
         Mode::Sha512 => (HashId::SHA512.0.to_vec(), bytes(rng, 64)),
         Mode::ArbitraryId => {
-            let id_len = rng.gen_range(0..=12);
+            let id_len = rng.gen_range(0..=ID_MAX);
             let mut id = bytes(rng, id_len);
             if id.len() == 1 && (id[0] == HashId::RAW.0[0] || id[0] == HashId::EXTERNAL_MU.0[0]) {
                 id[0] ^= 0x55;
