@@ -169,9 +169,17 @@ impl Contract for CtFixture {
     type Input = [u32; N];
 
     fn describe(&self) -> Description {
-        let how = match self.timing {
-            Timing::Leaky => "leaky on purpose",
-            Timing::Constant => "constant-time twin",
+        let how = match (self.op, self.timing) {
+            (Op::Lookup, Timing::Leaky) => "a table lookup indexed by a secret (leaks the load address on purpose)",
+            (Op::Lookup, Timing::Constant) => "the lookup reading every entry under masks",
+            (Op::Branch, Timing::Leaky) => "a branch on a secret bit (leaks control flow on purpose)",
+            (Op::Branch, Timing::Constant) => "both sides computed, one kept by a mask of the bit",
+            (Op::DivQ, Timing::Leaky) => {
+                "a secret divided by q with UDIV (leaks a variable-latency operand on purpose)"
+            }
+            (Op::DivQ, Timing::Constant) => "the quotient by Barrett reduction with a masked correction",
+            (Op::Clz, Timing::Leaky) => "a loop that stops at the first set bit (leaks control flow on purpose)",
+            (Op::Clz, Timing::Constant) => "a count over all 32 bits",
         };
         let what = match self.op {
             Op::Lookup => "out[i] = ct_fixture_table[in[i]] (16 words)",
@@ -183,7 +191,7 @@ impl Contract for CtFixture {
             id: self.id,
             symbol: self.symbol,
             images: Images::Both,
-            summary: format!("constant-time fixture ({how})"),
+            summary: format!("constant-time fixture: {how}"),
             computes: what.into(),
             requires: String::new(),
             edge_cases: EDGE_CASES,
