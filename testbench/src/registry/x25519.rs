@@ -109,7 +109,7 @@ fn edge_values() -> Vec<Fe> {
 fn random_fe(case: u64, rng: &mut CaseRng) -> Fe {
     std::array::from_fn(|_| {
         let limb = rng.next_u32();
-        if case % 2 == 0 {
+        if case.is_multiple_of(2) {
             return limb;
         }
         match rng.next_u32() % 3 {
@@ -225,7 +225,10 @@ impl Contract for FieldOp {
     }
 
     fn ways(&self) -> Ways<Self> {
-        Ways::Three { model: Self::model, canon: |_, o| outcome(&canonical(limbs(&o.buffers[0]))) }
+        Ways::Three {
+            model: |op, operands| op.model(operands),
+            canon: |_, o| outcome(&canonical(limbs(&o.buffers[0]))),
+        }
     }
 }
 
@@ -234,7 +237,7 @@ fn limbs(bytes: &[u8]) -> Fe {
 }
 
 impl FieldOp {
-    fn model(&self, operands: &Vec<Fe>) -> Outcome {
+    fn model(&self, operands: &[Fe]) -> Outcome {
         let a = &operands[0];
         outcome(&match self.op {
             Op::Mul => model::mul(a, &operands[1]),
