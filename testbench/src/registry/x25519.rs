@@ -10,7 +10,7 @@
 //!
 //! The ladder's kernels on them (`kernels/arm/x25519/ladder.c`): `x25519.cswap` (the conditional swap, its bit
 //! secret) and `x25519.ladder_step` (one differential addition-and-doubling of RFC 7748 section 5), against core's
-//! swap and the RFC's formulas in core's arithmetic.
+//! swap and Montgomery's formulas in their expanded form in core's arithmetic.
 
 use pqhelium_core::x25519::{Fe51, FieldArithmetic, Reference};
 use pqhelium_sim::x25519_fe::{self as model, A24_PLUS_ONE, Fe, LIMBS};
@@ -24,8 +24,8 @@ use crate::backend::Arg;
 
 const REPRESENTATION: &str = "radix-2^32";
 
-/// RFC 7748's a24 = (A - 2) / 4 for A = 486662, as the reference ladder step multiplies by it.
-const RFC_A24: u32 = 121665;
+/// The curve's A in v^2 = u^3 + A u^2 + u (RFC 7748 section 4.1).
+const MONTGOMERY_A: u32 = 486662;
 
 /// p = 2^255 - 19 in limbs.
 const P: Fe = [0xFFFF_FFED, u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, 0x7FFF_FFFF];
@@ -391,25 +391,20 @@ impl Contract for LadderStep {
         (std::array::from_fn(|k| limbs(&words[4 * LIMBS * k..4 * LIMBS * (k + 1)])), limbs(buffer(&args[1])))
     }
 
-    /// RFC 7748's formulas as written (z2 through a24 = 121665 and AA) in core's arithmetic.
+    /// Montgomery's doubling and differential addition in their expanded form, in core's arithmetic: the same
+    /// projective values as RFC 7748's A, B, C, D, E (DA + CB = 2 (x2 x3 - z2 z3), DA - CB = 2 (x3 z2 - x2 z3),
+    /// AA BB = (x2^2 - z2^2)^2, E = 4 x2 z2, AA + a24 E = x2^2 + A x2 z2 + z2^2), computed another way.
     fn reference(&self, (state, x1): &LadderInput) -> Outcome {
         let f = Reference;
         let [x2, z2, x3, z3] = state.map(|fe| to_reference(&fe));
         let x1 = to_reference(x1);
-        let a = f.add(&x2, &z2);
-        let aa = f.sqr(&a);
-        let b = f.sub(&x2, &z2);
-        let bb = f.sqr(&b);
-        let e = f.sub(&aa, &bb);
-        let c = f.add(&x3, &z3);
-        let d = f.sub(&x3, &z3);
-        let da = f.mul(&d, &a);
-        let cb = f.mul(&c, &b);
-        let x3 = f.sqr(&f.add(&da, &cb));
-        let z3 = f.mul(&x1, &f.sqr(&f.sub(&da, &cb)));
-        let x2 = f.mul(&aa, &bb);
-        let z2 = f.mul(&e, &f.add(&aa, &f.mul_small(&e, RFC_A24)));
-        Outcome { buffers: vec![encoded(&f, &[x2, z2, x3, z3])], ret: None }
+        let four = |e: &Fe51| f.mul_small(e, 4);
+        let (x2x2, z2z2, x2z2) = (f.sqr(&x2), f.sqr(&z2), f.mul(&x2, &z2));
+        let doubled_x = f.sqr(&f.sub(&x2x2, &z2z2));
+        let doubled_z = four(&f.mul(&x2z2, &f.add(&f.add(&x2x2, &z2z2), &f.mul_small(&x2z2, MONTGOMERY_A))));
+        let sum_x = four(&f.sqr(&f.sub(&f.mul(&x2, &x3), &f.mul(&z2, &z3))));
+        let sum_z = four(&f.mul(&x1, &f.sqr(&f.sub(&f.mul(&x2, &z3), &f.mul(&z2, &x3)))));
+        Outcome { buffers: vec![encoded(&f, &[doubled_x, doubled_z, sum_x, sum_z])], ret: None }
     }
 
     fn ways(&self) -> Ways<Self> {
