@@ -225,6 +225,9 @@ impl Trace {
 #[serde(rename_all = "kebab-case")]
 pub enum LeakKind {
     ControlFlow,
+    /// An instruction of an IT block ran in one run and was skipped in the other: the condition is secret. The
+    /// Cortex-M85 takes different time for a skipped instruction (docs/constant-time.md).
+    Predication,
     MemoryAddress,
     VariableLatency,
 }
@@ -233,6 +236,7 @@ impl fmt::Display for LeakKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             LeakKind::ControlFlow => "control flow",
+            LeakKind::Predication => "IT predication",
             LeakKind::MemoryAddress => "memory address",
             LeakKind::VariableLatency => "variable-latency operand",
         })
@@ -272,6 +276,28 @@ fn describe(event: Option<&Event>, elf: &GuestElf) -> String {
     }
 }
 
+/// The halfword of the image at `address`.
+fn halfword_at(elf: &GuestElf, address: u32) -> Option<u16> {
+    elf.segments.iter().find_map(|segment| {
+        let at = address.checked_sub(segment.addr)? as usize;
+        segment.data.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]))
+    })
+}
+
+/// Whether the last instruction of `events` is an IT instruction or inside the block of one (which holds up to four
+/// instructions: 4 - trailing zeros of the mask; instructions skipped in this run are not among the events).
+fn in_it_block(events: &[Event], elf: &GuestElf) -> bool {
+    let recent = events.iter().rev().filter_map(|e| match e {
+        Event::Execute { pc } => Some(*pc),
+        _ => None,
+    });
+    recent.take(5).enumerate().any(|(distance, pc)| {
+        // IT: 0xBFxy with a non-zero mask y (0xBFx0 are the hints: NOP, YIELD, WFE...).
+        let mask = halfword_at(elf, pc).filter(|h| h & 0xFF00 == 0xBF00).map_or(0, |h| h & 0xF);
+        mask != 0 && distance <= 4 - mask.trailing_zeros() as usize
+    })
+}
+
 /// The first differing event of two recorded traces, as a leak located in `elf`; `None` when they are equal.
 pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf) -> Option<Leak> {
     let index = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
@@ -289,8 +315,13 @@ pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf) -> Option<Leak
         }
         (Some(e @ (Event::Load { .. } | Event::Store { .. })), _)
         | (_, Some(e @ (Event::Load { .. } | Event::Store { .. }))) => (LeakKind::MemoryAddress, e.pc()),
-        // Two different next instructions, or one run returned: the instruction before decided.
-        _ => (LeakKind::ControlFlow, last_instruction.unwrap_or_else(|| x.or(y).map_or(0, Event::pc))),
+        // Two different next instructions, or one run returned: the instruction before decided, a branch or the
+        // condition of an IT block (the emulator skips an instruction whose condition fails).
+        _ => {
+            let pc = last_instruction.unwrap_or_else(|| x.or(y).map_or(0, Event::pc));
+            let kind = if in_it_block(&a[..index], elf) { LeakKind::Predication } else { LeakKind::ControlFlow };
+            (kind, pc)
+        }
     };
     Some(Leak { kind, pc, location: elf.locate(pc), event: index as u64, a: describe(x, elf), b: describe(y, elf) })
 }

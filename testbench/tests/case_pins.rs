@@ -116,6 +116,7 @@ const PINS: &[(&str, &str)] = &[
     ("ct.fixture.lookup", "cb3040c37899a3e8"),
     ("ct.fixture.lookup.masked", "cb3040c37899a3e8"),
     ("ct.fixture.branch", "03def1e155495584"),
+    ("ct.fixture.select.it", "03def1e155495584"),
     ("ct.fixture.branch.masked", "03def1e155495584"),
     ("ct.fixture.div_q", "4277ba67fe8bcd7f"),
     ("ct.fixture.div_q.barrett", "4277ba67fe8bcd7f"),

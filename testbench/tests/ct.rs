@@ -24,6 +24,7 @@ fn every_leaky_fixture_is_caught_where_it_leaks() {
     let leaky = [
         ("ct.fixture.lookup", "ct_fixture_lookup", LeakKind::MemoryAddress),
         ("ct.fixture.branch", "ct_fixture_branch", LeakKind::ControlFlow),
+        ("ct.fixture.select.it", "ct_fixture_select_it", LeakKind::Predication),
         ("ct.fixture.div_q", "ct_fixture_div_q", LeakKind::VariableLatency),
         ("ct.fixture.clz", "ct_fixture_clz", LeakKind::ControlFlow),
     ];

@@ -16,6 +16,7 @@ extern const uint32_t ct_fixture_table[16];
 void ct_fixture_lookup(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
 void ct_fixture_lookup_masked(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
 void ct_fixture_branch(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
+void ct_fixture_select_it(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
 void ct_fixture_branch_masked(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
 void ct_fixture_div_q(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
 void ct_fixture_div_q_barrett(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);

@@ -101,21 +101,33 @@ struct CtFixture {
     symbol: &'static str,
     op: Op,
     timing: Timing,
+    summary: &'static str,
 }
+
+const LOOKUP: &str = "a table lookup indexed by a secret (leaks the load address on purpose)";
+const LOOKUP_MASKED: &str = "the lookup reading every entry under masks";
+const BRANCH: &str = "a branch on a secret bit (leaks control flow on purpose)";
+const SELECT_IT: &str = "a select on a secret bit by an IT block (leaks its condition on purpose)";
+const BRANCH_MASKED: &str = "both sides computed, one kept by a mask of the bit";
+const DIV_Q: &str = "a secret divided by q with UDIV (leaks a variable-latency operand on purpose)";
+const DIV_Q_BARRETT: &str = "the quotient by Barrett reduction with a masked correction";
+const CLZ: &str = "a loop that stops at the first set bit (leaks control flow on purpose)";
+const CLZ_FIXED: &str = "a count over all 32 bits";
 
 pub(super) fn kernels() -> Vec<Kernel> {
     use Op::*;
     use Timing::*;
-    let kernel = |id, symbol, op, timing| Kernel::new(CtFixture { id, symbol, op, timing });
+    let kernel = |id, symbol, op, timing, summary| Kernel::new(CtFixture { id, symbol, op, timing, summary });
     vec![
-        kernel("ct.fixture.lookup", "ct_fixture_lookup", Lookup, Leaky),
-        kernel("ct.fixture.lookup.masked", "ct_fixture_lookup_masked", Lookup, Constant),
-        kernel("ct.fixture.branch", "ct_fixture_branch", Branch, Leaky),
-        kernel("ct.fixture.branch.masked", "ct_fixture_branch_masked", Branch, Constant),
-        kernel("ct.fixture.div_q", "ct_fixture_div_q", DivQ, Leaky),
-        kernel("ct.fixture.div_q.barrett", "ct_fixture_div_q_barrett", DivQ, Constant),
-        kernel("ct.fixture.clz", "ct_fixture_clz", Clz, Leaky),
-        kernel("ct.fixture.clz.fixed", "ct_fixture_clz_fixed", Clz, Constant),
+        kernel("ct.fixture.lookup", "ct_fixture_lookup", Lookup, Leaky, LOOKUP),
+        kernel("ct.fixture.lookup.masked", "ct_fixture_lookup_masked", Lookup, Constant, LOOKUP_MASKED),
+        kernel("ct.fixture.branch", "ct_fixture_branch", Branch, Leaky, BRANCH),
+        kernel("ct.fixture.select.it", "ct_fixture_select_it", Branch, Leaky, SELECT_IT),
+        kernel("ct.fixture.branch.masked", "ct_fixture_branch_masked", Branch, Constant, BRANCH_MASKED),
+        kernel("ct.fixture.div_q", "ct_fixture_div_q", DivQ, Leaky, DIV_Q),
+        kernel("ct.fixture.div_q.barrett", "ct_fixture_div_q_barrett", DivQ, Constant, DIV_Q_BARRETT),
+        kernel("ct.fixture.clz", "ct_fixture_clz", Clz, Leaky, CLZ),
+        kernel("ct.fixture.clz.fixed", "ct_fixture_clz_fixed", Clz, Constant, CLZ_FIXED),
     ]
 }
 
@@ -169,18 +181,6 @@ impl Contract for CtFixture {
     type Input = [u32; N];
 
     fn describe(&self) -> Description {
-        let how = match (self.op, self.timing) {
-            (Op::Lookup, Timing::Leaky) => "a table lookup indexed by a secret (leaks the load address on purpose)",
-            (Op::Lookup, Timing::Constant) => "the lookup reading every entry under masks",
-            (Op::Branch, Timing::Leaky) => "a branch on a secret bit (leaks control flow on purpose)",
-            (Op::Branch, Timing::Constant) => "both sides computed, one kept by a mask of the bit",
-            (Op::DivQ, Timing::Leaky) => {
-                "a secret divided by q with UDIV (leaks a variable-latency operand on purpose)"
-            }
-            (Op::DivQ, Timing::Constant) => "the quotient by Barrett reduction with a masked correction",
-            (Op::Clz, Timing::Leaky) => "a loop that stops at the first set bit (leaks control flow on purpose)",
-            (Op::Clz, Timing::Constant) => "a count over all 32 bits",
-        };
         let what = match self.op {
             Op::Lookup => "out[i] = ct_fixture_table[in[i]] (16 words)",
             Op::Branch => "out[i] = in[i] * 0x9E3779B1 if bit 0 of in[i] is set, else in[i] ^ 0x5A5A5A5A",
@@ -191,7 +191,7 @@ impl Contract for CtFixture {
             id: self.id,
             symbol: self.symbol,
             images: Images::Both,
-            summary: format!("constant-time fixture: {how}"),
+            summary: format!("constant-time fixture: {}", self.summary),
             computes: what.into(),
             requires: String::new(),
             edge_cases: EDGE_CASES,
