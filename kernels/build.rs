@@ -52,8 +52,6 @@ struct Image {
     includes_mve: bool,
 }
 
-include!("src/clang_refuses.rs");
-
 const M55_FLAGS: &[&str] = &["-mcpu=cortex-m55", "-mfloat-abi=hard"];
 const M7_FLAGS: &[&str] = &["-mcpu=cortex-m7", "-mfpu=fpv5-d16", "-mfloat-abi=hard"];
 
@@ -171,13 +169,6 @@ fn build_image(image: &Image, arm: &Path, sources: &[PathBuf], newlib_include: &
     for src in sources {
         let is_mve = src.to_str().unwrap().ends_with(".mve.c");
         if is_mve && !image.includes_mve {
-            continue;
-        }
-        let relative = src.strip_prefix(arm).unwrap();
-        if image.compiler == Compiler::Clang
-            && let Some((_, why)) = CLANG_REFUSES.iter().find(|(path, _)| relative == Path::new(path))
-        {
-            println!("cargo:warning={} leaves out {}: {why}", image.file, relative.display());
             continue;
         }
         let obj = obj_dir.join(object_name(arm, src));

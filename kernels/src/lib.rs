@@ -5,10 +5,6 @@
 //! The images are embedded in this crate, so the testbench needs nothing at run time but QEMU itself.
 
 pub mod abi;
-mod clang_refuses;
-
-/// Sources left out of the M85 image because clang refuses them (source under `arm/`, reason).
-pub const M85_LEFT_OUT: &[(&str, &str)] = clang_refuses::CLANG_REFUSES;
 
 /// A guest image and the emulator it is built for.
 #[derive(Debug, Clone, Copy)]

@@ -1,6 +1,6 @@
 //! The M85 image: clang's Cortex-M85 build of the same sources, run on QEMU's Cortex-M55 model. Every kernel with
 //! object code for QEMU passes a short campaign on it (its first edge cases and first random cases, every check the
-//! engine makes), except those of the sources declared refused by clang (`pqhelium_kernels::M85_LEFT_OUT`); the image is clang's output for the Cortex-M85, compile unit by compile unit; and its harness, like
+//! engine makes); the image is clang's output for the Cortex-M85, compile unit by compile unit; and its harness, like
 //! the M55 image's, touches no FP or MVE register outside the call trampoline.
 
 use std::collections::BTreeMap;
@@ -23,14 +23,8 @@ const RANDOM: u64 = 3;
 fn every_qemu_kernel_passes_on_the_m85_image() {
     let started = Instant::now();
     let mut campaigns = 0;
-    let mut left_out = Vec::new();
     for kernel in registry::all().filter(|k| k.runs_on(BackendKind::Qemu)) {
-        // Only a source clang refuses keeps a kernel out of the M85 image; gcc's M55 image has it.
-        if !Image::M85.has_symbol(kernel.symbol) {
-            assert!(Image::M55.has_symbol(kernel.symbol), "{}: in neither QEMU image", kernel.id);
-            left_out.push(kernel.id);
-            continue;
-        }
+        assert!(Image::M85.has_symbol(kernel.symbol), "{}: missing from the M85 image", kernel.id);
         let edge = EDGE.min(kernel.edge_cases);
         let done =
             if kernel.edge_cases > edge { Ranges::from_slice(&[[edge, kernel.edge_cases]]) } else { Ranges::new() };
@@ -49,12 +43,6 @@ fn every_qemu_kernel_passes_on_the_m85_image() {
     }
     eprintln!("{campaigns} campaigns on the M85 image in {:.1} s", started.elapsed().as_secs_f64());
     assert!(campaigns >= 10, "{campaigns} kernels with QEMU object code");
-    assert_eq!(
-        left_out.is_empty(),
-        pqhelium_kernels::M85_LEFT_OUT.is_empty(),
-        "kernels missing from the M85 image {left_out:?}, sources declared left out {:?}",
-        pqhelium_kernels::M85_LEFT_OUT
-    );
 }
 
 /// The image's ELF in a file, for the binutils that read it.

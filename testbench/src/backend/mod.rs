@@ -308,8 +308,7 @@ impl Image {
         self.backend().default_image() == Some(self)
     }
 
-    /// Whether the image has a kernel's symbol. Every image has every kernel of its sources except those of the
-    /// sources clang refuses ([`pqhelium_kernels::M85_LEFT_OUT`]), absent from the M85 image.
+    /// Whether the image has a kernel's symbol.
     pub fn has_symbol(self, symbol: &str) -> bool {
         crate::elf::GuestElf::parse(self.name(), self.guest().elf).is_ok_and(|elf| elf.has_symbol(symbol))
     }

@@ -1,9 +1,9 @@
 //! `FxpKernels` (FN-DSA key generation's 32.32 fixed point) from the sim models or the object code of the keygen
-//! division kernels (`kernels/arm/fndsa_keygen/`): `div_selfadj`, `invnorm` and `inv_mul2e` run the registered
-//! contracts (`registry::fndsa_keygen`), inputs and outputs checked against their bounds on every call. On QEMU the
-//! Cortex-M55 kernels serve (one VDIV.F64 per division), on unicorn the portable baselines (the bit-by-bit division
-//! in C); the model provider runs `pqhelium_sim::fxp_div`. The FFT and inverse FFT are served by the reference for
-//! now, counted apart ([`FxpProvider::reference_calls`]).
+//! kernels (`kernels/arm/fndsa_keygen/`): the FFT and inverse FFT, `div_selfadj`, `invnorm` and `inv_mul2e` run the
+//! registered contracts (`registry::fndsa_keygen`, `registry::fndsa_keygen_fft`), inputs and outputs checked against
+//! their bounds on every call. On QEMU the Cortex-M55 kernels serve (the MVE split-word FFTs, one VDIV.F64 per
+//! division), on unicorn the portable baselines (64-bit C FFTs, the bit-by-bit division); the model provider runs
+//! `pqhelium_sim::fxp_fft` and `pqhelium_sim::fxp_div`.
 //!
 //! After a failed call no more kernels run and the reference serves the rest, so that key generation ends as it
 //! would; the run must still ask [`FxpProvider::tally`]`().check()`: a result computed after a failure is never a
@@ -21,13 +21,19 @@ pub enum Op {
     DivSelfadj,
     Invnorm,
     InvMul2e,
+    Fft,
+    Ifft,
 }
 
 impl Op {
-    pub const ALL: [Op; 3] = [Op::DivSelfadj, Op::Invnorm, Op::InvMul2e];
+    pub const ALL: [Op; 5] = [Op::DivSelfadj, Op::Invnorm, Op::InvMul2e, Op::Fft, Op::Ifft];
+    /// The operations that divide.
+    pub const DIVISIONS: [Op; 3] = [Op::DivSelfadj, Op::Invnorm, Op::InvMul2e];
 
     fn name(self) -> &'static str {
         match self {
+            Op::Fft => "fft",
+            Op::Ifft => "ifft",
             Op::DivSelfadj => "div_selfadj",
             Op::Invnorm => "invnorm",
             Op::InvMul2e => "inv_mul2e",
@@ -35,7 +41,8 @@ impl Op {
     }
 }
 
-/// The registry id of `op` in `build`: the Cortex-M55 kernels (`Build::Mve`: the FPU division) or the baselines.
+/// The registry id of `op` in `build`: the Cortex-M55 kernels (`Build::Mve`: MVE FFTs, the FPU division) or the
+/// baselines.
 fn kernel_id(build: Build, op: Op) -> String {
     let suffix = if build == Build::Scalar { ".scalar" } else { "" };
     format!("fndsa.keygen.{}{suffix}", op.name())
@@ -43,15 +50,14 @@ fn kernel_id(build: Build, op: Op) -> String {
 
 /// The keygen fixed-point kernels of one build, from the model or from object code.
 pub struct FxpProvider {
-    kernels: [&'static Kernel; 3],
+    kernels: [&'static Kernel; 5],
     engine: Engine,
-    reference_calls: u64,
 }
 
 impl FxpProvider {
     /// The kernels of `build` on `engine`.
     pub fn new(build: Build, engine: Engine) -> Self {
-        Self { kernels: Op::ALL.map(|op| registered(&kernel_id(build, op))), engine, reference_calls: 0 }
+        Self { kernels: Op::ALL.map(|op| registered(&kernel_id(build, op))), engine }
     }
 
     /// The object code on an emulator of `kind`: the Cortex-M55 kernels on QEMU, the baselines on unicorn.
@@ -80,20 +86,10 @@ impl FxpProvider {
         self.engine.tally()
     }
 
-    /// Calls the reference served: the FFTs, and every call after a failure.
-    pub fn reference_calls(&self) -> u64 {
-        self.reference_calls
-    }
-
     /// Runs `op`'s kernel; its only output buffer as values, `None` after a failure.
     fn run(&mut self, op: Op, logn: u32, args: Vec<Arg>) -> Option<Vec<u64>> {
         let outcome = self.engine.run(self.kernels[op as usize], logn, args)?;
         Some(outcome.buffers[0].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect())
-    }
-
-    fn reference(&mut self) -> Reference {
-        self.reference_calls += 1;
-        Reference
     }
 }
 
@@ -103,11 +99,19 @@ fn bytes(values: &[u64]) -> Vec<u8> {
 
 impl FxpKernels for FxpProvider {
     fn fft(&mut self, logn: u32, f: &mut [u64]) {
-        self.reference().fft(logn, f);
+        let n = 1usize << logn;
+        match self.run(Op::Fft, logn, vec![Arg::InOut(bytes(&f[..n])), Arg::U32(logn)]) {
+            Some(out) => f[..n].copy_from_slice(&out),
+            None => Reference.fft(logn, f),
+        }
     }
 
     fn ifft(&mut self, logn: u32, f: &mut [u64]) {
-        self.reference().ifft(logn, f);
+        let n = 1usize << logn;
+        match self.run(Op::Ifft, logn, vec![Arg::InOut(bytes(&f[..n])), Arg::U32(logn)]) {
+            Some(out) => f[..n].copy_from_slice(&out),
+            None => Reference.ifft(logn, f),
+        }
     }
 
     fn div_selfadj(&mut self, logn: u32, a: &mut [u64], b: &[u64]) {
@@ -115,7 +119,7 @@ impl FxpKernels for FxpProvider {
         let args = vec![Arg::InOut(bytes(&a[..n])), Arg::In(bytes(&b[..hn])), Arg::U32(logn)];
         match self.run(Op::DivSelfadj, logn, args) {
             Some(out) => a[..n].copy_from_slice(&out),
-            None => self.reference().div_selfadj(logn, a, b),
+            None => Reference.div_selfadj(logn, a, b),
         }
     }
 
@@ -124,7 +128,7 @@ impl FxpKernels for FxpProvider {
         let args = vec![Arg::Out(4 * n), Arg::In(bytes(&a[..n])), Arg::In(bytes(&b[..n])), Arg::U32(logn), Arg::U32(e)];
         match self.run(Op::Invnorm, logn, args) {
             Some(out) => d[..n / 2].copy_from_slice(&out),
-            None => self.reference().invnorm(logn, d, a, b, e),
+            None => Reference.invnorm(logn, d, a, b, e),
         }
     }
 
@@ -133,7 +137,7 @@ impl FxpKernels for FxpProvider {
         let args = vec![Arg::InOut(bytes(&a[..n])), Arg::U32(logn), Arg::U32(e)];
         match self.run(Op::InvMul2e, logn, args) {
             Some(out) => a[..n].copy_from_slice(&out),
-            None => self.reference().inv_mul2e(logn, a, e),
+            None => Reference.inv_mul2e(logn, a, e),
         }
     }
 }
