@@ -137,10 +137,6 @@ fn canonical(mut v: Fe) -> Fe {
     v
 }
 
-fn outcome(fe: &Fe) -> Outcome {
-    Outcome { buffers: vec![words_to_bytes(fe)], ret: None }
-}
-
 /// The reference's element for all 256 bits of `fe` (its decoding ignores bit 255, worth 19 mod p).
 fn to_reference(fe: &Fe) -> Fe51 {
     let f = Reference;
@@ -206,7 +202,7 @@ impl Contract for FieldOp {
     }
 
     fn decode(&self, args: &[Arg]) -> Vec<Fe> {
-        args[1..].iter().map(|a| bytes_to_words(buffer(a)).try_into().expect("8 limbs")).collect()
+        args[1..].iter().map(|a| limbs(buffer(a))).collect()
     }
 
     fn reference(&self, operands: &Vec<Fe>) -> Outcome {
@@ -225,10 +221,7 @@ impl Contract for FieldOp {
     }
 
     fn ways(&self) -> Ways<Self> {
-        Ways::Three {
-            model: |op, operands| op.model(operands),
-            canon: |_, o| outcome(&canonical(limbs(&o.buffers[0]))),
-        }
+        Ways::Three { model: |op, operands| op.model(operands), canon: |_, o| canonical_elements(o) }
     }
 }
 
@@ -239,14 +232,14 @@ fn limbs(bytes: &[u8]) -> Fe {
 impl FieldOp {
     fn model(&self, operands: &[Fe]) -> Outcome {
         let a = &operands[0];
-        outcome(&match self.op {
+        outcome_of(&[match self.op {
             Op::Mul => model::mul(a, &operands[1]),
             Op::Sqr => model::sqr(a),
             Op::Add => model::add(a, &operands[1]),
             Op::Sub => model::sub(a, &operands[1]),
             Op::Mul121666 => model::mul121666(a),
             Op::Inv => model::inv(a),
-        })
+        }])
     }
 }
 
