@@ -285,14 +285,18 @@ fn halfword_at(elf: &GuestElf, address: u32) -> Option<u16> {
     })
 }
 
+/// The addresses of the instructions executed, last first.
+fn executed_backwards(events: &[Event]) -> impl Iterator<Item = u32> + '_ {
+    events.iter().rev().filter_map(|e| match e {
+        Event::Execute { pc } => Some(*pc),
+        _ => None,
+    })
+}
+
 /// Whether the last instruction of `events` is an IT instruction or inside the block of one (which holds up to four
 /// instructions: 4 - trailing zeros of the mask; instructions skipped in this run are not among the events).
 fn in_it_block(events: &[Event], elf: &GuestElf) -> bool {
-    let recent = events.iter().rev().filter_map(|e| match e {
-        Event::Execute { pc } => Some(*pc),
-        _ => None,
-    });
-    recent.take(5).enumerate().any(|(distance, pc)| {
+    executed_backwards(events).take(5).enumerate().any(|(distance, pc)| {
         // IT: 0xBFxy with a non-zero mask y (0xBFx0 are the hints: NOP, YIELD, WFE...).
         let mask = halfword_at(elf, pc).filter(|h| h & 0xFF00 == 0xBF00).map_or(0, |h| h & 0xF);
         mask != 0 && distance <= 4 - mask.trailing_zeros() as usize
@@ -306,10 +310,7 @@ pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf) -> Option<Leak
         return None;
     }
     let (x, y) = (a.get(index), b.get(index));
-    let last_instruction = a[..index].iter().rev().find_map(|e| match e {
-        Event::Execute { pc } => Some(*pc),
-        _ => None,
-    });
+    let last_instruction = executed_backwards(&a[..index]).next();
     let (kind, pc) = match (x, y) {
         (Some(Event::Operands { pc, .. }), _) | (_, Some(Event::Operands { pc, .. })) => {
             (LeakKind::VariableLatency, *pc)
