@@ -730,14 +730,14 @@ mod tests {
         let entries = |suite: &str| runs.iter().filter(|r| r.suite == suite).map(|r| r.results.len()).sum::<usize>();
         // fips202 with four providers; mlkem768 2 and xwing 3 entries with four providers; x25519 5 with the
         // reference; fndsa 90 with the reference and the model, 18 (j = 0, 1 at every degree) on each emulator;
-        // fndsa-keygen 300 with four providers.
+        // fndsa-keygen 300 with the reference and the model, 9 (seeds test0 to test2 at every degree) on each emulator.
         let expected = [
             ("fips202", 4 * 8),
             ("mlkem768", 4 * 2),
             ("x25519", 5),
             ("xwing", 4 * 3),
             ("fndsa", 2 * 90 + 2 * 18),
-            ("fndsa-keygen", 4 * 300),
+            ("fndsa-keygen", 2 * 300 + 2 * 9),
         ];
         for (suite, count) in expected {
             assert_eq!(entries(suite), count, "{suite}");

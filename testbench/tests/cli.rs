@@ -25,10 +25,11 @@ fn fuzz_ends_with_the_summary_line() {
 #[test]
 fn glob_patterns_select_several_kernels() {
     let (ok, stdout) =
-        pqhelium(&["fuzz", "--kernel", "keccak.*", "--backend", "model", "--cases", "50", "--seed", "1"]);
+        pqhelium(&["fuzz", "--kernel", "keccak.*interleave", "--backend", "model", "--cases", "50", "--seed", "1"]);
     assert!(ok, "{stdout}");
-    assert_eq!(stdout.lines().filter(|l| l.contains(" on model: 50 cases")).count(), 3, "{stdout}");
-    assert!(stdout.lines().last().unwrap().starts_with("150 cases, 0 mismatches, 0 faults"));
+    // keccak.interleave and keccak.deinterleave (not their .mve kernels).
+    assert_eq!(stdout.lines().filter(|l| l.contains(" on model: 50 cases")).count(), 2, "{stdout}");
+    assert!(stdout.lines().last().unwrap().starts_with("100 cases, 0 mismatches, 0 faults"));
 }
 
 #[test]
