@@ -42,8 +42,8 @@ pub fn run(format: Format) -> Result<ExitCode> {
 
 fn images(images: Images) -> &'static str {
     match images {
-        Images::Both => "m55+m7: QEMU and unicorn",
-        Images::M55Only => "m55: QEMU",
+        Images::Both => "m55+m85+m7: QEMU (gcc and clang builds) and unicorn",
+        Images::M55Only => "m55+m85: QEMU (gcc and clang builds)",
         Images::HostOnly => "host only: the model backend",
     }
 }

@@ -311,11 +311,11 @@ impl ArgSpec {
 /// Which guest images contain the kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Images {
-    /// Portable code: built for the Cortex-M55 (QEMU) and the Cortex-M7 (unicorn) images.
-    #[serde(rename = "m55+m7")]
+    /// Portable code: built for the Cortex-M55 and Cortex-M85 (QEMU) and the Cortex-M7 (unicorn) images.
+    #[serde(rename = "m55+m85+m7")]
     Both,
-    /// MVE code: Cortex-M55 image only.
-    #[serde(rename = "m55")]
+    /// MVE code: the Cortex-M55 and Cortex-M85 images only.
+    #[serde(rename = "m55+m85")]
     M55Only,
     /// No object code: a whole scheme in Rust checked against an oracle crate (model backend only).
     #[serde(rename = "host")]
