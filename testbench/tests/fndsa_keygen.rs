@@ -3,9 +3,6 @@
 //! object code; the FPU division's machine code has no operand-dependent branch or IT block; a wrong or missing
 //! kernel in the loop fails the key generation KAT (which passes with every provider: `kat`'s own test).
 
-use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use pqhelium_sim::fxp_div::{self, Corrections};
@@ -15,6 +12,9 @@ use pqhelium_testbench::kat::{self, Extent, Provider};
 use pqhelium_testbench::providers::fndsa_keygen::{FxpProvider, Op};
 use pqhelium_testbench::providers::{Build, Engine};
 use pqhelium_testbench::registry::{self, Kernel, Outcome};
+
+mod common;
+use common::disassemble;
 
 const SEED: u64 = 0x6B67;
 /// Random cases after the edge cases, per kernel and backend.
@@ -91,42 +91,6 @@ fn object_code_with_one_correction_fewer_is_caught() {
     }
 }
 
-/// One disassembled instruction.
-struct Instruction {
-    address: u64,
-    mnemonic: String,
-    operands: String,
-}
-
-/// Every function of a guest image, from `arm-none-eabi-objdump -d` (the toolchain that builds the images).
-fn disassemble(elf: &[u8]) -> BTreeMap<String, Vec<Instruction>> {
-    let mut file = tempfile::NamedTempFile::new().unwrap();
-    file.write_all(elf).unwrap();
-    let output = Command::new("arm-none-eabi-objdump")
-        .args(["-d", "--no-show-raw-insn"])
-        .arg(file.path())
-        .output()
-        .expect("arm-none-eabi-objdump (installed with arm-none-eabi-gcc, which builds the images) must run");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let mut functions: BTreeMap<String, Vec<Instruction>> = BTreeMap::new();
-    let mut current = None;
-    for line in String::from_utf8(output.stdout).unwrap().lines() {
-        if let Some(name) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")).map(|(_, name)| name) {
-            current = Some(name.to_string());
-            functions.insert(name.to_string(), Vec::new());
-            continue;
-        }
-        let (Some(function), Some((address, rest))) = (&current, line.trim_start().split_once(":\t")) else {
-            continue;
-        };
-        let Ok(address) = u64::from_str_radix(address, 16) else { continue };
-        let (mnemonic, operands) = rest.split_once('\t').unwrap_or((rest, ""));
-        let instruction = Instruction { address, mnemonic: mnemonic.to_string(), operands: operands.to_string() };
-        functions.get_mut(function).unwrap().push(instruction);
-    }
-    functions
-}
-
 const CONDITIONS: [&str; 14] = ["eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt"];
 const MORE_CONDITIONS: [&str; 2] = ["gt", "le"];
 
@@ -150,7 +114,7 @@ fn target(operands: &str) -> u64 {
 #[test]
 fn the_division_has_no_operand_dependent_branch_or_address() {
     for image in [pqhelium_kernels::M55_IMAGE, pqhelium_kernels::M85_IMAGE, pqhelium_kernels::M7_IMAGE] {
-        let functions = disassemble(image.elf);
+        let functions = disassemble(image.elf, None);
         let division = &functions["fndsa_fxr_div"];
         assert!(division.len() > 50, "{}: {} instructions", image.name, division.len());
         for i in division {

@@ -3,26 +3,17 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{qemu_children_of, serving};
+use common::{KillOnDrop, qemu_children_of, serving};
 
 const JOBS: usize = 2;
 /// Booting the QEMU workers and serving a first batch takes a second or two.
 const START_UP: Duration = Duration::from_secs(15);
 /// The kernel delivers PDEATHSIG at once; QEMU's exit takes a moment.
 const AFTERMATH: Duration = Duration::from_secs(5);
-
-/// Kills the CLI should the test fail before it does.
-struct KillOnDrop(Child);
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn entries(dir: &Path) -> BTreeSet<String> {
     std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()

@@ -8,24 +8,19 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use pqhelium_testbench::report::Report;
+
+mod common;
+use common::KillOnDrop;
 
 /// Two kernels on QEMU (`fwd` and `inv`), a few seconds in all: the kill can land in either campaign.
 const KERNEL: &str = "fndsa.ntt1024.???";
 const CASES: u64 = 6000;
 const CAMPAIGNS: u64 = 2;
 const PATIENCE: Duration = Duration::from_secs(60);
-
-struct KillOnDrop(Child);
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn start(dir: &Path, pause_in_checkpoint_ms: Option<u64>) -> (KillOnDrop, BufReader<ChildStdout>) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_pqhelium"));

@@ -11,8 +11,12 @@ use std::time::{Duration, Instant};
 use pqhelium_kernels::{M55_IMAGE, M85_IMAGE};
 use pqhelium_testbench::backend::{BackendKind, Image, Limits};
 use pqhelium_testbench::diff::{self, Campaign, Control};
+use pqhelium_testbench::elf::GuestElf;
 use pqhelium_testbench::ranges::Ranges;
 use pqhelium_testbench::registry;
+
+mod common;
+use common::disassemble;
 
 const SEED: u64 = 0x85;
 /// Edge cases and random cases run per kernel.
@@ -95,30 +99,11 @@ fn the_m85_image_is_clangs_cortex_m85_build() {
 
 /// Functions of the harness range (`__harness_start`..`__harness_end`) and their mnemonics.
 fn harness_functions(elf: &[u8]) -> BTreeMap<String, Vec<String>> {
-    let guest = object::File::parse(elf).unwrap();
-    let address = |name: &str| {
-        use object::{Object, ObjectSymbol};
-        guest.symbols().find(|s| s.name() == Ok(name)).unwrap_or_else(|| panic!("no {name}")).address()
-    };
-    let file = elf_file(elf);
-    let output = Command::new("arm-none-eabi-objdump")
-        .args(["-d", "--no-show-raw-insn"])
-        .arg(format!("--start-address={:#x}", address("__harness_start")))
-        .arg(format!("--stop-address={:#x}", address("__harness_end")))
-        .arg(file.path())
-        .output()
-        .expect("arm-none-eabi-objdump (installed with arm-none-eabi-gcc, which links the images) must run");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let mut functions: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut current = None;
-    for line in String::from_utf8(output.stdout).unwrap().lines() {
-        if let Some(name) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")).map(|(_, name)| name) {
-            current = Some(functions.entry(name.to_string()).or_default());
-        } else if let (Some(mnemonics), Some((_, rest))) = (current.as_mut(), line.trim_start().split_once(":\t")) {
-            mnemonics.push(rest.split('\t').next().unwrap().to_string());
-        }
-    }
-    functions
+    let guest = GuestElf::parse("image", elf).unwrap();
+    let address = |name: &'static str| u64::from(guest.harness_symbol(name).unwrap());
+    let range = (address("__harness_start"), address("__harness_end"));
+    let functions = disassemble(elf, Some(range));
+    functions.into_iter().map(|(name, code)| (name, code.into_iter().map(|i| i.mnemonic).collect())).collect()
 }
 
 /// The harness's assembly: the vector table, the fault entry and the call trampoline, which loads and checks the

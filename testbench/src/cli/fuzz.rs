@@ -320,6 +320,8 @@ struct Checkpoint<'a> {
     backend: &'static str,
     image: Option<&'static str>,
     seed: u64,
+    /// The pause of the fault injection, read once.
+    pause_in_write: Duration,
     live: Mutex<Live>,
 }
 
@@ -348,7 +350,9 @@ impl<'a> Checkpoint<'a> {
         seed: u64,
     ) -> Self {
         let live = Live { report: report.clone(), saved_at: Instant::now(), unsaved_cases: 0 };
-        Self { path, kernel, backend, image, seed, live: Mutex::new(live) }
+        let pause_ms = std::env::var(PAUSE_IN_CHECKPOINT_WRITE).ok().and_then(|ms| ms.parse().ok());
+        let pause_in_write = Duration::from_millis(pause_ms.unwrap_or(0));
+        Self { path, kernel, backend, image, seed, pause_in_write, live: Mutex::new(live) }
     }
 
     fn record(&self, [first, last]: [u64; 2], failures: &[CaseFailure]) {
@@ -360,9 +364,7 @@ impl<'a> Checkpoint<'a> {
         entry.record(&Ranges::from_slice(&[[first, last]]), failures);
         live.unsaved_cases += last - first;
         if failed || live.saved_at.elapsed() >= CHECKPOINT_EVERY || live.unsaved_cases >= CHECKPOINT_EVERY_CASES {
-            let pause = std::env::var(PAUSE_IN_CHECKPOINT_WRITE).ok().and_then(|ms| ms.parse().ok());
-            let written = live.report.save_pausing(self.path, Duration::from_millis(pause.unwrap_or(0)));
-            if let Err(e) = written {
+            if let Err(e) = live.report.save_pausing(self.path, self.pause_in_write) {
                 tracing::warn!("checkpoint {}: {e}", self.path.display());
             }
             live.saved_at = Instant::now();

@@ -1,8 +1,12 @@
-//! Helpers shared by test binaries that look at the QEMU processes they start.
+//! Helpers shared by test binaries: the QEMU processes they start, a child process killed with the test, and the
+//! disassembly of a guest image.
 // Each test binary uses only some of them.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
+use std::io::Write;
 use std::os::unix::fs::FileExt;
+use std::process::{Child, Command};
 
 use pqhelium_kernels::abi;
 
@@ -42,4 +46,55 @@ pub fn serving(pid: i32) -> bool {
     let mut done_seq = [0; 4];
     let at = u64::from(abi::CTRL_OFFSET) + abi::ctrl::DONE_SEQ as u64;
     ddr.read_exact_at(&mut done_seq, at).is_ok() && u32::from_le_bytes(done_seq) > 0
+}
+
+/// A child process killed (and reaped) when the test ends, should it fail before it does.
+pub struct KillOnDrop(pub Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One disassembled instruction.
+pub struct Instruction {
+    pub address: u64,
+    pub mnemonic: String,
+    pub operands: String,
+}
+
+/// Every function of a guest image, or of the address range `[start, stop)` of it, from `arm-none-eabi-objdump -d`
+/// (the toolchain that links the images).
+pub fn disassemble(elf: &[u8], range: Option<(u64, u64)>) -> BTreeMap<String, Vec<Instruction>> {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(elf).unwrap();
+    let mut command = Command::new("arm-none-eabi-objdump");
+    command.args(["-d", "--no-show-raw-insn"]);
+    if let Some((start, stop)) = range {
+        command.arg(format!("--start-address={start:#x}")).arg(format!("--stop-address={stop:#x}"));
+    }
+    let output = command
+        .arg(file.path())
+        .output()
+        .expect("arm-none-eabi-objdump (installed with arm-none-eabi-gcc, which links the images) must run");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut functions: BTreeMap<String, Vec<Instruction>> = BTreeMap::new();
+    let mut current = None;
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        if let Some(name) = line.strip_suffix(">:").and_then(|l| l.split_once(" <")).map(|(_, name)| name) {
+            current = Some(name.to_string());
+            functions.entry(name.to_string()).or_default();
+            continue;
+        }
+        let (Some(function), Some((address, rest))) = (&current, line.trim_start().split_once(":\t")) else {
+            continue;
+        };
+        let Ok(address) = u64::from_str_radix(address, 16) else { continue };
+        let (mnemonic, operands) = rest.split_once('\t').unwrap_or((rest, ""));
+        let instruction = Instruction { address, mnemonic: mnemonic.to_string(), operands: operands.to_string() };
+        functions.get_mut(function).unwrap().push(instruction);
+    }
+    functions
 }
