@@ -19,6 +19,7 @@ pub mod diff;
 pub mod elf;
 pub mod fuzzing;
 pub mod kat;
+pub mod lint;
 pub mod providers;
 pub mod ranges;
 pub mod registry;

@@ -63,6 +63,9 @@ enum Command {
     /// Constant-time evidence: pairs of inputs differing only in secret arguments, the object code's leakage traces
     /// (instruction addresses, data addresses, variable-latency operands) compared; the first difference is a leak.
     Ct(cli::ct::Args),
+    /// Every instruction of the guest images (or of your objects) checked for encodings the architecture calls
+    /// UNDEFINED or UNPREDICTABLE, which QEMU runs without complaint; a finding names `symbol+offset` and the rule.
+    Lint(cli::lint::Args),
     /// Throughput per kernel and backend, instructions per call, harness efficiency.
     Bench {
         /// Kernel id or glob.
@@ -99,6 +102,7 @@ fn main() -> ExitCode {
         Command::Repro { kernel, backend, image, seed, case } => cli::repro(&kernel, backend, image, seed, case),
         Command::Kat { suite, provider } => cli::kat(&suite, &provider),
         Command::Ct(args) => cli::ct::run(args),
+        Command::Lint(args) => cli::lint::run(args),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),
         Command::Bench { kernel, calls, image, json, .. } => cli::bench::run(&kernel, calls, image, json.as_deref()),
     };

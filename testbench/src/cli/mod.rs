@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod ct;
 pub mod fuzz;
+pub mod lint;
 pub mod list;
 pub mod merge;
 
