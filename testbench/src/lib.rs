@@ -15,6 +15,7 @@
 pub mod affinity;
 pub mod backend;
 pub mod ct;
+pub mod cycles;
 pub mod diff;
 pub mod elf;
 pub mod fuzzing;

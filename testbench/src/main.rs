@@ -66,6 +66,8 @@ enum Command {
     /// Every instruction of the guest images (or of your objects) checked for encodings the architecture calls
     /// UNDEFINED or UNPREDICTABLE, which QEMU runs without complaint; a finding names `symbol+offset` and the rule.
     Lint(cli::lint::Args),
+    /// Estimated Cortex-M55/M85 cycles per call: the blocks QEMU ran, timed by LLVM's scheduling models of the cores.
+    Cycles(cli::cycles::Args),
     /// Throughput per kernel and backend, instructions per call, harness efficiency.
     Bench {
         /// Kernel id or glob.
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
         Command::Kat { suite, provider } => cli::kat(&suite, &provider),
         Command::Ct(args) => cli::ct::run(args),
         Command::Lint(args) => cli::lint::run(args),
+        Command::Cycles(args) => cli::cycles::run(args),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),
         Command::Bench { kernel, calls, image, json, .. } => cli::bench::run(&kernel, calls, image, json.as_deref()),
     };

@@ -65,6 +65,8 @@ pub struct QemuBackend {
     worker: Option<Worker>,
     no_window: NoWindow,
     restarts: u64,
+    /// Whether the plugin records the block profile (`crate::cycles::profile`).
+    profiling: bool,
 }
 
 struct Worker {
@@ -79,6 +81,8 @@ struct Worker {
     seq: u32,
     /// Died, hung or timed out: replaced before the next batch.
     failed: bool,
+    /// The block profile the plugin writes: a host-owned file the guest cannot reach.
+    profile: Option<MmapMut>,
 }
 
 impl Drop for Worker {
@@ -96,6 +100,20 @@ impl QemuBackend {
 
     /// A backend on any harness image (tests use hostile ones).
     pub fn with_image(elf: GuestElf, elf_bytes: &[u8], limits: Limits) -> Result<Self, BackendError> {
+        Self::start(elf, elf_bytes, limits, false)
+    }
+
+    /// A backend whose plugin also records the block profile of what runs (`pqhelium cycles`).
+    pub fn open_profiled(image: &GuestImage, limits: Limits) -> Result<Self, BackendError> {
+        Self::start(GuestElf::parse(image.name, image.elf)?, image.elf, limits, true)
+    }
+
+    /// The block profile file of the current worker (none unless opened profiled, or after a failed restart).
+    pub fn profile_mut(&mut self) -> Option<&mut [u8]> {
+        self.worker.as_mut().and_then(|w| w.profile.as_deref_mut())
+    }
+
+    fn start(elf: GuestElf, elf_bytes: &[u8], limits: Limits, profiling: bool) -> Result<Self, BackendError> {
         let qemu = find_qemu().map_err(BackendError::Unavailable)?;
         let skip_range = (elf.harness_symbol("__harness_start")?, elf.harness_symbol("__harness_end")?);
         elf.harness_symbol("pqh_reset")?;
@@ -111,6 +129,7 @@ impl QemuBackend {
             worker: None,
             no_window: NoWindow,
             restarts: 0,
+            profiling,
         };
         backend.worker = Some(backend.spawn()?);
         Ok(backend)
@@ -136,13 +155,29 @@ impl QemuBackend {
             .map_err(|e| start_error("mapping shared memory", e))?;
         let log = anonymous_file(c"pqhelium-qemu-log").map_err(|e| start_error("qemu log", e))?;
         let ddr_path = fd_path(&ddr);
-        let plugin = format!(
+        let mut plugin = format!(
             "{},shm={ddr_path},offset={},skip_lo={:#x},skip_hi={:#x}",
             fd_path(&self.plugin_file),
             abi::ICOUNT_OFFSET,
             self.skip_range.0,
             self.skip_range.1
         );
+        let profile_file = match self.profiling {
+            true => Some(anonymous_file(c"pqhelium-profile").map_err(|e| start_error("profile file", e))?),
+            false => None,
+        };
+        let profile = match &profile_file {
+            Some(file) => {
+                plugin.push_str(&format!(",profile={}", fd_path(file)));
+                // SAFETY: the file is ours and QEMU's plugin only; both sides treat it as bytes.
+                let map = file
+                    .set_len(crate::cycles::profile::FILE_SIZE as u64)
+                    .and_then(|_| unsafe { MmapMut::map_mut(file) })
+                    .map_err(|e| start_error("mapping the profile file", e))?;
+                Some(map)
+            }
+            None => None,
+        };
         let mut command = Command::new(&self.qemu);
         command
             .args(["-M", "mps3-an547,memory-backend=ddr"])
@@ -156,7 +191,8 @@ impl QemuBackend {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(log.try_clone().map_err(|e| start_error("qemu log", e))?);
-        let inherited = [ddr.as_raw_fd(), self.image_file.as_raw_fd(), self.plugin_file.as_raw_fd()];
+        let mut inherited = vec![ddr.as_raw_fd(), self.image_file.as_raw_fd(), self.plugin_file.as_raw_fd()];
+        inherited.extend(profile_file.as_ref().map(|f| f.as_raw_fd()));
         let parent = std::process::id() as libc::pid_t;
         // SAFETY: `prepare_child` makes only async-signal-safe calls and does not allocate.
         unsafe {
@@ -172,7 +208,7 @@ impl QemuBackend {
             libc::fcntl(fd, libc::F_SETFL, libc::fcntl(fd, libc::F_GETFL) | libc::O_NONBLOCK);
         }
         let stdout = child.stdout.take().expect("piped");
-        let mut worker = Worker { child, stdin, stdout, log, map, seq: 0, failed: false };
+        let mut worker = Worker { child, stdin, stdout, log, map, seq: 0, failed: false, profile };
         match wait_byte(&mut worker.stdout, BOOT_TIMEOUT) {
             Ok(b'R') => {}
             Ok(other) => return Err(BackendError::Start(format!("unexpected boot byte {other:#04x}"))),

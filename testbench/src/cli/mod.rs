@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod check;
 pub mod ct;
+pub mod cycles;
 pub mod fuzz;
 pub mod lint;
 pub mod list;

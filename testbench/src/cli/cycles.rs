@@ -1,0 +1,98 @@
+//! `pqhelium cycles`: estimated Cortex-M55 and Cortex-M85 cycles per call of each kernel, from the blocks QEMU ran
+//! and LLVM's scheduling models of the two cores (`pqhelium_testbench::cycles`, docs/cycles.md).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use pqhelium_testbench::backend::BackendKind;
+use pqhelium_testbench::cycles::{Class, Core, Estimator, plot};
+use pqhelium_testbench::registry::{self, case_rng};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Kernel id or glob.
+    #[arg(long, default_value = "*")]
+    kernel: String,
+    /// The core (its image and its scheduling model); both when absent.
+    #[arg(long, value_enum)]
+    core: Vec<Core>,
+    /// Calls profiled per kernel (random cases after the edge cases; the estimate is their average).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
+    calls: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also print each kernel's blocks, most cycles first.
+    #[arg(long)]
+    blocks: bool,
+    /// Write the cycles split by instruction class as an SVG chart.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
+/// Blocks shown per kernel with `--blocks`.
+const BLOCKS_SHOWN: usize = 12;
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let kernels: Vec<_> =
+        registry::matching(&args.kernel).into_iter().filter(|k| k.runs_on(BackendKind::Qemu)).collect();
+    if kernels.is_empty() {
+        bail!("no kernel with object code for the M55/M85 images matches `{}` (see `pqhelium list`)", args.kernel);
+    }
+    if let Some(path) = &args.plot {
+        super::ensure_writable("--plot", path)?;
+    }
+    let cores = if args.core.is_empty() { Core::ALL.to_vec() } else { args.core.clone() };
+    let mut bars = Vec::new();
+    let mut estimated = 0;
+    for core in cores {
+        let mut estimator = Estimator::new(core)?;
+        for kernel in &kernels {
+            if !estimator.has_symbol(kernel.symbol) {
+                continue;
+            }
+            let cases: Vec<_> = (0..args.calls)
+                .map(|i| kernel.edge_cases + i)
+                .map(|case| kernel.generate(case, &mut case_rng(args.seed, case)))
+                .collect();
+            let estimate =
+                estimator.estimate(kernel.symbol, &cases).with_context(|| format!("{} on {core}", kernel.id))?;
+            println!(
+                "{} {core}: {:.0} cycles/call, {:.0} instructions/call",
+                kernel.id, estimate.cycles, estimate.instructions
+            );
+            if args.blocks {
+                let classes: Vec<String> = Class::ALL
+                    .iter()
+                    .zip(estimate.by_class)
+                    .filter(|(_, c)| *c > 0.0)
+                    .map(|(class, c)| format!("{} {:.0}", class.name(), c))
+                    .collect();
+                println!("    by class: {}; branch and loop terms {:.0}", classes.join(", "), estimate.branch_terms);
+                println!("    {:>10} {:>12} {:>8} {:>12}  block", "cycles", "executions", "insns", "cycles/exec");
+                for block in estimate.blocks.iter().take(BLOCKS_SHOWN) {
+                    println!(
+                        "    {:>10.0} {:>12.1} {:>8} {:>12.1}  {} ({})",
+                        block.cycles,
+                        block.executions,
+                        block.id.insns,
+                        block.cycles / block.executions,
+                        block.location,
+                        block.id
+                    );
+                }
+                if estimate.blocks.len() > BLOCKS_SHOWN {
+                    println!("    ... {} more blocks", estimate.blocks.len() - BLOCKS_SHOWN);
+                }
+            }
+            bars.push(plot::Bar { label: format!("{} {core}", kernel.id), by_class: estimate.by_class });
+            estimated += 1;
+        }
+    }
+    if let Some(path) = &args.plot {
+        let title = format!("Estimated cycles per call by instruction class ({})", args.kernel);
+        std::fs::write(path, plot::svg(&title, &bars)).with_context(|| format!("--plot {}", path.display()))?;
+    }
+    println!("{estimated} estimates (llvm-mca-19 scheduling models; error model in docs/cycles.md)");
+    Ok(ExitCode::SUCCESS)
+}
