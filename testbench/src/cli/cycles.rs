@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use pqhelium_testbench::backend::BackendKind;
-use pqhelium_testbench::cycles::{Class, Core, Estimator, plot};
+use pqhelium_testbench::cycles::{Class, Core, Estimator, calibration, plot};
 use pqhelium_testbench::registry::{self, case_rng};
 
 #[derive(clap::Args)]
@@ -28,12 +28,18 @@ pub struct Args {
     /// Write the cycles split by instruction class as an SVG chart.
     #[arg(long)]
     plot: Option<PathBuf>,
+    /// Instead: the calibration kernels, predicted against their published cycles per iteration.
+    #[arg(long, conflicts_with_all = ["kernel", "blocks", "plot"])]
+    calibration: bool,
 }
 
 /// Blocks shown per kernel with `--blocks`.
 const BLOCKS_SHOWN: usize = 12;
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if args.calibration {
+        return calibration(&args.core);
+    }
     let kernels: Vec<_> =
         registry::matching(&args.kernel).into_iter().filter(|k| k.runs_on(BackendKind::Qemu)).collect();
     if kernels.is_empty() {
@@ -94,5 +100,31 @@ pub fn run(args: Args) -> Result<ExitCode> {
         std::fs::write(path, plot::svg(&title, &bars)).with_context(|| format!("--plot {}", path.display()))?;
     }
     println!("{estimated} estimates (llvm-mca-19 scheduling models; error model in docs/cycles.md)");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The calibration table: published and predicted cycles per iteration, the error, the source.
+fn calibration(cores: &[Core]) -> Result<ExitCode> {
+    println!("| kernel | core | published cycles/iteration | predicted | error | source |");
+    println!("|---|---|---:|---:|---:|---|");
+    let mut errors = Vec::new();
+    for core in Core::ALL.into_iter().filter(|c| cores.is_empty() || cores.contains(c)) {
+        let mut estimator = Estimator::new(core)?;
+        for c in calibration::CALIBRATIONS.iter().filter(|c| c.core == core) {
+            let outcome = calibration::run(&mut estimator, c).with_context(|| format!("{} on {core}", c.symbol))?;
+            println!(
+                "| {} | {core} | {:.1} | {:.1} | {:+.1} % | {} |",
+                c.symbol,
+                c.published,
+                outcome.predicted,
+                100.0 * outcome.error,
+                c.source.describe()
+            );
+            errors.push(outcome.error.abs());
+        }
+    }
+    let worst = errors.iter().copied().fold(0.0, f64::max);
+    let mean = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
+    println!("{} calibration kernels, mean |error| {:.1} %, worst {:.1} %", errors.len(), 100.0 * mean, 100.0 * worst);
     Ok(ExitCode::SUCCESS)
 }

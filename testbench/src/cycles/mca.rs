@@ -24,7 +24,11 @@ const INSTALL_HINT: &str = "run `ci/setup` (apt-get install llvm-19)";
 /// An LLVM tool: `$PQHELIUM_LLVM_MCA` / `$PQHELIUM_LLVM_OBJDUMP`, else the Debian name on the PATH.
 fn tool(name: &str, env: &str) -> Result<PathBuf> {
     if let Some(path) = std::env::var_os(env) {
-        return Ok(PathBuf::from(path));
+        let path = PathBuf::from(path);
+        if !path.is_file() {
+            bail!("{name} not found at ${env} = {}; {INSTALL_HINT}", path.display());
+        }
+        return Ok(path);
     }
     std::env::var_os("PATH")
         .iter()

@@ -6,6 +6,7 @@
 //! models leave out (taken branches, mispredictions, low-overhead loops). What is modelled and the measured error on
 //! the calibration kernels: docs/cycles.md.
 
+pub mod calibration;
 pub mod mca;
 pub mod model;
 pub mod plot;

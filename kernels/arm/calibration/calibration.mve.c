@@ -1,0 +1,107 @@
+/*
+ * Calibration kernels for `pqhelium cycles`: short loops whose cycle counts on Cortex-M55/M85 are published
+ * (measurements on a board, or Arm's own pipeline descriptions), written here from those descriptions. Each takes
+ * the iteration count n >= 1 (and a 64-byte buffer for the memory ones) and returns 0; the sequences are inline
+ * assembly so that neither compiler changes them. Predicted against published: docs/cycles.md.
+ *
+ * Contract: n in [1, 2^16]; buf (when present) 64 bytes, 16-byte aligned, contents irrelevant and overwritten.
+ */
+#include <stdint.h>
+
+#define REPEAT2(x) x x
+#define REPEAT4(x) REPEAT2(x) REPEAT2(x)
+#define REPEAT8(x) REPEAT4(x) REPEAT4(x)
+#define REPEAT16(x) REPEAT8(x) REPEAT8(x)
+
+/* Twenty pairs of independent 16-bit register moves per iteration, ended by `le`: on the Cortex-M85 two 16-bit ALU
+ * instructions issue per cycle and a predicted `le` issues with them, so an iteration takes 20 cycles (measured on an
+ * RA8D1: 20,001 cycles for 1,000 iterations, jnk0le/random `pipeline cycle test`). */
+uint32_t cal_alu_pairs(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "dls lr, %0\n"
+                     "1:\n" REPEAT16("mov r2, r2\n mov r3, r3\n") REPEAT2("mov r2, r2\n mov r3, r3\n")
+                         "mov r2, r2\n mov r3, r3\n"
+                         "mov r2, r2\n"
+                         "le lr, 1b\n"
+                     :
+                     : "r"(n)
+                     : "r2", "r3", "lr", "memory");
+    return 0;
+}
+
+/* A chain of dependent FP64 additions, eight per iteration: each waits for the one before, so an iteration takes
+ * eight FP64 add latencies (Cortex-M55 15 cycles, Cortex-M85 6: docs/cycles.md for the sources). */
+uint32_t cal_fp64_add_chain(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "vmov.f64 d0, #1.0\n"
+                     "vmov.f64 d1, #0.5\n"
+                     "dls lr, %0\n"
+                     "1:\n" REPEAT8("vadd.f64 d0, d0, d1\n") "le lr, 1b\n"
+                     :
+                     : "r"(n)
+                     : "d0", "d1", "lr", "memory");
+    return 0;
+}
+
+/* The same with multiplications (latency: Cortex-M55 21 cycles, Cortex-M85 8). */
+uint32_t cal_fp64_mul_chain(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "vmov.f64 d0, #1.0\n"
+                     "vmov.f64 d1, #1.0\n"
+                     "dls lr, %0\n"
+                     "1:\n" REPEAT8("vmul.f64 d0, d0, d1\n") "le lr, 1b\n"
+                     :
+                     : "r"(n)
+                     : "d0", "d1", "lr", "memory");
+    return 0;
+}
+
+/* The same with divisions (latency: Cortex-M55 30 cycles, Cortex-M85 29). */
+uint32_t cal_fp64_div_chain(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "vmov.f64 d0, #1.0\n"
+                     "vmov.f64 d1, #1.0\n"
+                     "dls lr, %0\n"
+                     "1:\n" REPEAT8("vdiv.f64 d0, d0, d1\n") "le lr, 1b\n"
+                     :
+                     : "r"(n)
+                     : "d0", "d1", "lr", "memory");
+    return 0;
+}
+
+/* Arm's description of the Cortex-M55 MVE pipeline (LLVM ARMScheduleM55.td): in VLDR; VADD; VMUL; VSTR each
+ * instruction's second beat overlaps the next one's first beat on another pipe, 5 cycles in all. The next sequence's
+ * VLDR cannot overlap the VSTR (same load/store pipe): 5 cycles per sequence, four per iteration here. */
+uint32_t cal_mve_overlap(uint32_t n, uint8_t *buf)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "dls lr, %0\n"
+                     "1:\n" REPEAT4("vldrw.u32 q0, [%1]\n"
+                                    "vadd.i32 q1, q0, q0\n"
+                                    "vmul.i32 q2, q1, q1\n"
+                                    "vstrw.32 q2, [%1, #16]\n") "le lr, 1b\n"
+                     :
+                     : "r"(n), "r"(buf)
+                     : "q0", "q1", "q2", "lr", "memory");
+    return 0;
+}
+
+/* The same description's counter-example: two loads in a row (VLDR; VLDRB; VADD; VSTR) cannot overlap: 6 cycles
+ * per sequence. */
+uint32_t cal_mve_no_overlap(uint32_t n, uint8_t *buf)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "dls lr, %0\n"
+                     "1:\n" REPEAT4("vldrw.u32 q0, [%1]\n"
+                                    "vldrb.u8 q1, [%1, #32]\n"
+                                    "vadd.i32 q2, q1, q0\n"
+                                    "vstrw.32 q2, [%1, #16]\n") "le lr, 1b\n"
+                     :
+                     : "r"(n), "r"(buf)
+                     : "q0", "q1", "q2", "lr", "memory");
+    return 0;
+}
