@@ -5,6 +5,7 @@
 //! time is a column of its own, and the rate with it included is in the JSON. The campaign runs twice, as `fuzz`
 //! runs it and with `--pin`; the loop runs on an emulator left to the scheduler and on one pinned as a `--pin` worker
 //! is, and the faster of the two is the loop's rate. The model's calls/s over the loop's is the model's speed-up.
+//! On the M55 and M85 images the column before the last is the estimated cycles per call (`pqhelium cycles`).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use pqhelium_testbench::affinity::Placement;
-use pqhelium_testbench::backend::{Backend, BackendKind, Call, Image, Limits, target_label};
+use pqhelium_testbench::backend::{Arg, Backend, BackendKind, Call, Image, Limits, target_label};
+use pqhelium_testbench::cycles::{Core, Estimator};
 use pqhelium_testbench::diff::{self, Campaign};
 use pqhelium_testbench::registry::{self, case_rng};
 use serde::Serialize;
@@ -35,6 +37,8 @@ struct Row {
     efficiency_campaign: Option<f64>,
     efficiency_campaign_pinned: Option<f64>,
     instructions_per_call: Option<u64>,
+    /// Estimated cycles per call on the image's core (`pqhelium cycles`; M55 and M85 images only).
+    estimated_cycles_per_call: Option<f64>,
     model_speedup: Option<f64>,
 }
 
@@ -52,9 +56,10 @@ pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>)
     println!(
         "| kernel | backend | calls/s, 1 per round trip | calls/s, 64 per round trip | campaign cases/s (1 job) | \
          campaign --pin | campaign start-up (ms) | calls/s, loop in guest | efficiency 1 | efficiency 64 | \
-         efficiency campaign | efficiency --pin | instructions/call | model / loop in guest |"
+         efficiency campaign | efficiency --pin | instructions/call | est. cycles/call | model / loop in guest |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut estimators = Estimators::default();
     let mut rows = Vec::new();
     for kernel in kernels {
         let args = kernel.generate(kernel.edge_cases, &mut case_rng(1, kernel.edge_cases));
@@ -84,7 +89,7 @@ pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>)
             false => None,
         };
         let shown = model_campaign.map_or(String::new(), |rate| format!("{rate:.0}"));
-        println!("| {} | {} | {model_rate:.0} | | {shown} | | | | | | | | | |", kernel.id, kernel.expected_side());
+        println!("| {} | {} | {model_rate:.0} | | {shown} | | | | | | | | | | |", kernel.id, kernel.expected_side());
         rows.push(Row {
             kernel: kernel.id.into(),
             backend: kernel.expected_side().into(),
@@ -101,6 +106,7 @@ pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>)
             efficiency_campaign: None,
             efficiency_campaign_pinned: None,
             instructions_per_call: None,
+            estimated_cycles_per_call: None,
             model_speedup: None,
         });
         let images = match image {
@@ -171,10 +177,12 @@ pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>)
                 ratio(|r| r.model),
             );
             let per_call = rounds[ROUNDS - 1].instructions;
+            let cycles = estimators.cycles(image, kernel.symbol, &args);
+            let cycles_shown = cycles.map_or(String::new(), |c| format!("{c:.0}"));
             println!(
                 "| {} | {on} | {single:.0} | {batched:.0} | {campaign_rate:.0} | {pinned_rate:.0} | {startup:.0} | \
                  {guest:.0} | {efficiency_single:.2} | {efficiency_batched:.2} | {efficiency_campaign:.2} | \
-                 {efficiency_pinned:.2} | {per_call} | {model_speedup:.1} |",
+                 {efficiency_pinned:.2} | {per_call} | {cycles_shown} | {model_speedup:.1} |",
                 kernel.id,
             );
             rows.push(Row {
@@ -193,6 +201,7 @@ pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>)
                 efficiency_campaign: Some(efficiency_campaign),
                 efficiency_campaign_pinned: Some(efficiency_pinned),
                 instructions_per_call: Some(per_call),
+                estimated_cycles_per_call: cycles,
                 model_speedup: Some(model_speedup),
             });
         }
@@ -201,6 +210,27 @@ pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>)
         std::fs::write(path, serde_json::to_string_pretty(&rows)?).with_context(|| format!("{}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One cycle estimator per core, opened on first use; a core whose estimator cannot start (no llvm-mca-19) gets an
+/// empty column and one warning.
+#[derive(Default)]
+struct Estimators(std::collections::HashMap<Core, Option<Estimator>>);
+
+impl Estimators {
+    fn cycles(&mut self, image: Image, symbol: &str, args: &[Arg]) -> Option<f64> {
+        let core = Core::ALL.into_iter().find(|c| c.image() == image)?;
+        let estimator = self.0.entry(core).or_insert_with(|| {
+            Estimator::new(core).map_err(|e| eprintln!("no cycle estimates for {core}: {e:#}")).ok()
+        });
+        match estimator.as_mut()?.estimate(symbol, &[args.to_vec()]) {
+            Ok(estimate) => Some(estimate.cycles),
+            Err(e) => {
+                eprintln!("no cycle estimate for {symbol} on {core}: {e:#}");
+                None
+            }
+        }
+    }
 }
 
 /// Measurement rounds per kernel and backend.
