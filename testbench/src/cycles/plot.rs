@@ -18,9 +18,9 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// A round axis step: 1, 2 or 5 times a power of ten, about a fifth of `max`.
+/// A round axis step: 1, 2 or 5 times a power of ten, about a sixth of `max`.
 fn step(max: f64) -> f64 {
-    let raw = (max / 5.0).max(1.0);
+    let raw = (max / 6.0).max(1.0);
     let power = 10f64.powf(raw.log10().floor());
     [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * power).find(|s| *s >= raw).unwrap_or(10.0 * power)
 }
@@ -113,7 +113,7 @@ mod tests {
         let svg = svg("t", &bars);
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
         assert!(svg.contains("a&lt;b"));
-        // Axis to 100 in steps of 20: both bars span the whole bar area.
+        // Axis to 100 in steps of 20: the first bar spans the whole bar area.
         assert_eq!(step(100.0), 20.0);
         assert!(svg.contains(&format!("width=\"{BAR_AREA:.1}\"")));
         assert!(svg.contains(&format!("width=\"{:.1}\"", BAR_AREA / 4.0)));
