@@ -187,6 +187,16 @@ pub fn estimate(
         *scheduled.entry(*to).or_default() += cycles as f64 * *count as f64;
     }
 
+    // Where control went after each block: (taken, fell through) by the next block's address.
+    let mut left: HashMap<BlockId, (u64, u64)> = HashMap::new();
+    for (from, to, count) in &profile.edges {
+        if let Some(from) = from {
+            let last = code[from].last().expect("blocks have instructions");
+            let out = left.entry(*from).or_default();
+            if to.addr == last.addr + last.size { out.1 += count } else { out.0 += count }
+        }
+    }
+
     let mut estimate = Estimate {
         cycles: 0.0,
         instructions: profile.instructions() as f64 / calls,
@@ -226,13 +236,7 @@ pub fn estimate(
         }
         // Branch terms of the block's last instruction, from where control went next.
         let last = insns.last().expect("blocks have instructions");
-        let end = last.addr + last.size;
-        let (mut taken, mut fallthrough) = (0u64, 0u64);
-        for (from, to, count) in &profile.edges {
-            if *from == Some(*id) {
-                if to.addr == end { fallthrough += count } else { taken += count }
-            }
-        }
+        let (mut taken, fallthrough) = left.get(id).copied().unwrap_or_default();
         // Executions that left for the harness (the return; an interrupt) went somewhere else: taken.
         taken += executions.saturating_sub(taken + fallthrough);
         let terms = branch_terms(core, transfer(last), taken, fallthrough);

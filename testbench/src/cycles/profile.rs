@@ -122,11 +122,18 @@ pub fn read(bytes: &[u8]) -> Result<Profile, ProfileError> {
     profile.blocks.sort();
     profile.edges.sort();
     // Each execution of a block is entered once: the transitions into it add up to its executions.
+    let mut entered: std::collections::HashMap<BlockId, u64> = std::collections::HashMap::new();
+    for (_, to, count) in &profile.edges {
+        *entered.entry(*to).or_default() += count;
+    }
     for (id, count) in &profile.blocks {
-        let into: u64 = profile.edges.iter().filter(|e| e.1 == *id).map(|e| e.2).sum();
+        let into = entered.remove(id).unwrap_or(0);
         if into != *count {
             return Err(ProfileError::Malformed(format!("block {id} ran {count} times but was entered {into} times")));
         }
+    }
+    if let Some((id, into)) = entered.into_iter().next() {
+        return Err(ProfileError::Malformed(format!("block {id} never ran but was entered {into} times")));
     }
     Ok(profile)
 }
