@@ -76,7 +76,12 @@ fn fips(p: &Poly, mve: bool) -> Poly {
 }
 
 fn stored(p: &Poly, mve: bool) -> Poly {
-    if mve { std::array::from_fn(|s| p[mve_coeff(s)]) } else { *p }
+    if mve { stored_mve(p) } else { *p }
+}
+
+/// A FIPS-order polynomial in the MVE order.
+pub fn stored_mve(p: &Poly) -> Poly {
+    std::array::from_fn(|s| p[mve_coeff(s)])
 }
 
 /// Packs 256 d-bit values, least significant bit first (ByteEncode_d).

@@ -11,7 +11,8 @@
  * d base(v) / 8, so each kernel packs (or unpacks) one vector at the byte offset of its run, with per-lane shifts:
  * the permutation is folded into the shift amounts and the byte offsets.
  * - vmovlbq/vmovltq split a vector into 32-bit lanes holding the coefficients +0 +4 +1 +5 and +2 +6 +3 +7; the bit
- *   fields of one 32-bit output word are summed across lanes with a predicated vaddvq (disjoint fields: sum = or).
+ *   fields of one 32-bit output word are summed across the lanes selected by an and-mask (vaddvq; disjoint fields:
+ *   sum = or). Masks rather than predicated vaddvq_p: the same count of instructions, no VPR set-up per word.
  * - decompress and decode12 build the same 32-bit lanes from the loaded words and narrow them back (vmovnbq,
  *   vmovntq) into the lane order above.
  * - dot_k3 loads the vld4q vectors of the NTT's basemul as stride-4 gathers (same lanes), accumulates the 32-bit
@@ -47,11 +48,11 @@ static const int32_t d12_odd_shift[4] = {24, 8, 4, 20};
  * mask): c5 from w2, c2 from w1. */
 static const int32_t d12_next_even[4] = {12, 12, 12, 4};
 static const int32_t d12_next_odd[4] = {8, 12, 12, 12};
-/* 32-bit lane predicates: lanes 0 and 2, 1 and 3, 0, 2. */
-#define LANES_02 0x0F0F
-#define LANES_13 0xF0F0
-#define LANE_0 0x000F
-#define LANE_2 0x0F00
+/* Lane selections for the sums across lanes, as and-masks (lanes 0 and 2, 1 and 3, 0, 2). */
+static const uint32_t lanes_02[4] = {~0u, 0, ~0u, 0};
+static const uint32_t lanes_13[4] = {0, ~0u, 0, ~0u};
+static const uint32_t lane_0[4] = {~0u, 0, 0, 0};
+static const uint32_t lane_2[4] = {0, 0, ~0u, 0};
 
 /* Any int16_t -> canonical 0..q-1: floor((floor(x m / 2^16) + 2^9) / 2^10) = floor((x m + 2^25) / 2^26). */
 static inline int16x8_t canonical(int16x8_t x)
@@ -100,14 +101,15 @@ static inline uint16x8_t join(uint32x4_t even, uint32x4_t odd)
 void mlkem_compress_du10_mve(uint8_t out[320], const int16_t p[256])
 {
     int32x4_t se = vld1q_s32(du10_even_shift), so = vld1q_s32(du10_odd_shift);
+    uint32x4_t m02 = vld1q_u32(lanes_02), m13 = vld1q_u32(lanes_13);
     for (unsigned v = 0; v < 32; v++) {
         uint16x8_t x = vreinterpretq_u16_s16(canonical(vld1q_s16(p + 8 * v)));
         uint32x4_t ce = compress10(vmovlbq_u16(x)), co = compress10(vmovltq_u16(x));
         uint32x4_t t = vorrq_u32(vshlq_u32(ce, se), vshlq_u32(co, so));
         uint8_t *o = out + 10 * (base_of_vector(v) >> 3);
-        store32(o, vaddvq_p_u32(t, LANES_02));
+        store32(o, vaddvq_u32(vandq_u32(t, m02)));
         o[4] = (uint8_t)(vgetq_lane_u32(co, 2) >> 2);
-        store32(o + 5, vaddvq_p_u32(t, LANES_13));
+        store32(o + 5, vaddvq_u32(vandq_u32(t, m13)));
         o[9] = (uint8_t)(vgetq_lane_u32(co, 3) >> 2);
     }
 }
@@ -171,14 +173,17 @@ void mlkem_decompress_d1_mve(int16_t p[256], const uint8_t in[32])
 void mlkem_encode12_mve(uint8_t out[384], const int16_t p[256])
 {
     int32x4_t se = vld1q_s32(d12_even_shift), so = vld1q_s32(d12_odd_shift);
+    uint32x4_t m02 = vld1q_u32(lanes_02), m13 = vld1q_u32(lanes_13);
+    uint32x4_t m0 = vld1q_u32(lane_0), m2 = vld1q_u32(lane_2);
     for (unsigned v = 0; v < 32; v++) {
         uint16x8_t x = vreinterpretq_u16_s16(vld1q_s16(p + 8 * v));
         uint32x4_t e = vmovlbq_u16(x), o = vmovltq_u16(x);
         uint32x4_t te = vshlq_u32(e, se), to = vshlq_u32(o, so);
         uint8_t *b = out + 12 * (base_of_vector(v) >> 3);
-        store32(b, vaddvaq_p_u32(vaddvq_p_u32(te, LANES_02), to, LANE_0));
-        store32(b + 4, vaddvaq_p_u32(vaddvaq_p_u32(vgetq_lane_u32(o, 0) >> 8, te, LANES_13), to, LANE_2));
-        store32(b + 8, vaddvaq_p_u32(vgetq_lane_u32(e, 3) >> 4, to, LANES_13));
+        store32(b, vaddvaq_u32(vaddvq_u32(vandq_u32(te, m02)), vandq_u32(to, m0)));
+        uint32_t w1 = vaddvaq_u32(vgetq_lane_u32(o, 0) >> 8, vandq_u32(te, m13));
+        store32(b + 4, vaddvaq_u32(w1, vandq_u32(to, m2)));
+        store32(b + 8, vaddvaq_u32(vgetq_lane_u32(e, 3) >> 4, vandq_u32(to, m13)));
     }
 }
 
@@ -193,7 +198,8 @@ void mlkem_decode12_mve(int16_t p[256], const uint8_t in[384])
         uint64_t w01 = w0 | ((uint64_t)w1 << 32);
         uint32x4_t e = vshlq_u32(vcreateq_u32(w01, w01), se);
         e = vandq_u32(vorrq_u32(e, vshlq_u32(vdupq_n_u32(w2), next_e)), mask);
-        uint32x4_t o = vshlq_u32(vcreateq_u32(w0 | ((uint64_t)w2 << 32), w1 | ((uint64_t)w2 << 32)), so);
+        uint32x4_t o = vsetq_lane_u32(w1, vsetq_lane_u32(w0, vdupq_n_u32(w2), 0), 2);
+        o = vshlq_u32(o, so);
         o = vandq_u32(vorrq_u32(o, vshlq_u32(vdupq_n_u32(w1), next_o)), mask);
         uint16x8_t x = join(e, o);
         vst1q_s16(p + 8 * v, vreinterpretq_s16_u16(vminq_u16(x, vsubq_n_u16(x, MLKEM_Q))));
