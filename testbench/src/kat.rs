@@ -23,7 +23,7 @@ use crate::providers::fndsa_ntt::{self, FndsaNttProvider, KERNEL_LOGNS};
 use crate::providers::keccak::{
     AnyPermutation, EmulatedPermutation, EmulatedPermutationX4, LaneJob, ModelPermutationX4, PermutationX4, run_batch,
 };
-use crate::providers::mlkem::{self, MlkemProvider};
+use crate::providers::mlkem::MlkemProvider;
 use crate::providers::{Build, Engine, Guest, KernelCount, Tally};
 
 const FIPS202: &str = include_str!("../../vectors/fips202.kat");
@@ -330,7 +330,7 @@ pub fn run_mlkem_with(suite: &'static str, provider: Provider, kernels: &MlkemPr
         notes.push("X25519 on the reference".into());
     }
     let mut run = SuiteRun::new(suite, provider, results, notes);
-    run.served_by(&kernels.tally(), mlkem::Op::ALL.map(|op| kernels.kernel(op).symbol));
+    run.served_by(&kernels.tally(), kernels.required());
     run
 }
 

@@ -24,7 +24,7 @@ const K: usize = model::K;
 type Poly = [i16; N];
 
 /// What a kernel computes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Op {
     /// ByteEncode_d(Compress_d(p)), d = 10, 4 or 1.
     Compress(u32),
