@@ -31,7 +31,7 @@ pub const ADD_B_MAX: i64 = 24576;
 /// dot/matvec: |a| <= DOT_A_MAX (12-bit values), b any int16_t.
 pub const DOT_A_MAX: i64 = 4095;
 /// dot/matvec output bound, proved by [`bounds::dot`].
-pub const DOT_OUT_MAX: i64 = 2035;
+pub const DOT_OUT_MAX: i64 = 2034;
 
 /// The compression widths the kernels serve: du, dv and the message's 1.
 pub const WIDTHS: [u32; 3] = [10, 4, 1];

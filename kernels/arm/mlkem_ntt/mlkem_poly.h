@@ -20,7 +20,7 @@
 #define MLKEM_ADD_B_MAX 24576
 /* dot/matvec: |a| <= MLKEM_DOT_A_MAX (12-bit values), b any int16_t; out |x| <= MLKEM_DOT_OUT_MAX < q. */
 #define MLKEM_DOT_A_MAX 4095
-#define MLKEM_DOT_OUT_MAX 2035
+#define MLKEM_DOT_OUT_MAX 2034
 
 void mlkem_compress_du10_scalar(uint8_t out[320], const int16_t p[256]);
 void mlkem_decompress_du10_scalar(int16_t p[256], const uint8_t in[320]);

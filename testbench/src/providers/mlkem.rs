@@ -132,13 +132,13 @@ impl MlkemProvider {
     }
 
     /// A polynomial of this build's representation in FIPS order, canonical (for the host fallbacks).
-    fn to_fips(&self, p: &Poly) -> Poly {
+    fn in_fips_order(&self, p: &Poly) -> Poly {
         let fips = if self.build == Build::Mve { fips_of_mve(p) } else { *p };
         fips.map(|x| x.rem_euclid(pqhelium_core::mlkem::Q))
     }
 
     /// A FIPS-order polynomial in this build's order (host side).
-    fn from_fips(&self, p: &Poly) -> Poly {
+    fn in_build_order(&self, p: &Poly) -> Poly {
         match self.build {
             Build::Mve => {
                 let mut out = [0; N];
@@ -205,7 +205,7 @@ impl MlkemKernels for &MlkemProvider {
 
     fn compress(&self, d: u32, out: &mut [u8], p: &Poly) {
         if !has_width(d) {
-            return Reference.compress(d, out, &self.to_fips(p));
+            return Reference.compress(d, out, &self.in_fips_order(p));
         }
         let args = vec![Arg::Out(out.len()), Arg::In(bytes(p))];
         let encoded = self.run(Op::Poly(mlkem_poly::Op::Compress(d)), args);
@@ -216,7 +216,7 @@ impl MlkemKernels for &MlkemProvider {
         if !has_width(d) {
             let mut fips = [0; N];
             Reference.decompress(d, &mut fips, encoded);
-            *p = self.from_fips(&fips);
+            *p = self.in_build_order(&fips);
             return;
         }
         let args = vec![Arg::Out(2 * N), Arg::In(encoded.to_vec())];
@@ -226,10 +226,10 @@ impl MlkemKernels for &MlkemProvider {
     fn dot(&self, out: &mut Poly, a: &[Poly], b: &[Poly]) {
         if a.len() != K || b.len() != K {
             let (a, b): (Vec<Poly>, Vec<Poly>) =
-                (a.iter().map(|p| self.to_fips(p)).collect(), b.iter().map(|p| self.to_fips(p)).collect());
+                (a.iter().map(|p| self.in_fips_order(p)).collect(), b.iter().map(|p| self.in_fips_order(p)).collect());
             let mut fips = [0; N];
             Reference.dot(&mut fips, &a, &b);
-            *out = self.from_fips(&fips);
+            *out = self.in_build_order(&fips);
             return;
         }
         let args = vec![Arg::Out(2 * N), Arg::In(MlkemProvider::concat(a)), Arg::In(MlkemProvider::concat(b))];
