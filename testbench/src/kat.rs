@@ -16,7 +16,7 @@ use pqhelium_core::x25519::{self, Reference as Field};
 use pqhelium_core::xwing::XWing;
 use sha2::{Digest, Sha256};
 
-use crate::backend::{BackendError, BackendKind};
+use crate::backend::{BackendError, BackendKind, Image};
 use crate::providers::fndsa_fpu::EmulatedFpu;
 use crate::providers::fndsa_keygen::FxpProvider;
 use crate::providers::fndsa_ntt::{self, FndsaNttProvider, KERNEL_LOGNS};
@@ -49,6 +49,11 @@ impl Provider {
             Provider::Unicorn => "unicorn",
             Provider::Qemu => "qemu",
         }
+    }
+
+    /// The object-code provider of an emulator.
+    pub fn for_backend(kind: BackendKind) -> Provider {
+        if kind == BackendKind::Qemu { Provider::Qemu } else { Provider::Unicorn }
     }
 
     /// The emulator of an object-code provider.
@@ -187,6 +192,24 @@ pub fn run(suite: &'static str, provider: Provider, extent: Extent) -> SuiteRun 
         _ => run_fndsa(provider, extent),
     };
     run.elapsed = start.elapsed();
+    run
+}
+
+/// The suites whose kernels can come from a chosen guest image (`pqhelium kat --image`).
+pub const IMAGE_SUITES: &[&str] = &["mlkem768", "xwing"];
+
+/// [`run`] with the ML-KEM kernels of `image` (one `provider`'s emulator runs) where the suite is in
+/// [`IMAGE_SUITES`]; the emulator's default image when `None`.
+pub fn run_on(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
+    let Some(image) = image.filter(|_| IMAGE_SUITES.contains(&suite) && provider.emulator().is_some()) else {
+        return run(suite, provider, extent);
+    };
+    let kernels = match MlkemProvider::open_image(image) {
+        Ok(kernels) => kernels,
+        Err(e) => return SuiteRun::did_not_start(suite, provider, e),
+    };
+    let mut run = run_mlkem_with(suite, provider, &kernels, extent);
+    run.notes.push(format!("ML-KEM kernels from the {image} image"));
     run
 }
 

@@ -88,3 +88,21 @@ fn only_the_samplers_outputs_are_converted() {
         mve.required().into_iter().filter(|s| s.contains("to_mve") || s.contains("from_mve")).collect();
     assert_eq!(conversions, ["mlkem_to_mve"]);
 }
+
+/// `pqhelium kat --image`: the X-Wing vectors with the M85 image's kernels; an image whose emulator contradicts the
+/// provider, or a suite without image support, is a usage error.
+#[test]
+fn kat_takes_the_image_of_the_mlkem_kernels() {
+    let pqhelium = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium")
+    };
+    let out = pqhelium(&["kat", "--suite", "xwing", "--image", "m85"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("ML-KEM kernels from the m85 image") && text.contains("mlkem_matvec_k3_mve"), "{text}");
+    for bad in [&["kat", "--image", "m7", "--provider", "qemu"][..], &["kat", "--suite", "fndsa", "--image", "m85"]] {
+        let out = pqhelium(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--image"), "{bad:?}");
+    }
+}
