@@ -109,10 +109,11 @@ void mlkem_encode12_scalar(uint8_t out[384], const int16_t p[256])
     }
 }
 
+/* x - q if x >= q, for 12-bit x, without a comparison (a secret key is decoded too): the borrow is a mask. */
 static inline int16_t minus_q_if_above(uint32_t x)
 {
     uint32_t r = x - MLKEM_Q;
-    return (int16_t)(r < x ? r : x);
+    return (int16_t)(r + ((uint32_t)((int32_t)r >> 31) & MLKEM_Q));
 }
 
 void mlkem_decode12_scalar(int16_t p[256], const uint8_t in[384])
