@@ -153,96 +153,127 @@ impl<K: MlkemKernels> MlKem<K> {
         if ct_equal_mask(&sha3_256(ek), h) == 0xFF { Ok(()) } else { Err(MlkemError::HashMismatch) }
     }
 
-    /// K-PKE.KeyGen(d) (Algorithm 13): returns (ek_pke, dk_pke).
+    /// K-PKE.KeyGen(d) (Algorithm 13): returns (ek_pke, dk_pke). Every polynomial stays in the kernels'
+    /// representation from its sampler to its encoding.
     fn pke_keygen(&self, d: &[u8; 32]) -> (Vec<u8>, Vec<u8>) {
-        let k = self.params.k;
+        let (k, kernels) = (self.params.k, &self.kernels);
         let mut seed = [0u8; 33];
         seed[..32].copy_from_slice(d);
         seed[32] = k as u8;
         let g = sha3_512(&seed);
         let (rho, sigma) = g.split_at(32);
         let mut nonce = 0u8;
-        let mut noise = |eta| {
-            let p = sample_cbd(eta, sigma, nonce);
+        let mut noise_hat = |eta| {
+            let mut p = sample_cbd(eta, sigma, nonce);
             nonce += 1;
+            kernels.import(&mut p);
+            kernels.ntt(&mut p);
             p
         };
-        let s: Vec<Poly> = (0..k).map(|_| noise(self.params.eta1)).collect();
-        let e: Vec<Poly> = (0..k).map(|_| noise(self.params.eta1)).collect();
-        let s_hat: Vec<Poly> = s.into_iter().map(|p| self.ntt(p)).collect();
-        let mut ek = Vec::with_capacity(self.params.ek_len());
-        for (i, e_i) in e.into_iter().enumerate() {
-            let row: Vec<Poly> = (0..k).map(|j| sample_ntt(rho, j as u8, i as u8)).collect();
-            let t_hat = add(&self.dot(&row, &s_hat), &self.ntt(e_i));
-            ek.extend_from_slice(&byte_encode(12, &t_hat));
+        let mut s_hat: Vec<Poly> = (0..k).map(|_| noise_hat(self.params.eta1)).collect();
+        let e_hat: Vec<Poly> = (0..k).map(|_| noise_hat(self.params.eta1)).collect();
+        // Row i of A-hat: entry (i, j) is SampleNTT(rho || j || i).
+        let a_hat: Vec<Poly> =
+            (0..k * k).map(|ij| self.sampled(sample_ntt(rho, (ij % k) as u8, (ij / k) as u8))).collect();
+        let mut t_hat = vec![[0; N]; k];
+        kernels.matvec(&mut t_hat, &a_hat, &s_hat);
+        let mut ek = vec![0u8; self.params.ek_len()];
+        for ((t, e), chunk) in t_hat.iter_mut().zip(&e_hat).zip(ek.chunks_exact_mut(384)) {
+            let product = *t;
+            kernels.add(t, &product, e);
+            kernels.reduce(t);
+            kernels.encode12(chunk, t);
         }
-        ek.extend_from_slice(rho);
-        let dk = s_hat.iter().flat_map(|p| byte_encode(12, p)).collect();
+        ek[384 * k..].copy_from_slice(rho);
+        let mut dk = vec![0u8; 384 * k];
+        for (s, chunk) in s_hat.iter_mut().zip(dk.chunks_exact_mut(384)) {
+            kernels.reduce(s);
+            kernels.encode12(chunk, s);
+        }
         (ek, dk)
+    }
+
+    /// A sampler's output (FIPS order, canonical) in the kernels' representation.
+    fn sampled(&self, mut p: Poly) -> Poly {
+        self.kernels.import(&mut p);
+        p
+    }
+
+    fn decode12(&self, bytes: &[u8]) -> Poly {
+        let mut p = [0; N];
+        self.kernels.decode12(&mut p, bytes);
+        p
     }
 
     /// K-PKE.Encrypt(ek, m, r) (Algorithm 14). `ek` has the right length.
     fn pke_encrypt(&self, ek: &[u8], m: &[u8; 32], r: &[u8; 32]) -> Vec<u8> {
-        let k = self.params.k;
+        let (k, kernels) = (self.params.k, &self.kernels);
+        let (du, dv) = (self.params.du, self.params.dv);
         let (t_bytes, rho) = ek.split_at(384 * k);
-        let t_hat: Vec<Poly> = t_bytes.chunks_exact(384).map(decode_mod_q).collect();
+        let t_hat: Vec<Poly> = t_bytes.chunks_exact(384).map(|c| self.decode12(c)).collect();
         let mut nonce = 0u8;
         let mut noise = |eta| {
             let p = sample_cbd(eta, r, nonce);
             nonce += 1;
-            p
+            self.sampled(p)
         };
-        let y: Vec<Poly> = (0..k).map(|_| noise(self.params.eta1)).collect();
+        let mut y_hat: Vec<Poly> = (0..k).map(|_| noise(self.params.eta1)).collect();
         let e1: Vec<Poly> = (0..k).map(|_| noise(self.params.eta2)).collect();
         let e2 = noise(self.params.eta2);
-        let y_hat: Vec<Poly> = y.into_iter().map(|p| self.ntt(p)).collect();
-        let mut ct = Vec::with_capacity(self.params.ct_len());
-        for (i, e1_i) in e1.iter().enumerate() {
-            // Column i of A-hat: entry (j, i) is SampleNTT(rho || i || j).
-            let column: Vec<Poly> = (0..k).map(|j| sample_ntt(rho, i as u8, j as u8)).collect();
-            let u = add(&self.inv_ntt(self.dot(&column, &y_hat)), e1_i);
-            ct.extend_from_slice(&byte_encode(self.params.du, &compress(self.params.du, &u)));
+        for y in &mut y_hat {
+            kernels.ntt(y);
         }
-        let mu = decompress(1, &byte_decode(1, m));
-        let v = add(&add(&self.inv_ntt(self.dot(&t_hat, &y_hat)), &e2), &mu);
-        ct.extend_from_slice(&byte_encode(self.params.dv, &compress(self.params.dv, &v)));
+        // Row i of the transpose of A-hat: entry (j, i) of A-hat is SampleNTT(rho || i || j).
+        let a_hat_t: Vec<Poly> =
+            (0..k * k).map(|ij| self.sampled(sample_ntt(rho, (ij / k) as u8, (ij % k) as u8))).collect();
+        let mut u = vec![[0; N]; k];
+        kernels.matvec(&mut u, &a_hat_t, &y_hat);
+        let mut ct = vec![0u8; self.params.ct_len()];
+        let (c1, c2) = ct.split_at_mut(32 * du as usize * k);
+        for ((u_i, e1_i), chunk) in u.iter_mut().zip(&e1).zip(c1.chunks_exact_mut(32 * du as usize)) {
+            kernels.inv_ntt(u_i);
+            let product = *u_i;
+            kernels.add(u_i, &product, e1_i);
+            kernels.compress(du, chunk, u_i);
+        }
+        let mut mu = [0; N];
+        kernels.decompress(1, &mut mu, m);
+        let mut v = [0; N];
+        kernels.dot(&mut v, &t_hat, &y_hat);
+        kernels.inv_ntt(&mut v);
+        let product = v;
+        kernels.add(&mut v, &product, &e2);
+        let noisy = v;
+        kernels.add(&mut v, &noisy, &mu);
+        kernels.compress(dv, c2, &v);
         ct
     }
 
     /// K-PKE.Decrypt(dk, c) (Algorithm 15). Both have the right lengths.
     fn pke_decrypt(&self, dk_pke: &[u8], ct: &[u8]) -> [u8; 32] {
+        let kernels = &self.kernels;
         let (du, dv) = (self.params.du, self.params.dv);
         let (c1, c2) = ct.split_at(32 * du as usize * self.params.k);
-        let u_hat: Vec<Poly> =
-            c1.chunks_exact(32 * du as usize).map(|c| self.ntt(decompress(du, &byte_decode(du, c)))).collect();
-        let v = decompress(dv, &byte_decode(dv, c2));
-        let s_hat: Vec<Poly> = dk_pke.chunks_exact(384).map(decode_mod_q).collect();
-        let w = sub(&v, &self.inv_ntt(self.dot(&s_hat, &u_hat)));
-        byte_encode(1, &compress(1, &w)).try_into().expect("ByteEncode_1 of 256 bits is 32 bytes")
-    }
-
-    fn ntt(&self, mut p: Poly) -> Poly {
-        self.kernels.ntt(&mut p);
-        reduce(&mut p);
-        p
-    }
-
-    fn inv_ntt(&self, mut p: Poly) -> Poly {
-        self.kernels.inv_ntt(&mut p);
-        reduce(&mut p);
-        p
-    }
-
-    /// Sum over j of a[j] * b[j] in T_q.
-    fn dot(&self, a: &[Poly], b: &[Poly]) -> Poly {
-        let mut acc = [0; N];
-        let mut product = [0; N];
-        for (x, y) in a.iter().zip(b) {
-            self.kernels.basemul(&mut product, x, y);
-            reduce(&mut product);
-            acc = add(&acc, &product);
-        }
-        acc
+        let u_hat: Vec<Poly> = c1
+            .chunks_exact(32 * du as usize)
+            .map(|c| {
+                let mut u = [0; N];
+                kernels.decompress(du, &mut u, c);
+                kernels.ntt(&mut u);
+                u
+            })
+            .collect();
+        let mut v = [0; N];
+        kernels.decompress(dv, &mut v, c2);
+        let s_hat: Vec<Poly> = dk_pke.chunks_exact(384).map(|c| self.decode12(c)).collect();
+        let mut w = [0; N];
+        kernels.dot(&mut w, &s_hat, &u_hat);
+        kernels.inv_ntt(&mut w);
+        let product = w;
+        kernels.sub(&mut w, &v, &product);
+        let mut m = [0u8; 32];
+        kernels.compress(1, &mut m, &w);
+        m
     }
 }
 
@@ -260,21 +291,6 @@ fn split_g(parts: &[&[u8]]) -> ([u8; 32], [u8; 32]) {
 fn ct_equal_mask(a: &[u8], b: &[u8]) -> u8 {
     let diff = a.iter().zip(b).fold(u8::from(a.len() != b.len()), |acc, (x, y)| acc | (x ^ y));
     (u16::from(diff).wrapping_sub(1) >> 8) as u8
-}
-
-/// Any i16 to its representative in 0..q.
-fn reduce(p: &mut Poly) {
-    for c in p.iter_mut() {
-        *c = c.rem_euclid(Q);
-    }
-}
-
-fn add(a: &Poly, b: &Poly) -> Poly {
-    std::array::from_fn(|i| (a[i] + b[i]) % Q)
-}
-
-fn sub(a: &Poly, b: &Poly) -> Poly {
-    std::array::from_fn(|i| (a[i] - b[i]).rem_euclid(Q))
 }
 
 /// SampleNTT(rho || j || i) (Algorithm 7): rejection sampling of 12-bit values from SHAKE128.
@@ -319,7 +335,7 @@ fn sample_cbd(eta: usize, seed: &[u8], nonce: u8) -> Poly {
 
 /// Compress_d (section 4.2.1) of canonical coefficients: round(2^d x / q) mod 2^d. The rounding never ties
 /// because q is odd, so adding floor(q/2) before the division rounds correctly.
-fn compress(d: u32, p: &Poly) -> Poly {
+fn compress_values(d: u32, p: &Poly) -> Poly {
     std::array::from_fn(|i| {
         let x = u32::from(p[i] as u16);
         ((((x << d) + u32::from(Q as u16) / 2) / u32::from(Q as u16)) & ((1 << d) - 1)) as i16
@@ -327,7 +343,7 @@ fn compress(d: u32, p: &Poly) -> Poly {
 }
 
 /// Decompress_d: round(q y / 2^d).
-fn decompress(d: u32, p: &Poly) -> Poly {
+fn decompress_values(d: u32, p: &Poly) -> Poly {
     std::array::from_fn(|i| ((u32::from(p[i] as u16) * u32::from(Q as u16) + (1 << (d - 1))) >> d) as i16)
 }
 
@@ -364,13 +380,6 @@ fn byte_decode(d: u32, bytes: &[u8]) -> Poly {
     out
 }
 
-/// ByteDecode_12 with its reduction modulo q.
-fn decode_mod_q(bytes: &[u8]) -> Poly {
-    let mut p = byte_decode(12, bytes);
-    reduce(&mut p);
-    p
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,7 +404,7 @@ mod tests {
     fn decompress_then_compress_is_identity() {
         for d in [1, 4, 5, 10, 11] {
             let p: Poly = std::array::from_fn(|i| (i % (1 << d)) as i16);
-            assert_eq!(compress(d, &decompress(d, &p)), p);
+            assert_eq!(compress_values(d, &decompress_values(d, &p)), p);
         }
     }
 
@@ -406,7 +415,7 @@ mod tests {
             for d in [1, 4, 5, 10, 11] {
                 let exact = f64::from(x) * f64::from(1u32 << d) / f64::from(Q);
                 let expected = (exact.round() as i64).rem_euclid(1 << d) as i16;
-                assert_eq!(compress(d, &p)[0], expected, "x = {x}, d = {d}");
+                assert_eq!(compress_values(d, &p)[0], expected, "x = {x}, d = {d}");
             }
         }
     }

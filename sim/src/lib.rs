@@ -6,5 +6,6 @@ pub mod fxp_fft;
 pub mod keccak;
 pub mod keccak_x4;
 pub mod mlkem_ntt;
+pub mod mlkem_poly;
 pub mod mve;
 pub mod x25519_fe;

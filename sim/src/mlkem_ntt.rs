@@ -225,6 +225,11 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     Tables { fwd_d, inv_d, bm_g }
 });
 
+/// The basemul's gamma rows (`pqh_mlkem_bm_g`): per 32-block and vld4q vector k, 8 gammas then their twisted forms.
+pub fn basemul_gamma_rows() -> &'static [[i16; 16]] {
+    &TABLES.bm_g
+}
+
 #[inline(always)]
 fn mulmod_n(a: Q, z: i16, zt: i16) -> Q {
     vmlaq_n_s16(vmulq_n_s16(a, z), vqrdmulhq_n_s16(a, zt), -Q)

@@ -2,10 +2,11 @@
 //! are defined once, in the sim models. Every numeric `#define` of those headers must equal the model's constant of
 //! the same meaning, and every one must be listed here, so that a constant added to a header is checked too.
 
-use pqhelium_sim::{fndsa_ntt as fndsa, mlkem_ntt as mlkem};
+use pqhelium_sim::{fndsa_ntt as fndsa, mlkem_ntt as mlkem, mlkem_poly};
 
 const FNDSA_NTT_H: &str = include_str!("../../kernels/arm/fndsa_ntt/fndsa_ntt.h");
 const MLKEM_NTT_H: &str = include_str!("../../kernels/arm/mlkem_ntt/mlkem_ntt.h");
+const MLKEM_POLY_H: &str = include_str!("../../kernels/arm/mlkem_ntt/mlkem_poly.h");
 
 /// `#define NAME value` lines whose value is an integer literal, optionally negative in parentheses: (name, value).
 fn numeric_defines(header: &str) -> Vec<(String, i64)> {
@@ -91,6 +92,25 @@ fn mlkem_ntt_header_matches_the_model() {
             ("MLKEM_INV_OUT_MAX", mlkem::INV_OUT_MAX),
             ("MLKEM_BASEMUL_IN_MAX", mlkem::BASEMUL_IN_MAX),
             ("MLKEM_BASEMUL_OUT_MAX", mlkem::BASEMUL_OUT_MAX),
+        ],
+    );
+}
+
+#[test]
+fn mlkem_poly_header_matches_the_model() {
+    check(
+        "mlkem_poly.h",
+        MLKEM_POLY_H,
+        &[
+            ("MLKEM_K", mlkem_poly::K as i64),
+            ("MLKEM_BARRETT26", mlkem_poly::BARRETT26.into()),
+            ("MLKEM_COMPRESS_HALF", mlkem_poly::COMPRESS_HALF.into()),
+            ("MLKEM_COMPRESS_M16", mlkem_poly::COMPRESS_M16.into()),
+            ("MLKEM_COMPRESS_M32", mlkem_poly::COMPRESS_M32.into()),
+            ("MLKEM_ADD_A_MAX", mlkem_poly::ADD_A_MAX),
+            ("MLKEM_ADD_B_MAX", mlkem_poly::ADD_B_MAX),
+            ("MLKEM_DOT_A_MAX", mlkem_poly::DOT_A_MAX),
+            ("MLKEM_DOT_OUT_MAX", mlkem_poly::DOT_OUT_MAX),
         ],
     );
 }

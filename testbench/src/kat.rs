@@ -16,14 +16,14 @@ use pqhelium_core::x25519::{self, Reference as Field};
 use pqhelium_core::xwing::XWing;
 use sha2::{Digest, Sha256};
 
-use crate::backend::{BackendError, BackendKind};
+use crate::backend::{BackendError, BackendKind, Image};
 use crate::providers::fndsa_fpu::EmulatedFpu;
 use crate::providers::fndsa_keygen::FxpProvider;
 use crate::providers::fndsa_ntt::{self, FndsaNttProvider, KERNEL_LOGNS};
 use crate::providers::keccak::{
     AnyPermutation, EmulatedPermutation, EmulatedPermutationX4, LaneJob, ModelPermutationX4, PermutationX4, run_batch,
 };
-use crate::providers::mlkem::{self, MlkemProvider};
+use crate::providers::mlkem::MlkemProvider;
 use crate::providers::{Build, Engine, Guest, KernelCount, Tally};
 
 const FIPS202: &str = include_str!("../../vectors/fips202.kat");
@@ -49,6 +49,11 @@ impl Provider {
             Provider::Unicorn => "unicorn",
             Provider::Qemu => "qemu",
         }
+    }
+
+    /// The object-code provider of an emulator.
+    pub fn for_backend(kind: BackendKind) -> Provider {
+        if kind == BackendKind::Qemu { Provider::Qemu } else { Provider::Unicorn }
     }
 
     /// The emulator of an object-code provider.
@@ -187,6 +192,24 @@ pub fn run(suite: &'static str, provider: Provider, extent: Extent) -> SuiteRun 
         _ => run_fndsa(provider, extent),
     };
     run.elapsed = start.elapsed();
+    run
+}
+
+/// The suites whose kernels can come from a chosen guest image (`pqhelium kat --image`).
+pub const IMAGE_SUITES: &[&str] = &["mlkem768", "xwing"];
+
+/// [`run`] with the ML-KEM kernels of `image` (one `provider`'s emulator runs) where the suite is in
+/// [`IMAGE_SUITES`]; the emulator's default image when `None`.
+pub fn run_on(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
+    let Some(image) = image.filter(|_| IMAGE_SUITES.contains(&suite) && provider.emulator().is_some()) else {
+        return run(suite, provider, extent);
+    };
+    let kernels = match MlkemProvider::open_image(image) {
+        Ok(kernels) => kernels,
+        Err(e) => return SuiteRun::did_not_start(suite, provider, e),
+    };
+    let mut run = run_mlkem_with(suite, provider, &kernels, extent);
+    run.notes.push(format!("ML-KEM kernels from the {image} image"));
     run
 }
 
@@ -330,7 +353,7 @@ pub fn run_mlkem_with(suite: &'static str, provider: Provider, kernels: &MlkemPr
         notes.push("X25519 on the reference".into());
     }
     let mut run = SuiteRun::new(suite, provider, results, notes);
-    run.served_by(&kernels.tally(), mlkem::Op::ALL.map(|op| kernels.kernel(op).symbol));
+    run.served_by(&kernels.tally(), kernels.required());
     run
 }
 

@@ -59,6 +59,10 @@ enum Command {
         /// Kernel providers (all when absent).
         #[arg(long, value_enum)]
         provider: Vec<Provider>,
+        /// The guest image of the ML-KEM kernels (m55, m85 on QEMU; m7 on unicorn), for the mlkem768 and xwing
+        /// suites; it picks its provider. Each emulator's default image when absent.
+        #[arg(long, value_enum)]
+        image: Option<Image>,
     },
     /// Constant-time evidence: pairs of inputs differing only in secret arguments, the object code's leakage traces
     /// (instruction addresses, data addresses, variable-latency operands) compared; the first difference is a leak.
@@ -102,7 +106,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Repro { kernel, backend, image, seed, case } => cli::repro(&kernel, backend, image, seed, case),
-        Command::Kat { suite, provider } => cli::kat(&suite, &provider),
+        Command::Kat { suite, provider, image } => cli::kat(&suite, &provider, image),
         Command::Ct(args) => cli::ct::run(args),
         Command::Lint(args) => cli::lint::run(args),
         Command::Cycles(args) => cli::cycles::run(args),

@@ -14,7 +14,8 @@ const CASES: u32 = 1_000;
 const BOUND: i16 = 8192;
 
 fn ntt_kernels() -> Vec<&'static Kernel> {
-    registry::all().filter(|k| k.id.starts_with("fndsa.ntt") || k.id.starts_with("mlkem.")).collect()
+    let ntt_family = ["fndsa.ntt", "mlkem.ntt.", "mlkem.basemul", "mlkem.order."];
+    registry::all().filter(|k| ntt_family.iter().any(|prefix| k.id.starts_with(prefix))).collect()
 }
 
 /// The kernel's arguments with every input buffer replaced by `buffers`, in order.

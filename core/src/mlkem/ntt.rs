@@ -1,8 +1,13 @@
-//! The NTT-domain kernels of ML-KEM (FIPS 203 section 4.3) behind a provider trait, and the reference provider.
+//! The polynomial kernels of ML-KEM (FIPS 203 sections 4.2 and 4.3) behind a provider trait, and the reference
+//! provider.
 //!
-//! A provider may come from an emulated Cortex-M kernel with its own lazy reductions, so the contract is loose on
-//! output: inputs are canonical (`0..q`), outputs may be any `i16` congruent to the exact result modulo q. The
-//! scheme code reduces after every call.
+//! A provider may come from emulated Cortex-M kernels with their own storage order and lazy reductions, so the
+//! scheme never looks at a coefficient between two calls: a polynomial is in the provider's representation from
+//! [`MlkemKernels::import`] (the samplers' FIPS-order output) to the bytes of an encoding. The default methods are
+//! the reference: FIPS order, any `i16` representatives accepted (reduced first), canonical outputs. A provider that
+//! overrides some methods must keep its representation readable by the others it leaves to the defaults.
+
+use super::{byte_decode, byte_encode, compress_values, decompress_values};
 
 /// The ML-KEM modulus.
 pub const Q: i16 = 3329;
@@ -12,7 +17,7 @@ pub const N: usize = 256;
 /// One polynomial of R_q, coefficient `i` at index `i`; in the NTT domain, FIPS 203's bit-reversed order.
 pub type Poly = [i16; N];
 
-/// NTT, inverse NTT and NTT-domain multiplication, in FIPS 203's orders and scaling (Algorithms 9, 10, 11).
+/// The polynomial operations of ML-KEM, in FIPS 203's orders and scaling by default.
 pub trait MlkemKernels {
     /// Forward NTT in place (Algorithm 9).
     fn ntt(&self, poly: &mut Poly);
@@ -20,6 +25,67 @@ pub trait MlkemKernels {
     fn inv_ntt(&self, poly: &mut Poly);
     /// `out = a * b` in T_q, the 128 degree-one products of Algorithm 11.
     fn basemul(&self, out: &mut Poly, a: &Poly, b: &Poly);
+
+    /// A sampled polynomial (FIPS order, canonical) into the provider's storage order. Default: unchanged.
+    fn import(&self, _poly: &mut Poly) {}
+
+    /// `out = a + b` (a: a product or an inverse NTT; b: a noise polynomial, its NTT or a decompressed message).
+    fn add(&self, out: &mut Poly, a: &Poly, b: &Poly) {
+        *out = std::array::from_fn(|i| (i32::from(a[i]) + i32::from(b[i])).rem_euclid(QI) as i16);
+    }
+
+    /// `out = a - b` (a: a decompressed v; b: an inverse NTT).
+    fn sub(&self, out: &mut Poly, a: &Poly, b: &Poly) {
+        *out = std::array::from_fn(|i| (i32::from(a[i]) - i32::from(b[i])).rem_euclid(QI) as i16);
+    }
+
+    /// Every coefficient to its canonical representative 0..q-1 (the storage order unchanged).
+    fn reduce(&self, poly: &mut Poly) {
+        *poly = canonical(poly);
+    }
+
+    /// ByteEncode_12 of a reduced polynomial into `out` (384 bytes).
+    fn encode12(&self, out: &mut [u8], poly: &Poly) {
+        out.copy_from_slice(&byte_encode(12, &canonical(poly)));
+    }
+
+    /// ByteDecode_12 of 384 bytes, with its reduction modulo q.
+    fn decode12(&self, poly: &mut Poly, bytes: &[u8]) {
+        *poly = canonical(&byte_decode(12, bytes));
+    }
+
+    /// ByteEncode_d(Compress_d(poly)) into `out` (32 d bytes).
+    fn compress(&self, d: u32, out: &mut [u8], poly: &Poly) {
+        out.copy_from_slice(&byte_encode(d, &compress_values(d, &canonical(poly))));
+    }
+
+    /// Decompress_d(ByteDecode_d(bytes)) of 32 d bytes.
+    fn decompress(&self, d: u32, poly: &mut Poly, bytes: &[u8]) {
+        *poly = decompress_values(d, &byte_decode(d, bytes));
+    }
+
+    /// `out = sum_j a_j * b_j` in T_q. Default: one base multiplication per pair, summed.
+    fn dot(&self, out: &mut Poly, a: &[Poly], b: &[Poly]) {
+        let mut acc = [0; N];
+        let mut product = [0; N];
+        for (x, y) in a.iter().zip(b) {
+            self.basemul(&mut product, x, y);
+            acc = std::array::from_fn(|i| (i32::from(acc[i]) + i32::from(product[i])).rem_euclid(QI) as i16);
+        }
+        *out = acc;
+    }
+
+    /// `out_i = sum_j a[i k + j] * v_j` in T_q, `a` row-major with k = `v.len()` columns. Default: one dot per row.
+    fn matvec(&self, out: &mut [Poly], a: &[Poly], v: &[Poly]) {
+        for (o, row) in out.iter_mut().zip(a.chunks_exact(v.len())) {
+            self.dot(o, row, v);
+        }
+    }
+}
+
+/// Any representatives to 0..q-1.
+pub(super) fn canonical(poly: &Poly) -> Poly {
+    poly.map(|x| x.rem_euclid(Q))
 }
 
 /// The algorithms as FIPS 203 writes them, with exact reductions modulo q.
@@ -128,6 +194,7 @@ impl MlkemKernels for Reference {
     }
 
     fn basemul(&self, out: &mut Poly, a: &Poly, b: &Poly) {
+        let (a, b) = (canonical(a), canonical(b));
         for (i, &gamma) in GAMMAS.iter().enumerate() {
             let (a0, a1) = (i32::from(a[2 * i]), i32::from(a[2 * i + 1]));
             let (b0, b1) = (i32::from(b[2 * i]), i32::from(b[2 * i + 1]));

@@ -26,6 +26,8 @@
 /* zeta^BitRev7(k) and zeta^(2 BitRev7(k) + 1), centred in [-1664, 1664], and their twisted forms. */
 extern const int16_t pqh_mlkem_zeta[128], pqh_mlkem_zeta_tw[128];
 extern const int16_t pqh_mlkem_gamma[128], pqh_mlkem_gamma_tw[128];
+/* MVE kernels: per 32-block B and vld4q vector k, the gammas of the lanes' pairs then their twisted forms. */
+extern const int16_t pqh_mlkem_bm_g[512];
 
 void mlkem_ntt_fwd_scalar(int16_t p[256]);
 void mlkem_ntt_inv_scalar(int16_t p[256]);

@@ -37,7 +37,7 @@
 
 /* Pass-4 twiddles, per 32-block B = (c3, c6, c7): 3 rows of (8 zetas, 8 twisted zetas), lane l = (c0, c4, c5).
  * fwd_d: row 0 layer 6; rows 1, 2 layer 7 for c2 = 0, 1. inv_d: rows 0, 1 layer 7 for c2 = 0, 1; row 2 layer 6.
- * bm_g: per block B and vector k: the gammas of the lanes' pairs and their twisted forms. */
+ * pqh_mlkem_bm_g: per block B and vector k: the gammas of the lanes' pairs and their twisted forms. */
 static const int16_t fwd_d[384] = {
     289, 289, -76, -76, 1197, 1197, -1052, -1052,
     2845, 2845, -748, -748, 11782, 11782, -10355, -10355,
@@ -140,7 +140,7 @@ static const int16_t inv_d[384] = {
     -10355, -10355, 11782, 11782, -748, -748, 2845, 2845,
 };
 
-static const int16_t bm_g[512] = {
+const int16_t pqh_mlkem_bm_g[512] = {
     17, 17, 1637, 1637, 1409, 1409, 756, 756,
     167, 167, 16113, 16113, 13869, 13869, 7441, 7441,
     -17, -17, -1637, -1637, -1409, -1409, -756, -756,
@@ -383,7 +383,7 @@ void mlkem_basemul_mve(int16_t out[256], const int16_t a[256], const int16_t b[2
 {
     for (unsigned blk = 0; blk < 8; blk++) {
         int16x8x4_t x = vld4q_s16(a + 32 * blk), y = vld4q_s16(b + 32 * blk), o;
-        const int16_t *g = bm_g + 64 * blk;
+        const int16_t *g = pqh_mlkem_bm_g + 64 * blk;
         for (unsigned k = 0; k < 4; k++) {
             int16x8_t bg = mulmod_v(y.val[k], g + 16 * k);
             int16x8_t bs = vrev32q_s16(y.val[k]);

@@ -137,10 +137,29 @@ pub fn print_kats(runs: &[SuiteRun]) -> bool {
     print_kat_summary(runs)
 }
 
-/// `pqhelium kat`: every entry of the chosen suites (all by default) with the chosen providers (all by default).
-pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
+/// `pqhelium kat`: every entry of the chosen suites (all by default) with the chosen providers (all by default);
+/// `image` runs the ML-KEM suites' kernels from that guest image, with its emulator's provider.
+pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> Result<ExitCode> {
+    let image_provider;
+    let providers = match image {
+        None => providers,
+        Some(image) => {
+            image_provider = [kat::Provider::for_backend(image.backend())];
+            if !providers.is_empty() && providers != image_provider {
+                bail!("--image {image} runs on {}: use --provider {}", image.backend(), image_provider[0].name());
+            }
+            if let Some(other) = suites.iter().find(|s| !kat::IMAGE_SUITES.contains(&s.as_str())) {
+                bail!("--image applies to the suites {}, not `{other}`", kat::IMAGE_SUITES.join(", "));
+            }
+            &image_provider[..]
+        }
+    };
+    let suites: Vec<String> = match (image, suites.is_empty()) {
+        (Some(_), true) => kat::IMAGE_SUITES.iter().map(|s| s.to_string()).collect(),
+        _ => suites.to_vec(),
+    };
     let mut chosen: Vec<&'static str> = Vec::new();
-    for name in suites {
+    for name in &suites {
         match kat::SUITES.iter().chain(kat::LONG_SUITES).find(|s| *s == name) {
             Some(suite) => chosen.push(suite),
             None => bail!(
@@ -167,7 +186,7 @@ pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
     }
     let mut runs = Vec::new();
     for (suite, provider) in pairs {
-        let run = kat::run(suite, provider, Extent::All);
+        let run = kat::run_on(suite, provider, image, Extent::All);
         print_run(&run);
         runs.push(run);
     }

@@ -25,7 +25,7 @@ pub mod mlkem;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::backend::{Arg, Backend, BackendError, BackendKind, Call, CallError, CallOutput, Limits};
+use crate::backend::{Arg, Backend, BackendError, BackendKind, Call, CallError, CallOutput, Image, Limits};
 use crate::registry::{self, BoundViolation, Kernel, Outcome, check_input_bounds, check_output_bounds};
 
 /// Calls and executed guest instructions of one kernel symbol.
@@ -213,6 +213,11 @@ impl Build {
     pub fn for_backend(kind: BackendKind) -> Self {
         if kind == BackendKind::Qemu { Build::Mve } else { Build::Scalar }
     }
+
+    /// The build an image runs: the MVE kernels where it has them (the M55 and M85 images).
+    pub fn for_image(image: Image) -> Self {
+        Self::for_backend(image.backend())
+    }
 }
 
 /// Who computes a provider's kernels: the sim model or object code.
@@ -229,6 +234,11 @@ impl Engine {
     /// The object code on an emulator of `kind`.
     pub fn open(kind: BackendKind) -> Result<Self, BackendError> {
         Ok(Engine::Object(Guest::open(kind)?))
+    }
+
+    /// The object code of `image` on its emulator.
+    pub fn open_image(image: Image) -> Result<Self, BackendError> {
+        Ok(Engine::Object(Guest::new(image.open(Limits::default())?)))
     }
 
     pub fn tally(&self) -> &Tally {
@@ -249,6 +259,12 @@ impl Engine {
     /// The inputs and the outputs are checked against the contract's bounds; the outputs come back in the
     /// reference's layout (the contract's canonicalisation). `None` after a failure (see [`Tally::check`]).
     pub fn run(&mut self, kernel: &'static Kernel, logn: u32, args: Vec<Arg>) -> Option<Outcome> {
+        self.run_raw(kernel, logn, args).map(|outcome| kernel.canon(&outcome))
+    }
+
+    /// [`Engine::run`] with the outputs as the kernel left them (its order, its lazy representatives): for a
+    /// provider that chains kernels in their own layout.
+    pub fn run_raw(&mut self, kernel: &'static Kernel, logn: u32, args: Vec<Arg>) -> Option<Outcome> {
         let tally = self.tally_mut();
         if tally.failure.is_some() {
             return None;
@@ -276,7 +292,7 @@ impl Engine {
             }
             Engine::Object(guest) => guest.run(kernel, logn, &args)?,
         };
-        Some(kernel.canon(&outcome))
+        Some(outcome)
     }
 }
 

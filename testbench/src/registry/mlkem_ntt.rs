@@ -90,7 +90,7 @@ fn basemul_case(case: u64, rng: &mut CaseRng) -> Vec<Poly> {
     vec![a, b]
 }
 
-fn poly_case(case: u64, rng: &mut CaseRng, max: i16) -> Poly {
+pub(super) fn poly_case(case: u64, rng: &mut CaseRng, max: i16) -> Poly {
     let q1 = (Q - 1) as i16;
     match case {
         0 => [0; N],
@@ -133,7 +133,7 @@ const INV_MAX: i16 = i16::MAX;
 const BASEMUL_MAX: i16 = model::BASEMUL_IN_MAX as i16;
 
 /// Inverse-NTT and from_mve inputs: any int16_t, so -32768 too.
-fn any_case(case: u64, rng: &mut CaseRng) -> Poly {
+pub(super) fn any_case(case: u64, rng: &mut CaseRng) -> Poly {
     match case {
         3 => [i16::MIN; N],
         4 => std::array::from_fn(|i| if i % 2 == 0 { i16::MAX } else { i16::MIN }),

@@ -16,6 +16,7 @@ mod fndsa_scheme;
 pub mod fndsa_verify;
 mod keccak;
 pub(crate) mod mlkem_ntt;
+pub mod mlkem_poly;
 mod sample;
 mod schemes;
 pub mod softfloat;
@@ -237,6 +238,7 @@ const FAMILIES: &[fn() -> Vec<Kernel>] = &[
     fndsa_scheme::kernels,
     fndsa_ntt::kernels,
     mlkem_ntt::kernels,
+    mlkem_poly::kernels,
     softfloat::kernels,
     fndsa_fpu::kernels,
     fndsa_keygen::kernels,

@@ -1,0 +1,230 @@
+//! Models of the ML-KEM-768 polynomial kernels (`kernels/arm/mlkem_ntt/mlkem_poly*.c`): compression with encoding,
+//! 12-bit encoding, add/sub/reduce and the k = 3 products with one reduction.
+//!
+//! - The portable baselines work in FIPS 203 order; the MVE kernels in the MVE NTT's storage order
+//!   ([`crate::mlkem_ntt::mve_coeff`]). Every kernel but the products computes each coefficient (or each encoded bit
+//!   field) with the same integer formula in both builds, so one per-coefficient model serves both, applied through
+//!   the storage map; the formulas are checked exhaustively against FIPS 203's definitions in `sim/tests`.
+//! - The products (`dot_k3`, `matvec_k3`) leave lazy outputs: [`dot_k3_mve`] follows the MVE kernel intrinsic by
+//!   intrinsic ([`crate::mve`]), [`dot_k3_scalar`] the baseline, and [`bounds::dot`] proves that no 32-bit sum
+//!   overflows and the output bound.
+
+use crate::mlkem_ntt::{self as ntt, GAMMA, GAMMA_TW, N, Poly, Q, barrett32, mulmod, mve_coeff};
+use crate::mve::*;
+
+// The family's constants, defined here once; `mlkem_poly.h` repeats them by name, checked by
+// `sim/tests/kernel_constants.rs`.
+
+/// ML-KEM-768's module rank.
+pub const K: usize = 3;
+/// round(2^26 / q): the Barrett reduction of any int16_t.
+pub const BARRETT26: i32 = ((1 << 26) + Q as i32 / 2) / Q as i32;
+/// (q - 1) / 2: Compress_d(x) = floor(((x << d) + (q-1)/2) / q) for canonical x (q is odd, so no ties).
+pub const COMPRESS_HALF: u32 = (Q as u32 - 1) / 2;
+/// ceil(2^20 / q): the division by q of compression for d = 1, 4 (16-bit lanes, multiply-high then >> 4).
+pub const COMPRESS_M16: u32 = (1 << 20) / Q as u32 + 1;
+/// ceil(2^32 / q): the division by q of compression for d = 10 (32-bit lanes, multiply-high).
+pub const COMPRESS_M32: u32 = ((1u64 << 32) / Q as u64 + 1) as u32;
+/// add: |a| <= ADD_A_MAX, |b| <= ADD_B_MAX, so the sum fits an int16_t (sub likewise).
+pub const ADD_A_MAX: i64 = 8191;
+pub const ADD_B_MAX: i64 = 24576;
+/// dot/matvec: |a| <= DOT_A_MAX (12-bit values), b any int16_t.
+pub const DOT_A_MAX: i64 = 4095;
+/// dot/matvec output bound, proved by [`bounds::dot`].
+pub const DOT_OUT_MAX: i64 = 2034;
+
+/// The compression widths the kernels serve: du, dv and the message's 1.
+pub const WIDTHS: [u32; 3] = [10, 4, 1];
+
+// ---- per coefficient (both builds) ----
+
+/// `canonical`: any int16_t -> 0..q-1, Barrett with round(2^26/q) then + q if negative.
+pub fn canonical(x: i16) -> i16 {
+    let t = (i32::from(x) * BARRETT26) >> 16;
+    let t = (t + 512) >> 10;
+    let r = (i32::from(x) - t * i32::from(Q)) as i16;
+    r + ((r >> 15) & Q)
+}
+
+/// Compress_d of any int16_t, with the kernels' multiply-high division.
+pub fn compress(d: u32, x: i16) -> u16 {
+    let t = (u32::from(canonical(x) as u16) << d) + COMPRESS_HALF;
+    let c = if d == 10 { ((u64::from(t) * u64::from(COMPRESS_M32)) >> 32) as u32 } else { (t * COMPRESS_M16) >> 20 };
+    (c & ((1 << d) - 1)) as u16
+}
+
+/// Decompress_d: (q y + 2^(d-1)) >> d.
+pub fn decompress(d: u32, y: u16) -> i16 {
+    ((u32::from(y) * Q as u32 + (1 << (d - 1))) >> d) as i16
+}
+
+/// ByteDecode_12's reduction: 12-bit values at or above q lose q.
+pub fn minus_q_if_above(x: u16) -> i16 {
+    if x >= Q as u16 { (x - Q as u16) as i16 } else { x as i16 }
+}
+
+/// The storage order of a build: `true` for the MVE order.
+fn fips(p: &Poly, mve: bool) -> Poly {
+    if !mve {
+        return *p;
+    }
+    let mut out = [0; N];
+    for (s, &x) in p.iter().enumerate() {
+        out[mve_coeff(s)] = x;
+    }
+    out
+}
+
+fn stored(p: &Poly, mve: bool) -> Poly {
+    if mve { stored_mve(p) } else { *p }
+}
+
+/// A FIPS-order polynomial in the MVE order.
+pub fn stored_mve(p: &Poly) -> Poly {
+    std::array::from_fn(|s| p[mve_coeff(s)])
+}
+
+/// Packs 256 d-bit values, least significant bit first (ByteEncode_d).
+fn pack(d: u32, values: impl Iterator<Item = u16>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32 * d as usize);
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in values {
+        acc |= u32::from(v) << bits;
+        bits += d;
+        while bits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+    out
+}
+
+fn unpack(d: u32, bytes: &[u8]) -> [u16; N] {
+    let (mut acc, mut bits, mut next) = (0u32, 0, 0);
+    std::array::from_fn(|_| {
+        while bits < d {
+            acc |= u32::from(bytes[next]) << bits;
+            next += 1;
+            bits += 8;
+        }
+        let v = (acc & ((1 << d) - 1)) as u16;
+        acc >>= d;
+        bits -= d;
+        v
+    })
+}
+
+/// `mlkem_compress_d{10,4,1}_{scalar,mve}`: the 32 d bytes of ByteEncode_d(Compress_d(p)), p in the build's order.
+pub fn compress_poly(d: u32, p: &Poly, mve: bool) -> Vec<u8> {
+    pack(d, fips(p, mve).iter().map(|&x| compress(d, x)))
+}
+
+/// `mlkem_decompress_d{10,4,1}_{scalar,mve}`: Decompress_d(ByteDecode_d(bytes)) in the build's order.
+pub fn decompress_poly(d: u32, bytes: &[u8], mve: bool) -> Poly {
+    stored(&unpack(d, bytes).map(|y| decompress(d, y)), mve)
+}
+
+/// `mlkem_encode12_{scalar,mve}`: ByteEncode_12 of (canonical) p in the build's order.
+pub fn encode12(p: &Poly, mve: bool) -> Vec<u8> {
+    pack(12, fips(p, mve).iter().map(|&x| x as u16 & 0xFFF))
+}
+
+/// `mlkem_decode12_{scalar,mve}`: ByteDecode_12 with its reduction, in the build's order.
+pub fn decode12(bytes: &[u8], mve: bool) -> Poly {
+    stored(&unpack(12, bytes).map(minus_q_if_above), mve)
+}
+
+/// `mlkem_poly_add_*`, `mlkem_poly_sub_*`, `mlkem_poly_reduce_*`: coefficient-wise, any order.
+pub fn add(a: &Poly, b: &Poly) -> Poly {
+    std::array::from_fn(|i| a[i].wrapping_add(b[i]))
+}
+
+pub fn sub(a: &Poly, b: &Poly) -> Poly {
+    std::array::from_fn(|i| a[i].wrapping_sub(b[i]))
+}
+
+pub fn reduce(p: &Poly) -> Poly {
+    p.map(canonical)
+}
+
+// ---- the products ----
+
+/// `mlkem_dot_k3_scalar`: FIPS order; the six products of each pair accumulated in 32 bits over j, one reduction.
+pub fn dot_k3_scalar(a: &[Poly], b: &[Poly]) -> Poly {
+    let mut out = [0; N];
+    for i in 0..N / 2 {
+        let (mut even, mut odd) = (0i32, 0i32);
+        for (x, y) in a.iter().zip(b).take(K) {
+            let (a0, a1) = (i32::from(x[2 * i]), i32::from(x[2 * i + 1]));
+            let (b0, b1) = (i32::from(y[2 * i]), i32::from(y[2 * i + 1]));
+            let bg = i32::from(mulmod(b1 as i16, GAMMA[i], GAMMA_TW[i]));
+            even = even.wrapping_add((a0 * b0).wrapping_add(a1 * bg));
+            odd = odd.wrapping_add((a0 * b1).wrapping_add(a1 * b0));
+        }
+        out[2 * i] = barrett32(even);
+        out[2 * i + 1] = barrett32(odd);
+    }
+    out
+}
+
+#[inline(always)]
+fn mulmod_v(a: Q, row: &[i16; 16]) -> Q {
+    vmlaq_n_s16(vmulq_s16(a, vld1q_s16(&row[..8])), vqrdmulhq_s16(a, vld1q_s16(&row[8..])), -Q)
+}
+
+/// `mlkem_dot_k3_mve`: MVE order, intrinsic by intrinsic: per 32-block and stride-4 lane set k (vld4q's vector k,
+/// loaded as a gather), the 32-bit sums of the three pairs, one Barrett reduction, a scatter back.
+pub fn dot_k3_mve(a: &[Poly], b: &[Poly]) -> Poly {
+    let rows = ntt::basemul_gamma_rows();
+    let mut out = [0; N];
+    // vmulq_n_u16(vidupq_n_u16(0, 1), 4) in the kernel.
+    let stride4 = vld1q_s16(&[0, 4, 8, 12, 16, 20, 24, 28]);
+    for blk in 0..8 {
+        for k in 0..4 {
+            let g = &rows[4 * blk + k];
+            let lanes = vaddq_n_u16(stride4, (32 * blk + k) as u16);
+            let (mut even, mut odd) = (vdupq_n_s32(0), vdupq_n_s32(0));
+            for (x, y) in a.iter().zip(b).take(K) {
+                let x = vldrhq_gather_shifted_offset_s16(x, lanes);
+                let y = vldrhq_gather_shifted_offset_s16(y, lanes);
+                let bg = mulmod_v(y, g);
+                let bs = vrev32q_s16(y);
+                even = vaddq_s32(even, vaddq_s32(vmullbq_int_s16(x, y), vmulltq_int_s16(x, bg)));
+                odd = vaddq_s32(odd, vaddq_s32(vmullbq_int_s16(x, bs), vmulltq_int_s16(x, bs)));
+            }
+            let re = vmlaq_n_s32(even, vqrdmulhq_n_s32(even, ntt::BARRETT32), -i32::from(Q));
+            let ro = vmlaq_n_s32(odd, vqrdmulhq_n_s32(odd, ntt::BARRETT32), -i32::from(Q));
+            vstrhq_scatter_shifted_offset_s16(&mut out, lanes, vmovntq_s32(vmovnbq_s32(re, re), ro));
+        }
+    }
+    out
+}
+
+/// `mlkem_matvec_k3_*`: out_i = dot_k3(row i of a, s), `a` row-major (K x K polynomials).
+pub fn matvec_k3(a: &[Poly], s: &[Poly], mve: bool) -> Vec<Poly> {
+    a.chunks_exact(K).map(|row| if mve { dot_k3_mve(row, s) } else { dot_k3_scalar(row, s) }).collect()
+}
+
+/// Worst-case magnitudes of the products (both builds perform the same operations on each pair).
+pub mod bounds {
+    use super::{GAMMA, K};
+    use crate::mlkem_ntt::bounds::{I16_MAX, barrett32_bound, mulmod_bound};
+
+    fn fits(what: &str, b: i64, limit: i64) -> Result<i64, String> {
+        if b <= limit { Ok(b) } else { Err(format!("{what}: bound {b} exceeds {limit}")) }
+    }
+
+    /// The output bound of dot_k3 for |a| <= a_max, |b| <= b_max: every partial 32-bit sum over the K pairs fits,
+    /// and the one reduction's output.
+    pub fn dot(a_max: i64, b_max: i64) -> Result<i64, String> {
+        let mut out = 0;
+        for &gamma in &GAMMA {
+            let bg = fits("b1 gamma", mulmod_bound(b_max, gamma), I16_MAX)?;
+            let even = fits("even sum", K as i64 * (a_max * b_max + a_max * bg), i64::from(i32::MAX))?;
+            let odd = fits("odd sum", K as i64 * 2 * a_max * b_max, i64::from(i32::MAX))?;
+            out = out.max(barrett32_bound(even)).max(barrett32_bound(odd));
+        }
+        Ok(out)
+    }
+}
