@@ -14,8 +14,9 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::backend::qemu::QemuBackend;
 use crate::backend::unicorn::UnicornBackend;
-use crate::backend::{Arg, BackendError, Call, CallError, Image, Limits};
+use crate::backend::{Arg, BackendError, BackendKind, Call, CallError, Image, Limits};
 use crate::elf::GuestElf;
 use crate::registry::{self, Kernel, case_rng};
 
@@ -167,8 +168,9 @@ impl Event {
         }
     }
 
-    /// The words the running hash absorbs: a tag with the pc, then the event's data.
-    fn words(&self) -> [u64; 3] {
+    /// The words the running hash absorbs: a tag with the pc, then the event's data (the QEMU trace plugin,
+    /// `kernels/plugin/pqh_trace.c`, hashes and records the same words).
+    pub fn words(&self) -> [u64; 3] {
         match *self {
             Event::Execute { pc } => [u64::from(pc) << 8, 0, 0],
             Event::Load { pc, address, size } => [u64::from(pc) << 8 | 1, u64::from(address) << 8 | u64::from(size), 0],
@@ -179,6 +181,24 @@ impl Event {
                 [u64::from(pc) << 8 | 3 | (class as u64) << 4, values[0], values[1]]
             }
         }
+    }
+}
+
+impl Event {
+    /// The event whose words these are, or `None` for words no event has.
+    pub fn from_words(words: [u64; 3]) -> Option<Event> {
+        let [tag, data, extra] = words;
+        let pc = u32::try_from(tag >> 8).ok()?;
+        let (address, size) = (u32::try_from(data >> 8).ok()?, (data & 0xFF) as u8);
+        let event = match tag & 0xFF {
+            0 => Event::Execute { pc },
+            1 => Event::Load { pc, address, size },
+            2 => Event::Store { pc, address, size },
+            3 => Event::Operands { pc, class: LatencyClass::IntegerDivide, values: [data, extra] },
+            0x13 => Event::Operands { pc, class: LatencyClass::FloatDivideSqrt, values: [data, extra] },
+            _ => return None,
+        };
+        (event.words() == words).then_some(event)
     }
 }
 
@@ -380,9 +400,15 @@ pub fn pair(kernel: &Kernel, seed: u64, index: u64) -> Option<Pair> {
     })
 }
 
+/// An emulator in trace mode.
+enum TracingBackend {
+    Unicorn(UnicornBackend),
+    Qemu(QemuBackend),
+}
+
 /// The object code under trace: an emulator in trace mode on one image.
 pub struct Tracer {
-    backend: UnicornBackend,
+    backend: TracingBackend,
     elf: GuestElf,
     pub image: Image,
 }
@@ -397,24 +423,41 @@ pub enum PairOutcome {
 }
 
 impl Tracer {
-    /// A tracer on `image` (unicorn runs the M7 image; the QEMU images are traced by the TCG plugin, not yet).
+    /// A tracer on `image`: unicorn's hooks for the m7 image, the QEMU trace plugin for the m55 and m85 images.
     pub fn open(image: Image, limits: Limits) -> Result<Self, BackendError> {
-        if image != Image::M7 {
-            return Err(BackendError::Unavailable(format!(
-                "leakage traces run on unicorn (the m7 image) only; the {image} image is not traced yet"
-            )));
-        }
         let elf = GuestElf::parse(image.name(), image.guest().elf)?;
-        let backend = UnicornBackend::open(&image.guest(), limits)?.traced(Core::of(image))?;
+        let core = Core::of(image);
+        let backend = match image.backend() {
+            BackendKind::Qemu => TracingBackend::Qemu(QemuBackend::open_traced(&image.guest(), limits, core)?),
+            _ => TracingBackend::Unicorn(UnicornBackend::open(&image.guest(), limits)?.traced(core)?),
+        };
         Ok(Self { backend, elf, image })
+    }
+
+    /// The emulator that runs the traces.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            TracingBackend::Unicorn(_) => "unicorn",
+            TracingBackend::Qemu(_) => "qemu",
+        }
     }
 
     /// The leakage trace of one call.
     pub fn trace(&mut self, symbol: &str, args: &[Arg], record: bool) -> Result<Trace, CallError> {
         use crate::backend::Backend;
-        self.backend.record_events(record);
-        self.backend.call(&Call::new(symbol, args.to_vec()))?;
-        Ok(self.backend.take_trace().expect("the backend traces"))
+        let call = Call::new(symbol, args.to_vec());
+        match &mut self.backend {
+            TracingBackend::Unicorn(backend) => {
+                backend.record_events(record);
+                backend.call(&call)?;
+                Ok(backend.take_trace().expect("the backend traces"))
+            }
+            TracingBackend::Qemu(backend) => {
+                backend.record_events(record);
+                backend.call(&call)?;
+                backend.take_trace().expect("the backend traces").map_err(CallError::BadCall)
+            }
+        }
     }
 
     /// Runs both inputs of a pair and compares their traces; on a difference, runs both again recording every event
@@ -431,8 +474,19 @@ impl Tracer {
             Ok(_) => match run(self, true) {
                 Err(e) => PairOutcome::Fault(e),
                 Ok((a, b)) => {
-                    let (a, b) = (a.recorded.unwrap_or_default(), b.recorded.unwrap_or_default());
-                    first_difference(&a, &b, &self.elf).map_or(PairOutcome::ConstantTime, PairOutcome::Leak)
+                    let complete = |t: &Trace| t.recorded.as_ref().is_some_and(|r| r.len() as u64 == t.events);
+                    let both = complete(&a) && complete(&b);
+                    let (ra, rb) = (a.recorded.unwrap_or_default(), b.recorded.unwrap_or_default());
+                    match first_difference(&ra, &rb, &self.elf) {
+                        Some(leak) if both || leak.event < ra.len().min(rb.len()) as u64 => PairOutcome::Leak(leak),
+                        // The hashes differ beyond what the recording holds.
+                        _ => PairOutcome::Fault(CallError::BadCall(format!(
+                            "the traces differ ({} and {} events) beyond the first {} recorded",
+                            a.events,
+                            b.events,
+                            ra.len().min(rb.len())
+                        ))),
+                    }
                 }
             },
         }

@@ -65,6 +65,8 @@ pub struct QemuBackend {
     worker: Option<Worker>,
     no_window: NoWindow,
     restarts: u64,
+    /// Trace mode (`pqhelium ct`): the trace plugin, loaded into every worker this backend starts.
+    pub(super) trace: Option<super::qemu_trace::TracePlugin>,
 }
 
 struct Worker {
@@ -96,6 +98,15 @@ impl QemuBackend {
 
     /// A backend on any harness image (tests use hostile ones).
     pub fn with_image(elf: GuestElf, elf_bytes: &[u8], limits: Limits) -> Result<Self, BackendError> {
+        Self::start(elf, elf_bytes, limits, None)
+    }
+
+    pub(super) fn start(
+        elf: GuestElf,
+        elf_bytes: &[u8],
+        limits: Limits,
+        trace: Option<super::qemu_trace::TracePlugin>,
+    ) -> Result<Self, BackendError> {
         let qemu = find_qemu().map_err(BackendError::Unavailable)?;
         let skip_range = (elf.harness_symbol("__harness_start")?, elf.harness_symbol("__harness_end")?);
         elf.harness_symbol("pqh_reset")?;
@@ -111,6 +122,7 @@ impl QemuBackend {
             worker: None,
             no_window: NoWindow,
             restarts: 0,
+            trace,
         };
         backend.worker = Some(backend.spawn()?);
         Ok(backend)
@@ -152,11 +164,13 @@ impl QemuBackend {
             .args(["-semihosting-config", "enable=off"])
             .args(["-sandbox", "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny"])
             .args(["-plugin", &plugin])
+            .args(self.trace.iter().flat_map(|t| t.qemu_args(self.skip_range)))
             .args(["-kernel", &fd_path(&self.image_file)])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(log.try_clone().map_err(|e| start_error("qemu log", e))?);
-        let inherited = [ddr.as_raw_fd(), self.image_file.as_raw_fd(), self.plugin_file.as_raw_fd()];
+        let mut inherited = vec![ddr.as_raw_fd(), self.image_file.as_raw_fd(), self.plugin_file.as_raw_fd()];
+        inherited.extend(self.trace.iter().flat_map(|t| t.fds()));
         let parent = std::process::id() as libc::pid_t;
         // SAFETY: `prepare_child` makes only async-signal-safe calls and does not allocate.
         unsafe {
@@ -247,7 +261,7 @@ impl QemuBackend {
 /// An anonymous in-memory file (memfd): it has no name in any directory, so nothing is left to remove however we
 /// exit; the memory is freed when its last descriptor and mapping go. Close-on-exec: only the QEMU it is meant for
 /// inherits it (see `prepare_child`), not every child spawned meanwhile by another thread.
-fn anonymous_file(name: &CStr) -> std::io::Result<File> {
+pub(super) fn anonymous_file(name: &CStr) -> std::io::Result<File> {
     // SAFETY: a NUL-terminated name; the returned descriptor is new and owned by the File.
     let fd = unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC) };
     if fd < 0 {
@@ -256,7 +270,7 @@ fn anonymous_file(name: &CStr) -> std::io::Result<File> {
     Ok(unsafe { File::from_raw_fd(fd) })
 }
 
-fn anonymous_file_with(name: &CStr, bytes: &[u8]) -> Result<File, BackendError> {
+pub(super) fn anonymous_file_with(name: &CStr, bytes: &[u8]) -> Result<File, BackendError> {
     let create = || -> std::io::Result<File> {
         let mut file = anonymous_file(name)?;
         file.write_all(bytes)?;
@@ -267,7 +281,7 @@ fn anonymous_file_with(name: &CStr, bytes: &[u8]) -> Result<File, BackendError> 
 
 /// A path that opens the same file as our descriptor: in this process, and in QEMU, which inherits the descriptor
 /// under the same number.
-fn fd_path(file: &File) -> String {
+pub(super) fn fd_path(file: &File) -> String {
     format!("/proc/self/fd/{}", file.as_raw_fd())
 }
 
@@ -402,6 +416,9 @@ impl Engine for QemuBackend {
         let Some(worker) = self.worker.as_mut() else {
             return Err(CallError::WorkerDied("no qemu worker".into()));
         };
+        if let Some(trace) = self.trace.as_mut() {
+            trace.reset();
+        }
         let error = match worker.run(timeout) {
             // Any other status, a calling-convention violation included, is read and checked by the shared code.
             Ok(()) if worker.ctrl(ctrl::STATUS) == abi::STATUS_FAULT => {
