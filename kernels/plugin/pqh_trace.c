@@ -15,6 +15,9 @@
  * instruction of every call (the kernel's entry from pqh_invoke) r4-r11 must hold the harness's canaries, and the
  * d8-d15 canaries locate the FP registers; a failed check is reported in the header and the host refuses the trace.
  *
+ * MVE VPT blocks: an instruction that runs while VPR's mask fields are set is predicated lane by lane; its lane
+ * predicate P0 is an event (predicated-off lanes of a load or store also make no access).
+ *
  * IT blocks: QEMU calls an instruction's callback whether or not its IT condition passes, so the plugin evaluates
  * the condition from the flags and leaves an instruction whose condition fails out of the trace, as unicorn does.
  */
@@ -72,14 +75,18 @@ enum {
     STATUS_BAD_ENV = 2,   /* r4-r11 did not hold the canaries at a kernel's entry */
     STATUS_NO_FP = 4,     /* an FP operand was needed but the d8-d15 canaries were not found */
     STATUS_BAD_FLAGS = 8, /* the carry flag held neither 0 nor 1 */
+    STATUS_BAD_VPR = 16,  /* VPR had reserved bits set */
 };
-enum { EV_EXECUTE, EV_LOAD, EV_STORE, EV_OPERANDS };
+enum { EV_EXECUTE, EV_LOAD, EV_STORE, EV_OPERANDS, EV_LANE_PREDICATE };
 enum { CLASS_INTEGER_DIVIDE, CLASS_FLOAT_DIVIDE_SQRT };
 enum { OP_NONE, OP_CORE, OP_SINGLE, OP_DOUBLE };
 
 /* Word indices of QEMU 7.2's CPUARMState (target/arm/cpu.h): regs[16] first; CF, VF, NF, ZF after the banked
  * registers (found by experiment on Debian's 7.2 build; the CF check below catches a different layout). */
 enum { ENV_CF = 130, ENV_VF = 131, ENV_NF = 132, ENV_ZF = 133 };
+/* v7m.vpr: P0 in bits 0..15, the VPT block masks MASK01 and MASK23 in bits 16..23 (found by experiment likewise;
+ * reserved bits set are reported). */
+enum { ENV_VPR = 777 };
 /* How far into env the FP canaries are searched for, in 32-bit words. */
 enum { ENV_SEARCH_WORDS = 2048 };
 
@@ -214,6 +221,14 @@ __attribute__((used)) static void on_insn_env(unsigned int vcpu, void *userdata,
             return;
     }
     emit((uint64_t)insn->pc << 8 | EV_EXECUTE, 0, 0);
+    if (env) {
+        /* Inside a VPT block (a mask field set) the instruction runs with the lane predicate P0. */
+        uint32_t vpr = env[ENV_VPR];
+        if (vpr >> 24)
+            header[H_STATUS] |= STATUS_BAD_VPR;
+        else if (vpr >> 16)
+            emit((uint64_t)insn->pc << 8 | EV_LANE_PREDICATE, vpr & 0xFFFF, 0);
+    }
     if (insn->op_kind[0] != OP_NONE && env) {
         uint64_t a = operand(env, insn->op_kind[0], insn->op_reg[0]);
         uint64_t b = operand(env, insn->op_kind[1], insn->op_reg[1]);

@@ -159,12 +159,21 @@ pub enum Event {
         class: LatencyClass,
         values: [u64; 2],
     },
+    /// An MVE instruction inside a VPT block and its lane predicate (VPR.P0, one bit per byte lane; QEMU only).
+    LanePredicate {
+        pc: u32,
+        p0: u16,
+    },
 }
 
 impl Event {
     pub fn pc(&self) -> u32 {
         match *self {
-            Event::Execute { pc } | Event::Load { pc, .. } | Event::Store { pc, .. } | Event::Operands { pc, .. } => pc,
+            Event::Execute { pc }
+            | Event::Load { pc, .. }
+            | Event::Store { pc, .. }
+            | Event::Operands { pc, .. }
+            | Event::LanePredicate { pc, .. } => pc,
         }
     }
 
@@ -180,6 +189,7 @@ impl Event {
             Event::Operands { pc, class, values } => {
                 [u64::from(pc) << 8 | 3 | (class as u64) << 4, values[0], values[1]]
             }
+            Event::LanePredicate { pc, p0 } => [u64::from(pc) << 8 | 4, u64::from(p0), 0],
         }
     }
 }
@@ -189,13 +199,14 @@ impl Event {
     pub fn from_words(words: [u64; 3]) -> Option<Event> {
         let [tag, data, extra] = words;
         let pc = u32::try_from(tag >> 8).ok()?;
-        let (address, size) = (u32::try_from(data >> 8).ok()?, (data & 0xFF) as u8);
+        let access = || Some((u32::try_from(data >> 8).ok()?, (data & 0xFF) as u8));
         let event = match tag & 0xFF {
             0 => Event::Execute { pc },
-            1 => Event::Load { pc, address, size },
-            2 => Event::Store { pc, address, size },
+            1 => access().map(|(address, size)| Event::Load { pc, address, size })?,
+            2 => access().map(|(address, size)| Event::Store { pc, address, size })?,
             3 => Event::Operands { pc, class: LatencyClass::IntegerDivide, values: [data, extra] },
             0x13 => Event::Operands { pc, class: LatencyClass::FloatDivideSqrt, values: [data, extra] },
+            4 => Event::LanePredicate { pc, p0: u16::try_from(data).ok()? },
             _ => return None,
         };
         (event.words() == words).then_some(event)
@@ -251,6 +262,8 @@ pub enum LeakKind {
     Predication,
     MemoryAddress,
     VariableLatency,
+    /// An MVE instruction of a VPT block ran with different lane predicates: the condition is secret.
+    LanePredication,
 }
 
 impl fmt::Display for LeakKind {
@@ -260,6 +273,7 @@ impl fmt::Display for LeakKind {
             LeakKind::Predication => "IT predication",
             LeakKind::MemoryAddress => "memory address",
             LeakKind::VariableLatency => "variable-latency operand",
+            LeakKind::LanePredication => "VPT lane predication",
         })
     }
 }
@@ -294,6 +308,7 @@ fn describe(event: Option<&Event>, elf: &GuestElf) -> String {
         Some(Event::Load { address, size, .. }) => format!("load {size} bytes at {address:#010x}"),
         Some(Event::Store { address, size, .. }) => format!("store {size} bytes at {address:#010x}"),
         Some(Event::Operands { values, .. }) => format!("operands {:#x}, {:#x}", values[0], values[1]),
+        Some(Event::LanePredicate { p0, .. }) => format!("lane predicate {p0:#06x}"),
     }
 }
 
@@ -334,6 +349,9 @@ pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf) -> Option<Leak
     let (kind, pc) = match (x, y) {
         (Some(Event::Operands { pc, .. }), _) | (_, Some(Event::Operands { pc, .. })) => {
             (LeakKind::VariableLatency, *pc)
+        }
+        (Some(Event::LanePredicate { pc, .. }), _) | (_, Some(Event::LanePredicate { pc, .. })) => {
+            (LeakKind::LanePredication, *pc)
         }
         (Some(e @ (Event::Load { .. } | Event::Store { .. })), _)
         | (_, Some(e @ (Event::Load { .. } | Event::Store { .. }))) => (LeakKind::MemoryAddress, e.pc()),

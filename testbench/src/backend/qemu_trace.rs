@@ -28,11 +28,12 @@ const CAPACITY: usize = 8 << 20;
 const FILE_SIZE: usize = (H_WORDS + CAPACITY * EVENT_WORDS) * 8;
 
 /// Plugin status bits: why the registers it reads cannot be trusted.
-const STATUS_MESSAGES: [(u64, &str); 4] = [
+const STATUS_MESSAGES: [(u64, &str); 5] = [
     (1, "the guest CPU state is not reachable on this host (x86-64 only)"),
     (2, "r4-r11 did not hold the harness's canaries at the kernel's entry: the CPU state layout is unknown"),
     (4, "an FP operand was needed but the d8-d15 canaries were not found in the CPU state"),
     (8, "the carry flag held neither 0 nor 1: the CPU state layout is unknown"),
+    (16, "VPR had reserved bits set: the CPU state layout is unknown"),
 ];
 
 /// The trace plugin of one QEMU backend and the file it writes.
