@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::backend::qemu::QemuBackend;
 use crate::backend::unicorn::UnicornBackend;
 use crate::backend::{Arg, BackendError, BackendKind, Call, CallError, Image, Limits};
-use crate::elf::GuestElf;
+use crate::elf::{GuestElf, SourceLines};
 use crate::registry::{self, Kernel, case_rng};
 
 /// The core a guest image is built for, whose timing the variable-latency table describes.
@@ -287,6 +287,8 @@ pub struct Leak {
     pub pc: u32,
     /// `symbol+offset` of `pc`.
     pub location: String,
+    /// `file:line` of `pc` from the image's DWARF, when it has a line for it.
+    pub source: Option<String>,
     /// Index of the first differing event.
     pub event: u64,
     /// What each run did there.
@@ -296,8 +298,9 @@ pub struct Leak {
 
 impl fmt::Display for Leak {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Leak { kind, pc, location, event, a, b } = self;
-        write!(f, "{kind} leak at {location} ({pc:#010x}), event {event}: {a} vs {b}")
+        let Leak { kind, pc, location, source, event, a, b } = self;
+        let source = source.as_ref().map_or(String::new(), |s| format!(", {s}"));
+        write!(f, "{kind} leak at {location} ({pc:#010x}{source}), event {event}: {a} vs {b}")
     }
 }
 
@@ -338,8 +341,9 @@ fn in_it_block(events: &[Event], elf: &GuestElf) -> bool {
     })
 }
 
-/// The first differing event of two recorded traces, as a leak located in `elf`; `None` when they are equal.
-pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf) -> Option<Leak> {
+/// The first differing event of two recorded traces, as a leak located in `elf` (and its source line, when
+/// `lines` has it); `None` when they are equal.
+pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf, lines: Option<&SourceLines>) -> Option<Leak> {
     let index = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
     if index == a.len() && index == b.len() {
         return None;
@@ -363,7 +367,15 @@ pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf) -> Option<Leak
             (kind, pc)
         }
     };
-    Some(Leak { kind, pc, location: elf.locate(pc), event: index as u64, a: describe(x, elf), b: describe(y, elf) })
+    Some(Leak {
+        kind,
+        pc,
+        location: elf.locate(pc),
+        source: lines.and_then(|l| l.line(pc)),
+        event: index as u64,
+        a: describe(x, elf),
+        b: describe(y, elf),
+    })
 }
 
 /// A pair of inputs of a kernel: case `a`'s arguments with the secret ones of case `b`.
@@ -428,6 +440,7 @@ enum TracingBackend {
 pub struct Tracer {
     backend: TracingBackend,
     elf: GuestElf,
+    lines: Option<SourceLines>,
     pub image: Image,
 }
 
@@ -449,7 +462,8 @@ impl Tracer {
             BackendKind::Qemu => TracingBackend::Qemu(QemuBackend::open_traced(&image.guest(), limits, core)?),
             _ => TracingBackend::Unicorn(UnicornBackend::open(&image.guest(), limits)?.traced(core)?),
         };
-        Ok(Self { backend, elf, image })
+        let lines = SourceLines::parse(image.guest().elf);
+        Ok(Self { backend, elf, lines, image })
     }
 
     /// The emulator that runs the traces.
@@ -495,7 +509,7 @@ impl Tracer {
                     let complete = |t: &Trace| t.recorded.as_ref().is_some_and(|r| r.len() as u64 == t.events);
                     let both = complete(&a) && complete(&b);
                     let (ra, rb) = (a.recorded.unwrap_or_default(), b.recorded.unwrap_or_default());
-                    match first_difference(&ra, &rb, &self.elf) {
+                    match first_difference(&ra, &rb, &self.elf, self.lines.as_ref()) {
                         Some(leak) if both || leak.event < ra.len().min(rb.len()) as u64 => PairOutcome::Leak(leak),
                         // The hashes differ beyond what the recording holds.
                         _ => PairOutcome::Fault(CallError::BadCall(format!(
