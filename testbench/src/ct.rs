@@ -378,6 +378,29 @@ pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf, lines: Option<
     })
 }
 
+/// A difference its contract declares public by design: the first difference of a pair, of this kind, inside this
+/// function, is no leak (the scheme's analysis makes it public, as FN-DSA's rejection loop counts). The pair's
+/// traces are not compared beyond it (they need not line up after it); every report lists the declarations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Declassification {
+    pub function: &'static str,
+    pub kind: LeakKind,
+    pub reason: &'static str,
+}
+
+impl Declassification {
+    /// Whether the declaration covers this first difference.
+    pub fn covers(&self, leak: &Leak) -> bool {
+        leak.kind == self.kind && leak.location.strip_prefix(self.function).is_some_and(|rest| rest.starts_with('+'))
+    }
+}
+
+impl fmt::Display for Declassification {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} in {}: {}", self.kind, self.function, self.reason)
+    }
+}
+
 /// A pair of inputs of a kernel: case `a`'s arguments with the secret ones of case `b`.
 #[derive(Debug, Clone)]
 pub struct Pair {
@@ -549,6 +572,10 @@ pub struct KernelReport {
     /// Pairs whose runs faulted, with the first error.
     pub faults: u64,
     pub first_fault: Option<String>,
+    /// What the contract declares public by design, and how many pairs first differed there (the first shown).
+    pub declarations: Vec<Declassification>,
+    pub declassified_pairs: u64,
+    pub first_declassified: Option<Leak>,
     #[serde(flatten)]
     pub verdict: Verdict,
 }
@@ -568,6 +595,9 @@ pub fn check_kernel(
         pairs: 0,
         faults: 0,
         first_fault: None,
+        declarations: kernel.declassified().to_vec(),
+        declassified_pairs: 0,
+        first_declassified: None,
         verdict: Verdict::ConstantTime,
     };
     if !has_secret(kernel) {
@@ -583,6 +613,11 @@ pub fn check_kernel(
         report.pairs += 1;
         match tracer.compare(kernel.symbol, &pair) {
             PairOutcome::ConstantTime => {}
+            PairOutcome::Leak(leak) if report.declarations.iter().any(|d| d.covers(&leak)) => {
+                report.declassified_pairs += 1;
+                report.first_declassified.get_or_insert(leak);
+            }
+
             PairOutcome::Fault(e) => {
                 report.faults += 1;
                 report.first_fault.get_or_insert_with(|| format!("pair {index}: {e}"));

@@ -77,6 +77,10 @@ fn print_verdict(report: &KernelReport) {
     let KernelReport { kernel, pairs, faults, .. } = report;
     match &report.verdict {
         Verdict::Skipped { reason } => println!("SKIP {kernel}: {reason}"),
+        Verdict::ConstantTime if *faults == 0 && report.declassified_pairs > 0 => println!(
+            "pass {kernel}: {pairs} pairs, equal traces up to declared public events ({} pairs)",
+            report.declassified_pairs
+        ),
         Verdict::ConstantTime if *faults == 0 => println!("pass {kernel}: {pairs} pairs, equal traces"),
         Verdict::ConstantTime => println!("FAULT {kernel}: {pairs} pairs, {faults} faulted"),
         Verdict::Leak { pair, case_a, case_b, leak } => {
@@ -90,5 +94,11 @@ fn print_verdict(report: &KernelReport) {
     }
     if let Some(fault) = &report.first_fault {
         println!("     first fault: {fault}");
+    }
+    for declaration in &report.declarations {
+        println!("     declared public: {declaration}");
+    }
+    if let Some(leak) = &report.first_declassified {
+        println!("     {} pairs first differ at a declared public event, the first: {leak}", report.declassified_pairs);
     }
 }

@@ -111,6 +111,11 @@ impl Kernel {
         self.behaviour.generate_args(case, rng)
     }
 
+    /// The differences in its leakage trace that the contract declares public by design (`pqhelium ct`).
+    pub fn declassified(&self) -> &'static [crate::ct::Declassification] {
+        self.behaviour.declassified_events()
+    }
+
     /// The reference and (three-way kernels) the model on one case, its inputs decoded once; `Err` names the
     /// relation between the inputs that the case breaks.
     pub fn evaluate(&self, args: &[Arg]) -> Result<Evaluation, BoundViolation> {
@@ -174,6 +179,8 @@ pub struct Alteration {
     /// A model in place of the kernel's (a two-way kernel becomes three-way, with its identity canonicalisation).
     pub model: Option<fn(&[Arg]) -> Outcome>,
     pub reference: Option<fn(&[Arg]) -> Outcome>,
+    /// Declarations of public-by-design trace differences in place of the kernel's.
+    pub declassified: Option<&'static [crate::ct::Declassification]>,
 }
 
 struct Altered {
@@ -215,6 +222,10 @@ impl Behaviour for Altered {
 
     fn model_is_reference(&self) -> bool {
         false
+    }
+
+    fn declassified_events(&self) -> &'static [crate::ct::Declassification] {
+        self.change.declassified.unwrap_or_else(|| self.base.declassified())
     }
 }
 
