@@ -120,6 +120,7 @@ struct CtFixture {
     timing: Timing,
     summary: &'static str,
     declared: &'static [Declassification],
+    images: Images,
 }
 
 const LOOKUP: &str = "a table lookup indexed by a secret (leaks the load address on purpose)";
@@ -131,13 +132,16 @@ const DIV_Q: &str = "a secret divided by q with UDIV (leaks a variable-latency o
 const DIV_Q_BARRETT: &str = "the quotient by Barrett reduction with a masked correction";
 const CLZ: &str = "a loop that stops at the first set bit (leaks control flow on purpose)";
 const CLZ_FIXED: &str = "a count over all 32 bits";
+const SELECT_VPT: &str =
+    "the map as an MVE multiply predicated on the secret bit (leaks its lane predicate on purpose)";
 const REJECT: &str = "a rejection loop whose exit the contract declares public (passes by its declaration)";
 
 pub(super) fn kernels() -> Vec<Kernel> {
     use Op::*;
     use Timing::*;
-    let kernel =
-        |id, symbol, op, timing, summary| Kernel::new(CtFixture { id, symbol, op, timing, summary, declared: &[] });
+    let kernel = |id, symbol, op, timing, summary| {
+        Kernel::new(CtFixture { id, symbol, op, timing, summary, declared: &[], images: Images::Both })
+    };
     vec![
         kernel("ct.fixture.lookup", "ct_fixture_lookup", Lookup, Leaky, LOOKUP),
         kernel("ct.fixture.lookup.masked", "ct_fixture_lookup_masked", Lookup, Constant, LOOKUP_MASKED),
@@ -155,6 +159,16 @@ pub(super) fn kernels() -> Vec<Kernel> {
             timing: Leaky,
             summary: REJECT,
             declared: REJECT_PUBLIC,
+            images: Images::Both,
+        }),
+        Kernel::new(CtFixture {
+            id: "ct.fixture.select.vpt",
+            symbol: "ct_fixture_select_vpt",
+            op: Branch,
+            timing: Leaky,
+            summary: SELECT_VPT,
+            declared: &[],
+            images: Images::M55Only,
         }),
     ]
 }
@@ -228,7 +242,7 @@ impl Contract for CtFixture {
         Description {
             id: self.id,
             symbol: self.symbol,
-            images: Images::Both,
+            images: self.images,
             summary: format!("constant-time fixture: {}", self.summary),
             computes: what.into(),
             requires: String::new(),

@@ -273,7 +273,8 @@ pub fn matching(pattern: &str) -> Vec<&'static Kernel> {
     all().filter(|k| glob_match(pattern.as_bytes(), k.id.as_bytes())).collect()
 }
 
-fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
+/// Whether `text` matches `pattern` (`*` any run of characters, `?` one character).
+pub fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
     match pattern.split_first() {
         None => text.is_empty(),
         Some((b'*', rest)) => (0..=text.len()).any(|i| glob_match(rest, &text[i..])),
