@@ -747,6 +747,14 @@ pub const KNOWN_LEAKS: &[KnownLeak] = &[
         why: "gcc compiles x25519_fe_sub's final conditional subtraction into an IT block with a secret condition",
     },
     KnownLeak {
+        kernel: "fndsa.keygen.*fft",
+        images: &[Image::M85],
+        kind: LeakKind::LanePredication,
+        planted: false,
+        why: "clang makes the fixed-point FFT's rounding correction of negative lanes a VPT-predicated add; no public \
+            source says predicated-off lanes take different time",
+    },
+    KnownLeak {
         kernel: "mlkem.order.from_mve",
         images: &[Image::M85],
         kind: LeakKind::LanePredication,
