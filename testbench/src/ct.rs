@@ -691,6 +691,13 @@ pub const KNOWN_LEAKS: &[KnownLeak] = &[
         why: PLANTED,
     },
     KnownLeak {
+        kernel: "ct.fixture.abs",
+        images: &[Image::M85],
+        kind: LeakKind::Predication,
+        planted: true,
+        why: "planted: branch-free C that clang compiles to an IT block on the sign (gcc keeps the masks)",
+    },
+    KnownLeak {
         kernel: "ct.fixture.select.vpt",
         images: &[Image::M55, Image::M85],
         kind: LeakKind::LanePredication,

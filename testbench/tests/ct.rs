@@ -189,3 +189,23 @@ fn command_exit_codes_and_summary() {
     let (code, _) = pqhelium_ct(&["--kernel", "no.such.kernel"]);
     assert_eq!(code, 2);
 }
+
+/// Branch-free C that a compiler turns into a conditional: clang compiles the sign-mask absolute value to an IT block
+/// on the sign (the M85 image), gcc keeps the masks (the M55 and M7 images); with the mask hidden, every image passes.
+#[test]
+fn a_compiler_introduced_predication_is_caught() {
+    for image in Image::ALL {
+        let mut tracer = tracer_on(image);
+        let report = verdict(&mut tracer, "ct.fixture.abs", 50);
+        match (image, &report.verdict) {
+            (Image::M85, Verdict::Leak { leak, .. }) => {
+                assert_eq!(leak.kind, LeakKind::Predication, "{leak}");
+                assert!(leak.location.starts_with("ct_fixture_abs+"), "{leak}");
+            }
+            (Image::M55 | Image::M7, Verdict::ConstantTime) => {}
+            (_, other) => panic!("ct.fixture.abs on {image}: {other:?}"),
+        }
+        let twin = verdict(&mut tracer, "ct.fixture.abs.opaque", 50);
+        assert!(matches!(twin.verdict, Verdict::ConstantTime), "{image}: {:?}", twin.verdict);
+    }
+}

@@ -53,6 +53,8 @@ enum Op {
     Clz,
     /// Rejection sampling: the first 12-bit window below q.
     Reject,
+    /// Absolute value of a 32-bit two's complement word.
+    Abs,
 }
 
 impl Op {
@@ -61,13 +63,13 @@ impl Op {
         match self {
             Op::Lookup => Bound::Range { lo: 0, hi: TABLE.len() as i64 - 1 },
             Op::DivQ => Bound::Range { lo: 0, hi: i64::from(DIVIDEND_MAX) },
-            Op::Branch | Op::Clz | Op::Reject => Bound::Any,
+            Op::Branch | Op::Clz | Op::Reject | Op::Abs => Bound::Any,
         }
     }
 
     fn output(self) -> Bound {
         match self {
-            Op::Lookup | Op::Branch => Bound::Any,
+            Op::Lookup | Op::Branch | Op::Abs => Bound::Any,
             Op::DivQ => Bound::Range { lo: 0, hi: i64::from(DIVIDEND_MAX / Q) },
             Op::Clz => Bound::Range { lo: 0, hi: 32 },
             Op::Reject => Bound::Range { lo: 0, hi: i64::from(Q) },
@@ -78,7 +80,7 @@ impl Op {
         match self {
             Op::Lookup => TABLE.len() as u32 - 1,
             Op::DivQ => DIVIDEND_MAX,
-            Op::Branch | Op::Clz | Op::Reject => u32::MAX,
+            Op::Branch | Op::Clz | Op::Reject | Op::Abs => u32::MAX,
         }
     }
 
@@ -89,6 +91,7 @@ impl Op {
             Op::Branch => x ^ EVEN_PATTERN,
             Op::DivQ => x / Q,
             Op::Clz => x.leading_zeros(),
+            Op::Abs => (x as i32).unsigned_abs(),
             Op::Reject => REJECT_SHIFTS.iter().map(|&s| (x >> s) & REJECT_WINDOW).find(|&w| w < Q).unwrap_or(Q),
         }
     }
@@ -136,6 +139,8 @@ const CLZ: &str = "a loop that stops at the first set bit (leaks control flow on
 const CLZ_FIXED: &str = "a count over all 32 bits";
 const SELECT_VPT: &str =
     "the map as an MVE multiply predicated on the secret bit (leaks its lane predicate on purpose)";
+const ABS: &str = "branch-free absolute value that clang compiles to an IT block on the sign (M85 image)";
+const ABS_OPAQUE: &str = "the absolute value with its mask hidden from the compiler";
 const REJECT: &str = "a rejection loop whose exit the contract declares public (passes by its declaration)";
 
 pub(super) fn kernels() -> Vec<Kernel> {
@@ -154,6 +159,8 @@ pub(super) fn kernels() -> Vec<Kernel> {
         kernel("ct.fixture.div_q.barrett", "ct_fixture_div_q_barrett", DivQ, Constant, DIV_Q_BARRETT),
         kernel("ct.fixture.clz", "ct_fixture_clz", Clz, Leaky, CLZ),
         kernel("ct.fixture.clz.fixed", "ct_fixture_clz_fixed", Clz, Constant, CLZ_FIXED),
+        kernel("ct.fixture.abs", "ct_fixture_abs", Abs, Leaky, ABS),
+        kernel("ct.fixture.abs.opaque", "ct_fixture_abs_opaque", Abs, Constant, ABS_OPAQUE),
         Kernel::new(CtFixture {
             id: "ct.fixture.reject",
             symbol: "ct_fixture_reject",
@@ -202,6 +209,10 @@ fn model_word(op: Op, timing: Timing, x: u32) -> u32 {
             t + (below_q ^ 1)
         }
         (Op::Clz, Timing::Leaky) => (0..32).find(|&n| (x << n) & 0x8000_0000 != 0).unwrap_or(32),
+        (Op::Abs, _) => {
+            let m = ((x as i32) >> 31) as u32;
+            (x ^ m).wrapping_sub(m)
+        }
         (Op::Reject, _) => {
             for shift in REJECT_SHIFTS {
                 let window = (x >> shift) & REJECT_WINDOW;
@@ -239,6 +250,7 @@ impl Contract for CtFixture {
             Op::Branch => "out[i] = in[i] * 0x9E3779B1 if bit 0 of in[i] is set, else in[i] ^ 0x5A5A5A5A",
             Op::DivQ => "out[i] = in[i] / 3329",
             Op::Clz => "out[i] = leading zero bits of in[i] (32 for 0)",
+            Op::Abs => "out[i] = |in[i]| (in[i] as a 32-bit two's complement integer; 2^31 stays 2^31)",
             Op::Reject => "out[i] = the first of in[i]'s 12-bit windows at bits 0, 10, 20 below 3329, else 3329",
         };
         Description {
@@ -301,7 +313,7 @@ mod tests {
     /// The model's steps give what the reference states on every boundary of each domain.
     #[test]
     fn models_agree_with_the_reference_on_the_boundaries() {
-        for op in [Op::Lookup, Op::Branch, Op::DivQ, Op::Clz, Op::Reject] {
+        for op in [Op::Lookup, Op::Branch, Op::DivQ, Op::Clz, Op::Reject, Op::Abs] {
             let max = op.largest_input();
             let multiples_of_q = (1..=max.min(DIVIDEND_MAX) / Q).step_by(97).flat_map(|k| [k * Q - 1, k * Q]);
             let inputs: Vec<u32> = [0, 1, 2, max / 2, max - 1, max].into_iter().chain(multiples_of_q).collect();
