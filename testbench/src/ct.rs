@@ -3,7 +3,9 @@
 //! A leakage trace is what an attacker who times the core could learn about one call, as events in execution order:
 //! every executed instruction address (control flow), every data access's address and size (memory), and the
 //! operands of the instructions whose latency depends on their values on the target core (variable latency, a
-//! table per core below). Values loaded or stored are not in the trace: only where and when.
+//! table per core below), and the lane predicates of MVE instructions in VPT blocks. An instruction whose IT
+//! condition fails is left out. Values loaded or stored are not in the trace: only where and when. The m7 image is
+//! traced by unicorn's hooks, the m55 and m85 images by QEMU's trace plugin (`backend::qemu_trace`).
 //!
 //! A pair is two inputs of a kernel that differ only in the arguments its contract marks secret: case A of the
 //! contract's generator, with the secret arguments of a later case B. The kernel is constant-time on the pair when
