@@ -4,7 +4,8 @@
 //! - `pqhelium-m85.elf`: the same sources, clang `-mcpu=cortex-m85` (gcc 12 does not know the M85), linked by gcc
 //!   against the same libgcc; run by QEMU mps3-an547 too (same Armv8.1-M + MVE instruction set).
 //! - `pqhelium-m7.elf`: every source except `*.mve.c`, `-mcpu=cortex-m7 -mfpu=fpv5-d16`, run by unicorn.
-//! - `libpqh_icount.so`: the TCG plugin, built with the host C compiler.
+//! - `libpqh_icount.so`: the TCG plugin that counts instructions, built with the host C compiler.
+//! - `libpqh_trace.so`: the TCG plugin that builds leakage traces (`pqhelium ct`), likewise.
 //!
 //! A missing cross compiler is a build error that names the command installing it: never a silent skip.
 
@@ -94,7 +95,8 @@ fn main() {
     for image in IMAGES {
         build_image(image, &arm, &sources, &newlib_include, &out);
     }
-    build_plugin(&root.join("plugin/pqh_icount.c"), &out.join("libpqh_icount.so"));
+    build_plugin(&root.join("plugin/pqh_icount.c"), &out.join("libpqh_icount.so"), &arm);
+    build_plugin(&root.join("plugin/pqh_trace.c"), &out.join("libpqh_trace.so"), &arm);
 }
 
 fn check_compiler(compiler: &str) {
@@ -193,9 +195,15 @@ fn build_image(image: &Image, arm: &Path, sources: &[PathBuf], newlib_include: &
         .arg(out.join(image.file)));
 }
 
-fn build_plugin(src: &Path, out: &Path) {
+/// A plugin sees the harness's headers (the trace plugin checks the register canaries of `pqh_invoke.h`).
+fn build_plugin(src: &Path, out: &Path, arm: &Path) {
     let cc = env::var("HOST_CC").unwrap_or_else(|_| "cc".into());
-    run(Command::new(cc).args(["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror"]).arg(src).arg("-o").arg(out));
+    run(Command::new(cc)
+        .args(["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror"])
+        .arg(format!("-I{}", arm.join("harness").display()))
+        .arg(src)
+        .arg("-o")
+        .arg(out));
 }
 
 fn run(cmd: &mut Command) {

@@ -38,3 +38,6 @@ pub const M7_IMAGE: GuestImage = GuestImage {
 
 /// The QEMU TCG plugin (host shared object) that counts executed instructions into shared memory.
 pub const ICOUNT_PLUGIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libpqh_icount.so"));
+
+/// The QEMU TCG plugin that builds leakage traces (`pqhelium ct`) into a host file the guest cannot see.
+pub const TRACE_PLUGIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libpqh_trace.so"));

@@ -162,3 +162,35 @@ impl Aligned {
         unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<u8>(), self.len) }
     }
 }
+
+/// Source lines of a guest image from its DWARF line tables (the images are built with `-g`).
+pub struct SourceLines {
+    context: addr2line::Context<gimli::EndianRcSlice<gimli::RunTimeEndian>>,
+}
+
+impl SourceLines {
+    /// The line tables of an ELF image; `None` when it has no usable debug information.
+    pub fn parse(bytes: &[u8]) -> Option<Self> {
+        use gimli::{Dwarf, EndianRcSlice, RunTimeEndian};
+        use object::ObjectSection;
+        let aligned = Aligned::copy_of(bytes);
+        let file = object::File::parse(aligned.bytes()).ok()?;
+        let load = |id: gimli::SectionId| -> Result<_, gimli::Error> {
+            let data = file.section_by_name(id.name()).and_then(|s| s.uncompressed_data().ok()).unwrap_or_default();
+            Ok(EndianRcSlice::new(std::rc::Rc::from(&*data), RunTimeEndian::Little))
+        };
+        let dwarf = Dwarf::load(load).ok()?;
+        Some(Self { context: addr2line::Context::from_dwarf(dwarf).ok()? })
+    }
+
+    /// `file:line` of the instruction at `addr`: our sources from `kernels/arm/` on, others by file name.
+    pub fn line(&self, addr: u32) -> Option<String> {
+        let location = self.context.find_location(u64::from(addr & !1)).ok()??;
+        let file = location.file?;
+        let name = match file.find("kernels/arm/") {
+            Some(at) => &file[at..],
+            None => file.rsplit('/').next().unwrap_or(file),
+        };
+        Some(format!("{name}:{}", location.line?))
+    }
+}

@@ -148,6 +148,10 @@ const PINS: &[(&str, &str)] = &[
     ("ct.fixture.div_q.barrett", "4277ba67fe8bcd7f"),
     ("ct.fixture.clz", "03def1e155495584"),
     ("ct.fixture.clz.fixed", "03def1e155495584"),
+    ("ct.fixture.abs", "03def1e155495584"),
+    ("ct.fixture.abs.opaque", "03def1e155495584"),
+    ("ct.fixture.reject", "03def1e155495584"),
+    ("ct.fixture.select.vpt", "03def1e155495584"),
 ];
 
 fn digest(id: &str) -> String {

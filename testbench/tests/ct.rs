@@ -1,5 +1,7 @@
-//! `pqhelium ct` on unicorn: every leaky constant-time fixture is reported with the kind of its leak inside its own
-//! function, every constant-time twin passes, and a kernel constant-time by construction (Keccak) passes.
+//! `pqhelium ct` on every image (unicorn for m7, QEMU's trace plugin for m55 and m85): every leaky constant-time
+//! fixture is reported with the kind of its leak inside its own function and source file, every constant-time twin
+//! passes, a kernel constant-time by construction (Keccak) passes, a declared public event is passed and listed, and
+//! the operands QEMU's plugin reads are the ones the inputs give.
 
 use std::process::Command;
 
@@ -9,8 +11,8 @@ use pqhelium_testbench::registry;
 
 const SEED: u64 = 0xC7;
 
-fn tracer() -> Tracer {
-    Tracer::open(Image::M7, Limits::default()).expect("unicorn runs the m7 image")
+fn tracer_on(image: Image) -> Tracer {
+    Tracer::open(image, Limits::default()).unwrap_or_else(|e| panic!("no tracer on {image}: {e}"))
 }
 
 fn verdict(tracer: &mut Tracer, id: &str, pairs: u64) -> ct::KernelReport {
@@ -18,54 +20,120 @@ fn verdict(tracer: &mut Tracer, id: &str, pairs: u64) -> ct::KernelReport {
     ct::check_kernel(tracer, kernel, SEED, 0..pairs)
 }
 
+/// Every planted leak, with the kind it must be reported as, on every image that has the fixture.
+const LEAKY: [(&str, &str, LeakKind); 6] = [
+    ("ct.fixture.lookup", "ct_fixture_lookup", LeakKind::MemoryAddress),
+    ("ct.fixture.branch", "ct_fixture_branch", LeakKind::ControlFlow),
+    ("ct.fixture.select.it", "ct_fixture_select_it", LeakKind::Predication),
+    ("ct.fixture.div_q", "ct_fixture_div_q", LeakKind::VariableLatency),
+    ("ct.fixture.clz", "ct_fixture_clz", LeakKind::ControlFlow),
+    ("ct.fixture.select.vpt", "ct_fixture_select_vpt", LeakKind::LanePredication),
+];
+
 #[test]
 fn every_leaky_fixture_is_caught_where_it_leaks() {
-    let mut tracer = tracer();
-    let leaky = [
-        ("ct.fixture.lookup", "ct_fixture_lookup", LeakKind::MemoryAddress),
-        ("ct.fixture.branch", "ct_fixture_branch", LeakKind::ControlFlow),
-        ("ct.fixture.select.it", "ct_fixture_select_it", LeakKind::Predication),
-        ("ct.fixture.div_q", "ct_fixture_div_q", LeakKind::VariableLatency),
-        ("ct.fixture.clz", "ct_fixture_clz", LeakKind::ControlFlow),
-    ];
-    for (id, symbol, kind) in leaky {
-        let report = verdict(&mut tracer, id, 50);
-        assert_eq!(report.faults, 0, "{id}: {:?}", report.first_fault);
-        let Verdict::Leak { leak, case_a, case_b, .. } = &report.verdict else {
-            panic!("{id}: no leak found in {} pairs", report.pairs)
-        };
-        assert_eq!(leak.kind, kind, "{id}: {leak}");
-        assert!(leak.location.starts_with(&format!("{symbol}+")), "{id}: {leak}");
-        assert_ne!(leak.a, leak.b, "{id}: {leak}");
-        assert!(case_a < case_b);
+    for image in Image::ALL {
+        let mut tracer = tracer_on(image);
+        for (id, symbol, kind) in LEAKY {
+            let report = verdict(&mut tracer, id, 50);
+            if matches!(report.verdict, Verdict::Skipped { .. }) {
+                // Only the MVE fixture is missing, and only from the M7 image.
+                assert_eq!((id, image), ("ct.fixture.select.vpt", Image::M7));
+                continue;
+            }
+            assert_eq!(report.faults, 0, "{id} on {image}: {:?}", report.first_fault);
+            let Verdict::Leak { leak, case_a, case_b, .. } = &report.verdict else {
+                panic!("{id} on {image}: no leak found in {} pairs", report.pairs)
+            };
+            assert_eq!(leak.kind, kind, "{id} on {image}: {leak}");
+            assert!(leak.location.starts_with(&format!("{symbol}+")), "{id} on {image}: {leak}");
+            let source = leak.source.as_deref().unwrap_or_default();
+            assert!(source.starts_with("kernels/arm/ct_fixture/fixtures"), "{id} on {image}: {leak}");
+            assert_ne!(leak.a, leak.b, "{id} on {image}: {leak}");
+            assert!(case_a < case_b);
+            assert!(matches!(ct::judge(&report, image), ct::Judgement::Known(k) if k.planted), "{id} on {image}");
+        }
     }
 }
 
 #[test]
 fn every_constant_time_twin_passes() {
-    let mut tracer = tracer();
-    for id in
-        ["ct.fixture.lookup.masked", "ct.fixture.branch.masked", "ct.fixture.div_q.barrett", "ct.fixture.clz.fixed"]
-    {
-        let report = verdict(&mut tracer, id, 200);
-        assert!(matches!(report.verdict, Verdict::ConstantTime), "{id}: {:?}", report.verdict);
-        assert_eq!((report.pairs, report.faults), (200, 0), "{id}");
+    for image in Image::ALL {
+        let mut tracer = tracer_on(image);
+        for id in
+            ["ct.fixture.lookup.masked", "ct.fixture.branch.masked", "ct.fixture.div_q.barrett", "ct.fixture.clz.fixed"]
+        {
+            let report = verdict(&mut tracer, id, 200);
+            assert!(matches!(report.verdict, Verdict::ConstantTime), "{id} on {image}: {:?}", report.verdict);
+            assert_eq!((report.pairs, report.faults), (200, 0), "{id} on {image}");
+            assert_eq!(ct::judge(&report, image), ct::Judgement::Pass);
+        }
+    }
+}
+
+/// The operands the QEMU plugin reads from the CPU state are the inputs': case 0 divides 0 by q = 0xd01, case 1 the
+/// largest dividend 2^24 - 1; and its FP64 division operands (M85 image) are those unicorn reads (M7 image).
+#[test]
+fn operands_read_on_qemu_are_the_inputs() {
+    for image in Image::ALL {
+        let report = verdict(&mut tracer_on(image), "ct.fixture.div_q", 1);
+        let Verdict::Leak { leak, .. } = &report.verdict else { panic!("{image}: {:?}", report.verdict) };
+        assert_eq!((leak.a.as_str(), leak.b.as_str()), ("operands 0x0, 0xd01", "operands 0xffffff, 0xd01"), "{image}");
+    }
+    let fp_leak = |image| match verdict(&mut tracer_on(image), "fndsa.fpu.ldl", 20).verdict {
+        Verdict::Leak { leak, pair, .. } => (pair, leak.kind, leak.a, leak.b),
+        other => panic!("{image}: {other:?}"),
+    };
+    let (m7, m85) = (fp_leak(Image::M7), fp_leak(Image::M85));
+    assert_eq!(m7.1, LeakKind::VariableLatency);
+    assert_eq!(m7, m85);
+    // The M55's FP64 division is not in its variable-latency table: no operand is traced there.
+    let m55 = verdict(&mut tracer_on(Image::M55), "fndsa.fpu.ldl", 20);
+    assert!(matches!(m55.verdict, Verdict::ConstantTime), "{:?}", m55.verdict);
+}
+
+/// The rejection fixture's loop exit differs between the runs of a pair: declared public, it passes with the
+/// declaration listed; without the declaration it is a control-flow leak.
+#[test]
+fn declared_public_events_pass_and_are_listed() {
+    let declared = registry::find("ct.fixture.reject").unwrap();
+    let undeclared = registry::variant("ct.fixture.reject", |change| change.declassified = Some(&[]));
+    for image in Image::ALL {
+        let mut tracer = tracer_on(image);
+        let report = ct::check_kernel(&mut tracer, declared, SEED, 0..30);
+        assert!(matches!(report.verdict, Verdict::ConstantTime), "{image}: {:?}", report.verdict);
+        assert_eq!(report.declarations, declared.declassified(), "{image}");
+        assert_eq!(report.declarations.len(), 2);
+        assert!(report.declassified_pairs > 0, "{image}");
+        let first = report.first_declassified.as_ref().expect("a declared difference");
+        assert!(first.location.starts_with("ct_fixture_reject+"), "{image}: {first}");
+        let report = ct::check_kernel(&mut tracer, undeclared, SEED, 0..30);
+        let Verdict::Leak { leak, .. } = &report.verdict else { panic!("{image}: {:?}", report.verdict) };
+        assert!(matches!(leak.kind, LeakKind::ControlFlow | LeakKind::Predication), "{image}: {leak}");
+        assert!(leak.location.starts_with("ct_fixture_reject+"), "{image}: {leak}");
     }
 }
 
 #[test]
 fn keccak_is_constant_time() {
-    let mut tracer = tracer();
-    let report = verdict(&mut tracer, "keccak.f1600", 8);
-    assert!(matches!(report.verdict, Verdict::ConstantTime), "{:?}", report.verdict);
-    assert_eq!((report.pairs, report.faults), (8, 0));
+    for (image, id) in [(Image::M7, "keccak.f1600"), (Image::M55, "keccak.f1600x4.mve"), (Image::M85, "keccak.f1600")] {
+        let report = verdict(&mut tracer_on(image), id, 8);
+        assert!(matches!(report.verdict, Verdict::ConstantTime), "{id} on {image}: {:?}", report.verdict);
+        assert_eq!((report.pairs, report.faults), (8, 0));
+    }
 }
 
 /// The traces see what the secrets change: the pairs of a leaky fixture differ in their recorded events, those of its
 /// twin do not, and the hashes agree with the recorded events.
 #[test]
 fn traces_differ_exactly_when_the_events_do() {
-    let mut tracer = tracer();
+    for image in Image::ALL {
+        traces_differ_on(image);
+    }
+}
+
+fn traces_differ_on(image: Image) {
+    let mut tracer = tracer_on(image);
     for (id, leaks) in [("ct.fixture.div_q", true), ("ct.fixture.div_q.barrett", false)] {
         let kernel = registry::find(id).unwrap();
         let pair = ct::pair(kernel, SEED, 5).expect("a partner case");
@@ -102,10 +170,42 @@ fn command_exit_codes_and_summary() {
     let leak_line = |text: &str| text.lines().find(|l| l.starts_with("LEAK")).map(str::to_owned);
     assert_eq!(leak_line(&again), leak_line(&out));
 
+    // On QEMU too, and the reproduce line names the image.
+    let (code, out) = pqhelium_ct(&["--kernel", "ct.fixture.select.*", "--image", "m85", "--pairs", "3"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("LEAK ct.fixture.select.vpt: VPT lane predication leak at ct_fixture_select_vpt+"), "{out}");
+    let line = out.lines().find(|l| l.contains("reproduce: pqhelium ct --kernel ct.fixture.select.vpt")).unwrap();
+    let words: Vec<&str> = line.split_whitespace().skip_while(|w| *w != "--kernel").collect();
+    assert!(words.windows(2).any(|w| w == ["--image", "m85"]), "{line}");
+    let (code, again) = pqhelium_ct(&words);
+    assert_eq!(code, 1, "{again}");
+    let vpt_line = |text: &str| text.lines().find(|l| l.starts_with("LEAK ct.fixture.select.vpt")).map(str::to_owned);
+    assert_eq!(vpt_line(&again), vpt_line(&out));
+
     let (code, out) = pqhelium_ct(&["--kernel", "ct.fixture.*.masked", "--pairs", "5"]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(out.lines().last(), Some("10 pairs, 0 leaks, 0 faults"), "{out}");
 
     let (code, _) = pqhelium_ct(&["--kernel", "no.such.kernel"]);
     assert_eq!(code, 2);
+}
+
+/// Branch-free C that a compiler turns into a conditional: clang compiles the sign-mask absolute value to an IT block
+/// on the sign (the M85 image), gcc keeps the masks (the M55 and M7 images); with the mask hidden, every image passes.
+#[test]
+fn a_compiler_introduced_predication_is_caught() {
+    for image in Image::ALL {
+        let mut tracer = tracer_on(image);
+        let report = verdict(&mut tracer, "ct.fixture.abs", 50);
+        match (image, &report.verdict) {
+            (Image::M85, Verdict::Leak { leak, .. }) => {
+                assert_eq!(leak.kind, LeakKind::Predication, "{leak}");
+                assert!(leak.location.starts_with("ct_fixture_abs+"), "{leak}");
+            }
+            (Image::M55 | Image::M7, Verdict::ConstantTime) => {}
+            (_, other) => panic!("ct.fixture.abs on {image}: {other:?}"),
+        }
+        let twin = verdict(&mut tracer, "ct.fixture.abs.opaque", 50);
+        assert!(matches!(twin.verdict, Verdict::ConstantTime), "{image}: {:?}", twin.verdict);
+    }
 }

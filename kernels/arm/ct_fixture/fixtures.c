@@ -13,6 +13,8 @@
  * - branch, select.it, branch.masked: any in; out[i] = in[i] * 0x9E3779B1 if bit 0 of in[i] is set, else in[i] ^ 0x5A5A5A5A.
  * - div_q, div_q.barrett: in[i] in [0, 2^24 - 1]; out[i] = in[i] / 3329 (ML-KEM's q), in [0, 5039].
  * - clz, clz.fixed: any in; out[i] = number of leading zero bits of in[i] (32 for 0), in [0, 32].
+ * - abs, abs.opaque: any in; out[i] = |in[i]| as a 32-bit two's complement value (2^31 stays 2^31).
+ * - reject: any in; out[i] = the first of in[i]'s 12-bit windows at bits 0, 10, 20 below q, else q; in [0, q].
  */
 #include <stdint.h>
 
@@ -134,5 +136,44 @@ void ct_fixture_clz_fixed(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTU
             n += seen ^ 1u;
         }
         out[i] = n;
+    }
+}
+
+/* Rejection sampling: the loop stops at the first window below q. Its contract declares that exit public (as the
+ * rejection loops of the schemes are), so pqhelium ct passes it by that declaration and lists it. */
+void ct_fixture_reject(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N])
+{
+    for (int i = 0; i < CT_FIXTURE_N; i++) {
+        uint32_t v = CT_FIXTURE_Q;
+        for (unsigned shift = 0; shift <= 20; shift += 10) {
+            uint32_t window = (in[i] >> shift) & 0xFFFu;
+            if (window < CT_FIXTURE_Q) {
+                v = window;
+                break;
+            }
+        }
+        out[i] = v;
+    }
+}
+
+/* Absolute value by the sign mask, branch-free C: clang (the M85 image, -O1 to -Os) recognises the idiom and emits
+ * `cmp; it mi; rsbmi`, an IT block on the secret sign; gcc keeps the masks. A compiler-introduced leak. */
+void ct_fixture_abs(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N])
+{
+    for (int i = 0; i < CT_FIXTURE_N; i++) {
+        int32_t x = (int32_t)in[i];
+        int32_t m = x >> 31;
+        out[i] = (uint32_t)((x ^ m) - m);
+    }
+}
+
+/* The same with the mask hidden from the optimiser: no compiler sees the idiom. */
+void ct_fixture_abs_opaque(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N])
+{
+    for (int i = 0; i < CT_FIXTURE_N; i++) {
+        uint32_t x = in[i];
+        uint32_t m = (uint32_t)((int32_t)x >> 31);
+        CT_OPAQUE(m);
+        out[i] = (x ^ m) - m;
     }
 }

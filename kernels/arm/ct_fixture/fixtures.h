@@ -22,4 +22,8 @@ void ct_fixture_div_q(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N
 void ct_fixture_div_q_barrett(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
 void ct_fixture_clz(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
 void ct_fixture_clz_fixed(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
+void ct_fixture_select_vpt(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
+void ct_fixture_abs(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
+void ct_fixture_abs_opaque(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
+void ct_fixture_reject(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N]);
 #endif

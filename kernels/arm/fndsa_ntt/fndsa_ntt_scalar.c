@@ -16,10 +16,14 @@
 
 #define Q ((uint32_t)FNDSA_Q)
 
+/* The sign of the remainder becomes a mask: `r < 0 ? r + q : r` compiles to an IT block with a secret condition
+ * (pqhelium ct), which a Cortex-M85 executes in different time when the condition fails. */
 static uint32_t canon(int32_t x)
 {
     int32_t r = x % (int32_t)Q;
-    return (uint32_t)(r < 0 ? r + (int32_t)Q : r);
+    uint32_t negative = (uint32_t)r >> 31;
+    __asm__("" : "+r"(negative)); /* keeps the compiler from turning the mask back into a condition */
+    return (uint32_t)r + (Q & (0u - negative));
 }
 
 static uint32_t tw(int16_t z)

@@ -6,6 +6,7 @@
 
 mod batch;
 pub mod qemu;
+mod qemu_trace;
 pub mod unicorn;
 
 use std::fmt;

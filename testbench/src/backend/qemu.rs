@@ -67,6 +67,8 @@ pub struct QemuBackend {
     restarts: u64,
     /// Whether the plugin records the block profile (`crate::cycles::profile`).
     profiling: bool,
+    /// Trace mode (`pqhelium ct`): the trace plugin, loaded into every worker this backend starts.
+    pub(super) trace: Option<super::qemu_trace::TracePlugin>,
 }
 
 struct Worker {
@@ -100,12 +102,12 @@ impl QemuBackend {
 
     /// A backend on any harness image (tests use hostile ones).
     pub fn with_image(elf: GuestElf, elf_bytes: &[u8], limits: Limits) -> Result<Self, BackendError> {
-        Self::start(elf, elf_bytes, limits, false)
+        Self::start(elf, elf_bytes, limits, false, None)
     }
 
     /// A backend whose plugin also records the block profile of what runs (`pqhelium cycles`).
     pub fn open_profiled(image: &GuestImage, limits: Limits) -> Result<Self, BackendError> {
-        Self::start(GuestElf::parse(image.name, image.elf)?, image.elf, limits, true)
+        Self::start(GuestElf::parse(image.name, image.elf)?, image.elf, limits, true, None)
     }
 
     /// The block profile file of the current worker (none unless opened profiled, or after a failed restart).
@@ -113,7 +115,13 @@ impl QemuBackend {
         self.worker.as_mut().and_then(|w| w.profile.as_deref_mut())
     }
 
-    fn start(elf: GuestElf, elf_bytes: &[u8], limits: Limits, profiling: bool) -> Result<Self, BackendError> {
+    pub(super) fn start(
+        elf: GuestElf,
+        elf_bytes: &[u8],
+        limits: Limits,
+        profiling: bool,
+        trace: Option<super::qemu_trace::TracePlugin>,
+    ) -> Result<Self, BackendError> {
         let qemu = find_qemu().map_err(BackendError::Unavailable)?;
         let skip_range = (elf.harness_symbol("__harness_start")?, elf.harness_symbol("__harness_end")?);
         elf.harness_symbol("pqh_reset")?;
@@ -130,6 +138,7 @@ impl QemuBackend {
             no_window: NoWindow,
             restarts: 0,
             profiling,
+            trace,
         };
         backend.worker = Some(backend.spawn()?);
         Ok(backend)
@@ -187,12 +196,14 @@ impl QemuBackend {
             .args(["-semihosting-config", "enable=off"])
             .args(["-sandbox", "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny"])
             .args(["-plugin", &plugin])
+            .args(self.trace.iter().flat_map(|t| t.qemu_args(self.skip_range)))
             .args(["-kernel", &fd_path(&self.image_file)])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(log.try_clone().map_err(|e| start_error("qemu log", e))?);
         let mut inherited = vec![ddr.as_raw_fd(), self.image_file.as_raw_fd(), self.plugin_file.as_raw_fd()];
         inherited.extend(profile_file.as_ref().map(|f| f.as_raw_fd()));
+        inherited.extend(self.trace.iter().flat_map(|t| t.fds()));
         let parent = std::process::id() as libc::pid_t;
         // SAFETY: `prepare_child` makes only async-signal-safe calls and does not allocate.
         unsafe {
@@ -283,7 +294,7 @@ impl QemuBackend {
 /// An anonymous in-memory file (memfd): it has no name in any directory, so nothing is left to remove however we
 /// exit; the memory is freed when its last descriptor and mapping go. Close-on-exec: only the QEMU it is meant for
 /// inherits it (see `prepare_child`), not every child spawned meanwhile by another thread.
-fn anonymous_file(name: &CStr) -> std::io::Result<File> {
+pub(super) fn anonymous_file(name: &CStr) -> std::io::Result<File> {
     // SAFETY: a NUL-terminated name; the returned descriptor is new and owned by the File.
     let fd = unsafe { libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC) };
     if fd < 0 {
@@ -292,7 +303,7 @@ fn anonymous_file(name: &CStr) -> std::io::Result<File> {
     Ok(unsafe { File::from_raw_fd(fd) })
 }
 
-fn anonymous_file_with(name: &CStr, bytes: &[u8]) -> Result<File, BackendError> {
+pub(super) fn anonymous_file_with(name: &CStr, bytes: &[u8]) -> Result<File, BackendError> {
     let create = || -> std::io::Result<File> {
         let mut file = anonymous_file(name)?;
         file.write_all(bytes)?;
@@ -303,7 +314,7 @@ fn anonymous_file_with(name: &CStr, bytes: &[u8]) -> Result<File, BackendError> 
 
 /// A path that opens the same file as our descriptor: in this process, and in QEMU, which inherits the descriptor
 /// under the same number.
-fn fd_path(file: &File) -> String {
+pub(super) fn fd_path(file: &File) -> String {
     format!("/proc/self/fd/{}", file.as_raw_fd())
 }
 
@@ -438,6 +449,9 @@ impl Engine for QemuBackend {
         let Some(worker) = self.worker.as_mut() else {
             return Err(CallError::WorkerDied("no qemu worker".into()));
         };
+        if let Some(trace) = self.trace.as_mut() {
+            trace.reset();
+        }
         let error = match worker.run(timeout) {
             // Any other status, a calling-convention violation included, is read and checked by the shared code.
             Ok(()) if worker.ctrl(ctrl::STATUS) == abi::STATUS_FAULT => {

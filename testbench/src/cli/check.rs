@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use pqhelium_testbench::backend::{BackendKind, Image};
+use pqhelium_testbench::backend::{BackendKind, Image, Limits};
+use pqhelium_testbench::ct;
 use pqhelium_testbench::diff::{self, Campaign, summary_line};
 use pqhelium_testbench::kat;
 use pqhelium_testbench::registry;
@@ -25,6 +26,80 @@ pub struct Args {
     /// Write the campaigns as JUnit XML.
     #[arg(long)]
     junit: Option<PathBuf>,
+}
+
+/// Pairs per kernel and image in the constant-time section: enough for every planted leak (each shows on pair 0),
+/// few enough to keep the section to seconds; `pqhelium ct --pairs N` runs more.
+const CT_PAIRS: u64 = 4;
+
+/// The constant-time section: `pqhelium ct` over every kernel on every image, judged against the known leaks (every
+/// fixture's planted leak found, no leak left unexplained, no fault). Prints the leaks; returns whether it passed.
+fn constant_time(seed: u64) -> bool {
+    println!("\n## Constant time (pqhelium ct, seed {seed}, {CT_PAIRS} pairs per kernel)\n");
+    println!("| image | kernels | pass | known leaks | unexplained leaks | planted leaks missed | faults | result |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---|");
+    let mut passed = true;
+    let mut notes = Vec::new();
+    for image in Image::ALL {
+        let mut tracer = match ct::Tracer::open(image, Limits::default()) {
+            Ok(tracer) => tracer,
+            Err(e) => {
+                println!("| {image} | - | - | - | - | - | - | FAIL ({e}) |");
+                passed = false;
+                continue;
+            }
+        };
+        let mut counts = [0usize; 5];
+        let mut kernels = 0;
+        for kernel in registry::all() {
+            let report = ct::check_kernel(&mut tracer, kernel, seed, 0..CT_PAIRS);
+            if matches!(report.verdict, ct::Verdict::Skipped { .. }) {
+                continue;
+            }
+            kernels += 1;
+            let judgement = ct::judge(&report, image);
+            let slot = match judgement {
+                ct::Judgement::Pass => 0,
+                ct::Judgement::Known(_) => 1,
+                ct::Judgement::Unexplained => 2,
+                ct::Judgement::PlantedMissing(_) => 3,
+                ct::Judgement::Faulted => 4,
+            };
+            counts[slot] += 1;
+            let leak = match &report.verdict {
+                ct::Verdict::Leak { leak, .. } => leak.to_string(),
+                _ => String::new(),
+            };
+            match judgement {
+                ct::Judgement::Pass | ct::Judgement::Known(_) => {}
+                ct::Judgement::Unexplained => notes.push(format!("{image} {}: UNEXPLAINED {leak}", report.kernel)),
+                ct::Judgement::PlantedMissing(k) => {
+                    notes.push(format!("{image} {}: planted {} leak not found", report.kernel, k.kind))
+                }
+                ct::Judgement::Faulted => notes.push(format!(
+                    "{image} {}: fault {}",
+                    report.kernel,
+                    report.first_fault.as_deref().unwrap_or_default()
+                )),
+            }
+        }
+        let ok = counts[2..].iter().all(|&n| n == 0);
+        passed &= ok;
+        println!(
+            "| {image} | {kernels} | {} | {} | {} | {} | {} | {} |",
+            counts[0],
+            counts[1],
+            counts[2],
+            counts[3],
+            counts[4],
+            if ok { "pass" } else { "FAIL" }
+        );
+    }
+    for note in notes {
+        println!("{note}");
+    }
+    println!();
+    passed
 }
 
 /// A whole scheme (key generation, signing, ...) costs thousands of kernel calls per case: the main job runs this
@@ -101,6 +176,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for r in &results {
         super::print_failures(r);
     }
+    passed &= constant_time(args.seed);
     report.complete = true;
     if let Some(path) = &args.report {
         report.save(path).with_context(|| format!("writing {}", path.display()))?;

@@ -24,6 +24,9 @@ pub struct Args {
     pair: Option<u64>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Guest image to trace (repeatable): m7 on unicorn, m55 and m85 on QEMU through the trace plugin.
+    #[arg(long, value_enum, default_values_t = [Image::M7])]
+    image: Vec<Image>,
     /// Also write the verdicts as JSON.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -43,18 +46,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(path) = &args.report {
         super::ensure_writable("--report", path)?;
     }
-    let image = Image::M7;
-    let mut tracer = Tracer::open(image, Limits::default())?;
     let range = match args.pair {
         Some(pair) => pair..pair + 1,
         None => 0..args.pairs,
     };
-    println!("leakage traces on unicorn ({image} image), seed {}", args.seed);
+    let mut images = args.image.clone();
+    images.dedup();
     let mut reports = Vec::new();
-    for kernel in kernels {
-        let report = ct::check_kernel(&mut tracer, kernel, args.seed, range.clone());
-        print_verdict(&report);
-        reports.push(report);
+    for image in images {
+        let mut tracer = Tracer::open(image, Limits::default())?;
+        println!("leakage traces on {} ({image} image), seed {}", tracer.backend_name(), args.seed);
+        for &kernel in &kernels {
+            let report = ct::check_kernel(&mut tracer, kernel, args.seed, range.clone());
+            print_verdict(&report);
+            reports.push(report);
+        }
     }
     if let Some(path) = &args.report {
         let json = serde_json::to_string_pretty(&Report { schema: "pqhelium-ct/1", kernels: &reports })?;
@@ -71,15 +77,28 @@ fn print_verdict(report: &KernelReport) {
     let KernelReport { kernel, pairs, faults, .. } = report;
     match &report.verdict {
         Verdict::Skipped { reason } => println!("SKIP {kernel}: {reason}"),
+        Verdict::ConstantTime if *faults == 0 && report.declassified_pairs > 0 => println!(
+            "pass {kernel}: {pairs} pairs, equal traces up to declared public events ({} pairs)",
+            report.declassified_pairs
+        ),
         Verdict::ConstantTime if *faults == 0 => println!("pass {kernel}: {pairs} pairs, equal traces"),
         Verdict::ConstantTime => println!("FAULT {kernel}: {pairs} pairs, {faults} faulted"),
         Verdict::Leak { pair, case_a, case_b, leak } => {
             println!("LEAK {kernel}: {leak}");
             println!("     pair {pair}: case {case_a} with the secret arguments of case {case_b}");
-            println!("     reproduce: pqhelium ct --kernel {kernel} --seed {} --pair {pair}", report.seed);
+            println!(
+                "     reproduce: pqhelium ct --kernel {kernel} --image {} --seed {} --pair {pair}",
+                report.image, report.seed
+            );
         }
     }
     if let Some(fault) = &report.first_fault {
         println!("     first fault: {fault}");
+    }
+    for declaration in &report.declarations {
+        println!("     declared public: {declaration}");
+    }
+    if let Some(leak) = &report.first_declassified {
+        println!("     {} pairs first differ at a declared public event, the first: {leak}", report.declassified_pairs);
     }
 }

@@ -414,6 +414,10 @@ pub trait Contract: Send + Sync + 'static {
     fn precondition(&self, _input: &Self::Input) -> Result<(), String> {
         Ok(())
     }
+    /// Differences in the leakage trace that are public by design (`pqhelium ct`), each with its reason.
+    fn declassified(&self) -> &'static [crate::ct::Declassification] {
+        &[]
+    }
 }
 
 /// What the host computes for one case, from inputs decoded once.
@@ -436,6 +440,7 @@ pub(super) trait Behaviour: Send + Sync {
     fn checked(&self) -> Checked;
     /// Whether the registered model is the reference function itself (never allowed: see the registry's tests).
     fn model_is_reference(&self) -> bool;
+    fn declassified_events(&self) -> &'static [crate::ct::Declassification];
 }
 
 impl<C: Contract> Behaviour for C {
@@ -466,6 +471,10 @@ impl<C: Contract> Behaviour for C {
             Ways::Two => outcome.clone(),
             Ways::Three { canon, .. } => canon(self, outcome),
         }
+    }
+
+    fn declassified_events(&self) -> &'static [crate::ct::Declassification] {
+        self.declassified()
     }
 
     fn checked(&self) -> Checked {

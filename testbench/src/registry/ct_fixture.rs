@@ -12,6 +12,7 @@ use super::{
     words_to_bytes,
 };
 use crate::backend::Arg;
+use crate::ct::{Declassification, LeakKind};
 
 /// Words per call (`CT_FIXTURE_N` in fixtures.h).
 const N: usize = 8;
@@ -50,6 +51,10 @@ enum Op {
     Branch,
     DivQ,
     Clz,
+    /// Rejection sampling: the first 12-bit window below q.
+    Reject,
+    /// Absolute value of a 32-bit two's complement word.
+    Abs,
 }
 
 impl Op {
@@ -58,15 +63,16 @@ impl Op {
         match self {
             Op::Lookup => Bound::Range { lo: 0, hi: TABLE.len() as i64 - 1 },
             Op::DivQ => Bound::Range { lo: 0, hi: i64::from(DIVIDEND_MAX) },
-            Op::Branch | Op::Clz => Bound::Any,
+            Op::Branch | Op::Clz | Op::Reject | Op::Abs => Bound::Any,
         }
     }
 
     fn output(self) -> Bound {
         match self {
-            Op::Lookup | Op::Branch => Bound::Any,
+            Op::Lookup | Op::Branch | Op::Abs => Bound::Any,
             Op::DivQ => Bound::Range { lo: 0, hi: i64::from(DIVIDEND_MAX / Q) },
             Op::Clz => Bound::Range { lo: 0, hi: 32 },
+            Op::Reject => Bound::Range { lo: 0, hi: i64::from(Q) },
         }
     }
 
@@ -74,7 +80,7 @@ impl Op {
         match self {
             Op::Lookup => TABLE.len() as u32 - 1,
             Op::DivQ => DIVIDEND_MAX,
-            Op::Branch | Op::Clz => u32::MAX,
+            Op::Branch | Op::Clz | Op::Reject | Op::Abs => u32::MAX,
         }
     }
 
@@ -85,9 +91,25 @@ impl Op {
             Op::Branch => x ^ EVEN_PATTERN,
             Op::DivQ => x / Q,
             Op::Clz => x.leading_zeros(),
+            Op::Abs => (x as i32).unsigned_abs(),
+            Op::Reject => REJECT_SHIFTS.iter().map(|&s| (x >> s) & REJECT_WINDOW).find(|&w| w < Q).unwrap_or(Q),
         }
     }
 }
+
+/// The windows the rejection fixture tries, in order: bits 0..11, 10..21, 20..31.
+const REJECT_SHIFTS: [u32; 3] = [0, 10, 20];
+const REJECT_WINDOW: u32 = 0xFFF;
+
+/// Why the rejection fixture's loop exit may differ between the runs of a pair.
+const REJECT_REASON: &str = "the windows tried before one is accepted, declared public as FN-DSA's rejection loop \
+    counts and ML-KEM's matrix sampling are by their schemes' analyses (a fixture of the declaration itself)";
+
+/// The rejection fixture's declarations: its loop exit, a branch or (clang) an IT block, is declared public.
+const REJECT_PUBLIC: &[Declassification] = &[
+    Declassification { function: "ct_fixture_reject", kind: LeakKind::ControlFlow, reason: REJECT_REASON },
+    Declassification { function: "ct_fixture_reject", kind: LeakKind::Predication, reason: REJECT_REASON },
+];
 
 /// Whether the kernel is the leaky version or its constant-time twin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,6 +124,8 @@ struct CtFixture {
     op: Op,
     timing: Timing,
     summary: &'static str,
+    declared: &'static [Declassification],
+    images: Images,
 }
 
 const LOOKUP: &str = "a table lookup indexed by a secret (leaks the load address on purpose)";
@@ -113,11 +137,18 @@ const DIV_Q: &str = "a secret divided by q with UDIV (leaks a variable-latency o
 const DIV_Q_BARRETT: &str = "the quotient by Barrett reduction with a masked correction";
 const CLZ: &str = "a loop that stops at the first set bit (leaks control flow on purpose)";
 const CLZ_FIXED: &str = "a count over all 32 bits";
+const SELECT_VPT: &str =
+    "the map as an MVE multiply predicated on the secret bit (leaks its lane predicate on purpose)";
+const ABS: &str = "branch-free absolute value that clang compiles to an IT block on the sign (M85 image)";
+const ABS_OPAQUE: &str = "the absolute value with its mask hidden from the compiler";
+const REJECT: &str = "a rejection loop whose exit the contract declares public (passes by its declaration)";
 
 pub(super) fn kernels() -> Vec<Kernel> {
     use Op::*;
     use Timing::*;
-    let kernel = |id, symbol, op, timing, summary| Kernel::new(CtFixture { id, symbol, op, timing, summary });
+    let kernel = |id, symbol, op, timing, summary| {
+        Kernel::new(CtFixture { id, symbol, op, timing, summary, declared: &[], images: Images::Both })
+    };
     vec![
         kernel("ct.fixture.lookup", "ct_fixture_lookup", Lookup, Leaky, LOOKUP),
         kernel("ct.fixture.lookup.masked", "ct_fixture_lookup_masked", Lookup, Constant, LOOKUP_MASKED),
@@ -128,6 +159,26 @@ pub(super) fn kernels() -> Vec<Kernel> {
         kernel("ct.fixture.div_q.barrett", "ct_fixture_div_q_barrett", DivQ, Constant, DIV_Q_BARRETT),
         kernel("ct.fixture.clz", "ct_fixture_clz", Clz, Leaky, CLZ),
         kernel("ct.fixture.clz.fixed", "ct_fixture_clz_fixed", Clz, Constant, CLZ_FIXED),
+        kernel("ct.fixture.abs", "ct_fixture_abs", Abs, Leaky, ABS),
+        kernel("ct.fixture.abs.opaque", "ct_fixture_abs_opaque", Abs, Constant, ABS_OPAQUE),
+        Kernel::new(CtFixture {
+            id: "ct.fixture.reject",
+            symbol: "ct_fixture_reject",
+            op: Reject,
+            timing: Leaky,
+            summary: REJECT,
+            declared: REJECT_PUBLIC,
+            images: Images::Both,
+        }),
+        Kernel::new(CtFixture {
+            id: "ct.fixture.select.vpt",
+            symbol: "ct_fixture_select_vpt",
+            op: Branch,
+            timing: Leaky,
+            summary: SELECT_VPT,
+            declared: &[],
+            images: Images::M55Only,
+        }),
     ]
 }
 
@@ -158,6 +209,19 @@ fn model_word(op: Op, timing: Timing, x: u32) -> u32 {
             t + (below_q ^ 1)
         }
         (Op::Clz, Timing::Leaky) => (0..32).find(|&n| (x << n) & 0x8000_0000 != 0).unwrap_or(32),
+        (Op::Abs, _) => {
+            let m = ((x as i32) >> 31) as u32;
+            (x ^ m).wrapping_sub(m)
+        }
+        (Op::Reject, _) => {
+            for shift in REJECT_SHIFTS {
+                let window = (x >> shift) & REJECT_WINDOW;
+                if window < Q {
+                    return window;
+                }
+            }
+            Q
+        }
         (Op::Clz, Timing::Constant) => {
             let (mut seen, mut n) = (0, 0);
             for b in (0..32).rev() {
@@ -186,11 +250,13 @@ impl Contract for CtFixture {
             Op::Branch => "out[i] = in[i] * 0x9E3779B1 if bit 0 of in[i] is set, else in[i] ^ 0x5A5A5A5A",
             Op::DivQ => "out[i] = in[i] / 3329",
             Op::Clz => "out[i] = leading zero bits of in[i] (32 for 0)",
+            Op::Abs => "out[i] = |in[i]| (in[i] as a 32-bit two's complement integer; 2^31 stays 2^31)",
+            Op::Reject => "out[i] = the first of in[i]'s 12-bit windows at bits 0, 10, 20 below 3329, else 3329",
         };
         Description {
             id: self.id,
             symbol: self.symbol,
-            images: Images::Both,
+            images: self.images,
             summary: format!("constant-time fixture: {}", self.summary),
             computes: what.into(),
             requires: String::new(),
@@ -228,6 +294,10 @@ impl Contract for CtFixture {
         outcome(input.iter().map(|&x| self.op.reference(x)))
     }
 
+    fn declassified(&self) -> &'static [Declassification] {
+        self.declared
+    }
+
     fn ways(&self) -> Ways<Self> {
         Ways::Three {
             model: |k, input| outcome(input.iter().map(|&x| model_word(k.op, k.timing, x))),
@@ -243,7 +313,7 @@ mod tests {
     /// The model's steps give what the reference states on every boundary of each domain.
     #[test]
     fn models_agree_with_the_reference_on_the_boundaries() {
-        for op in [Op::Lookup, Op::Branch, Op::DivQ, Op::Clz] {
+        for op in [Op::Lookup, Op::Branch, Op::DivQ, Op::Clz, Op::Reject, Op::Abs] {
             let max = op.largest_input();
             let multiples_of_q = (1..=max.min(DIVIDEND_MAX) / Q).step_by(97).flat_map(|k| [k * Q - 1, k * Q]);
             let inputs: Vec<u32> = [0, 1, 2, max / 2, max - 1, max].into_iter().chain(multiples_of_q).collect();

@@ -112,6 +112,11 @@ impl Kernel {
         self.behaviour.generate_args(case, rng)
     }
 
+    /// The differences in its leakage trace that the contract declares public by design (`pqhelium ct`).
+    pub fn declassified(&self) -> &'static [crate::ct::Declassification] {
+        self.behaviour.declassified_events()
+    }
+
     /// The reference and (three-way kernels) the model on one case, its inputs decoded once; `Err` names the
     /// relation between the inputs that the case breaks.
     pub fn evaluate(&self, args: &[Arg]) -> Result<Evaluation, BoundViolation> {
@@ -175,6 +180,8 @@ pub struct Alteration {
     /// A model in place of the kernel's (a two-way kernel becomes three-way, with its identity canonicalisation).
     pub model: Option<fn(&[Arg]) -> Outcome>,
     pub reference: Option<fn(&[Arg]) -> Outcome>,
+    /// Declarations of public-by-design trace differences in place of the kernel's.
+    pub declassified: Option<&'static [crate::ct::Declassification]>,
 }
 
 struct Altered {
@@ -216,6 +223,10 @@ impl Behaviour for Altered {
 
     fn model_is_reference(&self) -> bool {
         false
+    }
+
+    fn declassified_events(&self) -> &'static [crate::ct::Declassification] {
+        self.change.declassified.unwrap_or_else(|| self.base.declassified())
     }
 }
 
@@ -264,7 +275,8 @@ pub fn matching(pattern: &str) -> Vec<&'static Kernel> {
     all().filter(|k| glob_match(pattern.as_bytes(), k.id.as_bytes())).collect()
 }
 
-fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
+/// Whether `text` matches `pattern` (`*` any run of characters, `?` one character).
+pub fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
     match pattern.split_first() {
         None => text.is_empty(),
         Some((b'*', rest)) => (0..=text.len()).any(|i| glob_match(rest, &text[i..])),
