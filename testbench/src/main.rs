@@ -59,6 +59,10 @@ enum Command {
         /// Kernel providers (all when absent).
         #[arg(long, value_enum)]
         provider: Vec<Provider>,
+        /// The guest image of the object-code provider (m55, m85 with qemu; m7 with unicorn); alone, it picks its
+        /// provider. Each emulator's default image when absent.
+        #[arg(long, value_enum)]
+        image: Option<Image>,
     },
     /// Constant-time evidence: pairs of inputs differing only in secret arguments, the object code's leakage traces
     /// (instruction addresses, data addresses, variable-latency operands) compared; the first difference is a leak.
@@ -100,7 +104,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Repro { kernel, backend, image, seed, case } => cli::repro(&kernel, backend, image, seed, case),
-        Command::Kat { suite, provider } => cli::kat(&suite, &provider),
+        Command::Kat { suite, provider, image } => cli::kat(&suite, &provider, image),
         Command::Ct(args) => cli::ct::run(args),
         Command::Lint(args) => cli::lint::run(args),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),

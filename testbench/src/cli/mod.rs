@@ -100,7 +100,8 @@ fn describe_args(args: &[Arg]) -> String {
 /// Prints a suite run: entries passed, time, what the model or object code served, what it left to the reference.
 fn print_run(run: &SuiteRun) {
     let passed = run.results.iter().filter(|r| r.passed).count();
-    let (suite, provider, secs) = (run.suite, run.provider.name(), run.elapsed.as_secs_f64());
+    let (suite, secs) = (run.suite, run.elapsed.as_secs_f64());
+    let provider = pqhelium_testbench::backend::target_label(run.provider.name(), run.image);
     println!("{suite} with {provider}: {passed}/{} passed in {secs:.1} s", run.results.len());
     if !run.served.is_empty() {
         let calls: Vec<String> = run.served.iter().map(|(symbol, c)| format!("{symbol} {}", c.calls)).collect();
@@ -136,8 +137,9 @@ pub fn print_kats(runs: &[SuiteRun]) -> bool {
     print_kat_summary(runs)
 }
 
-/// `pqhelium kat`: every entry of the chosen suites (all by default) with the chosen providers (all by default).
-pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
+/// `pqhelium kat`: every entry of the chosen suites (all by default) with the chosen providers (all by default, or
+/// the emulator of `image`), the object code from `image` when given.
+pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> Result<ExitCode> {
     let mut chosen: Vec<&'static str> = Vec::new();
     for name in suites {
         match kat::SUITES.iter().chain(kat::LONG_SUITES).find(|s| *s == name) {
@@ -152,6 +154,25 @@ pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
     if chosen.is_empty() {
         chosen = kat::SUITES.to_vec();
     }
+    let image_provider = image.map(|image| match image.backend() {
+        BackendKind::Unicorn => Provider::Unicorn,
+        _ => Provider::Qemu,
+    });
+    let providers = match (image, image_provider) {
+        (Some(image), Some(only)) => {
+            if let Some(other) = providers.iter().find(|&&p| p != only) {
+                bail!("--image {image} runs with the {} provider, not {}", only.name(), other.name());
+            }
+            if let Some(suite) = chosen.iter().find(|s| !image.is_default() && !kat::IMAGE_SUITES.contains(s)) {
+                bail!(
+                    "suite `{suite}` runs on the default images only; --image {image} serves {}",
+                    kat::IMAGE_SUITES.join(", ")
+                );
+            }
+            vec![only]
+        }
+        _ => providers.to_vec(),
+    };
     let pairs: Vec<(&'static str, Provider)> = chosen
         .iter()
         .flat_map(|&suite| kat::providers(suite).iter().map(move |&p| (suite, p)))
@@ -166,7 +187,7 @@ pub fn kat(suites: &[String], providers: &[Provider]) -> Result<ExitCode> {
     }
     let mut runs = Vec::new();
     for (suite, provider) in pairs {
-        let run = kat::run(suite, provider, Extent::All);
+        let run = kat::run_on(suite, provider, image, Extent::All);
         print_run(&run);
         runs.push(run);
     }
