@@ -1,5 +1,6 @@
 //! `pqhelium ct` on unicorn: every leaky constant-time fixture is reported with the kind of its leak inside its own
-//! function, every constant-time twin passes, and a kernel constant-time by construction (Keccak) passes.
+//! function, every constant-time twin passes, a kernel constant-time by construction (Keccak) passes, and so does the
+//! X25519 fixed base while its deliberately flawed B8 variant is caught.
 
 use std::process::Command;
 
@@ -108,4 +109,25 @@ fn command_exit_codes_and_summary() {
 
     let (code, _) = pqhelium_ct(&["--kernel", "no.such.kernel"]);
     assert_eq!(code, 2);
+}
+
+/// The fixed-base kernel and its deliberately flawed B8 twin (`kernels/arm/x25519/base.c`): `x25519.base` (masked
+/// lookup, sign by masked swaps) gives equal traces; `x25519.base.b8` (operands reached through a pointer picked by
+/// the secret sign) is reported as a memory-address leak inside its own function, and `pqhelium ct --kernel
+/// 'x25519.base*'` exits 1 with one leak.
+#[test]
+fn the_fixed_base_passes_and_its_b8_variant_is_caught() {
+    let mut tracer = tracer();
+    let report = verdict(&mut tracer, "x25519.base", 10);
+    assert!(matches!(report.verdict, Verdict::ConstantTime), "{:?}", report.verdict);
+    assert_eq!((report.pairs, report.faults), (10, 0));
+    let report = verdict(&mut tracer, "x25519.base.b8", 10);
+    let Verdict::Leak { leak, .. } = &report.verdict else { panic!("B8 not caught in {} pairs", report.pairs) };
+    assert_eq!(leak.kind, LeakKind::MemoryAddress, "{leak}");
+    assert!(leak.location.starts_with("x25519_base_b8+"), "{leak}");
+
+    let (code, out) = pqhelium_ct(&["--kernel", "x25519.base*", "--pairs", "3"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("pass x25519.base: 3 pairs, equal traces"), "{out}");
+    assert!(out.contains("LEAK x25519.base.b8: memory address leak at x25519_base_b8+"), "{out}");
 }
