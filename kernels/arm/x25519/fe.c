@@ -28,11 +28,15 @@ static void fold_carry(uint32_t r[N], uint32_t c)
     uint64_t t = (uint64_t)r[0] + (uint64_t)FOLD * c;
     r[0] = (uint32_t)t;
     for (int i = 1; i < N; i++) {
-        t = (uint64_t)r[i] + (t >> 32);
+        uint32_t carry = (uint32_t)(t >> 32);
+        __asm__("" : "+r"(carry)); /* a secret the compiler must not turn into a comparison and a predicate */
+        t = (uint64_t)r[i] + carry;
         r[i] = (uint32_t)t;
     }
     /* A carry out leaves r below 38 c < 2^32 - 38, so adding 38 once more stays within the first limb. */
-    r[0] += FOLD * (uint32_t)(t >> 32);
+    uint32_t carry = (uint32_t)(t >> 32);
+    __asm__("" : "+r"(carry));
+    r[0] += FOLD * carry;
 }
 
 /* r = t mod (2^256 - 38), up to one extra multiple: t[0..8] + 38 t[8..16], then the carries folded. */
@@ -138,10 +142,13 @@ void x25519_fe_sub(uint32_t r[N], const uint32_t a[N], const uint32_t b[N])
     }
     uint32_t subtrahend = FOLD * borrow;
     for (int i = 0; i < N; i++) {
-        const uint64_t t = (uint64_t)r[i] - subtrahend;
-        r[i] = (uint32_t)t;
-        subtrahend = (uint32_t)(t >> 63);
+        /* The borrow out of x - s from the operands' and the difference's top bits: written as a comparison, gcc
+         * made it a secret-conditioned IT block. */
+        const uint32_t x = r[i], d = x - subtrahend;
+        r[i] = d;
+        subtrahend = ((~x & subtrahend) | (~(x ^ subtrahend) & d)) >> 31;
     }
+    __asm__("" : "+r"(subtrahend)); /* not a condition for the compiler to predicate on */
     r[0] -= FOLD * subtrahend;
 }
 
@@ -225,7 +232,9 @@ void x25519_fe_canonical(uint32_t r[N], const uint32_t a[N])
             d[i] = (uint32_t)t;
             borrow = (uint32_t)(t >> 63);
         }
-        const uint32_t keep = 0u - borrow; /* all ones when r < p */
+        /* All ones when r < p; hidden from the compiler, which would otherwise predicate the selection on it. */
+        uint32_t keep = 0u - borrow;
+        __asm__("" : "+r"(keep));
         for (int i = 0; i < N; i++) {
             r[i] = (r[i] & keep) | (d[i] & ~keep);
         }

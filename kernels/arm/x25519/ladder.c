@@ -57,7 +57,9 @@ static uint32_t zero_mask(const uint32_t a[N])
     for (int i = 0; i < N; i++) {
         acc |= c[i];
     }
-    return 0u - (uint32_t)(((uint64_t)acc - 1) >> 63);
+    uint32_t mask = 0u - (uint32_t)(((uint64_t)acc - 1) >> 63);
+    __asm__("" : "+r"(mask)); /* opaque, so that the compiler selects with it rather than predicating on it */
+    return mask;
 }
 
 /* Each zero input replaced by 1 (so that it cannot zero the other's inverse), t = (a b)^-1, r1 = b t, r2 = a t;
