@@ -4,7 +4,11 @@
 //! - [`x25519_base`]: X25519(k, 9) through a table of multiples of the base point on the birationally equivalent
 //!   twisted Edwards curve (64 windows of 4 bits, built once at first use);
 //! - [`invert_pair`]: two inverses for the price of one inversion, zero-safe;
-//! - [`x25519_base_and_shared`]: X25519(k, 9) and X25519(k, u) sharing one inversion (X-Wing encapsulation).
+//! - [`x25519_base_and_shared`]: X25519(k, 9) and X25519(k, u) sharing one inversion (X-Wing encapsulation);
+//! - [`signed_window_table`]: the signed-window table of the `x25519.base` kernel (86 windows of 3 bits, 4 entries).
+//!
+//! A provider serves the field operations and may serve larger steps whole (a ladder step, the paired inversion, a
+//! whole scalar multiplication): [`FieldArithmetic`]'s provided methods compute them from the field operations.
 
 use std::sync::OnceLock;
 
@@ -52,6 +56,50 @@ pub trait FieldArithmetic {
         let a_200_0 = self.mul(&pow2k(&a_100_0, 100), &a_100_0);
         let a_250_0 = self.mul(&pow2k(&a_200_0, 50), &a_50_0);
         self.mul(&pow2k(&a_250_0, 5), &a11)
+    }
+
+    /// One ladder step after the swap: (x2 : z2) doubled, (x3 : z3) the sum of the two points, whose difference
+    /// has u-coordinate `x1`. A provider may serve it whole.
+    fn ladder_step(&self, state: &mut [Self::Element; 4], x1: &Self::Element) {
+        let [x2, z2, x3, z3] = *state;
+        let a = self.add(&x2, &z2);
+        let aa = self.sqr(&a);
+        let b = self.sub(&x2, &z2);
+        let bb = self.sqr(&b);
+        let e = self.sub(&aa, &bb);
+        let c = self.add(&x3, &z3);
+        let d = self.sub(&x3, &z3);
+        let da = self.mul(&d, &a);
+        let cb = self.mul(&c, &b);
+        let new_x3 = self.sqr(&self.add(&da, &cb));
+        let new_z3 = self.mul(x1, &self.sqr(&self.sub(&da, &cb)));
+        let new_x2 = self.mul(&aa, &bb);
+        let new_z2 = self.mul(&e, &self.add(&aa, &self.mul_small(&e, A24)));
+        *state = [new_x2, new_z2, new_x3, new_z3];
+    }
+
+    /// (d1^-1, d2^-1), zero-safe ([`invert_pair`]). A provider may serve it whole.
+    fn invert_pair(&self, d1: &Self::Element, d2: &Self::Element) -> (Self::Element, Self::Element)
+    where
+        Self: Sized,
+    {
+        invert_pair(self, d1, d2)
+    }
+
+    /// X25519(k, u) ([`x25519_by_ladder`]). A provider may serve the whole scalar multiplication.
+    fn scalarmult(&self, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32]
+    where
+        Self: Sized,
+    {
+        x25519_by_ladder(self, k, u)
+    }
+
+    /// X25519(k, 9) ([`x25519_base_by_table`]). A provider may serve it whole.
+    fn scalarmult_base(&self, k: &[u8; 32]) -> [u8; 32]
+    where
+        Self: Sized,
+    {
+        x25519_base_by_table(self, k)
     }
 }
 
@@ -214,24 +262,35 @@ pub const BASE_POINT: [u8; 32] = {
     u
 };
 
-/// X25519(k, u) by the Montgomery ladder.
+/// X25519(k, u): the provider's scalar multiplication (by default [`x25519_by_ladder`]).
 pub fn x25519<F: FieldArithmetic>(f: &F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
+    f.scalarmult(k, u)
+}
+
+/// X25519(k, 9): the provider's fixed-base multiplication (by default [`x25519_base_by_table`]); equal to
+/// [`x25519`] with u = 9 for every k.
+pub fn x25519_base<F: FieldArithmetic>(f: &F, k: &[u8; 32]) -> [u8; 32] {
+    f.scalarmult_base(k)
+}
+
+/// X25519(k, u) by the Montgomery ladder, in the provider's field arithmetic and ladder steps.
+pub fn x25519_by_ladder<F: FieldArithmetic>(f: &F, k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
     let (x, z) = ladder(f, &clamp(k), &f.decode(u));
     f.encode(&f.mul(&x, &f.invert(&z)))
 }
 
-/// X25519(k, 9) through the fixed-base table; equal to [`x25519`] with u = 9 for every k.
-pub fn x25519_base<F: FieldArithmetic>(f: &F, k: &[u8; 32]) -> [u8; 32] {
+/// X25519(k, 9) through the fixed-base table, in the provider's field arithmetic.
+pub fn x25519_base_by_table<F: FieldArithmetic>(f: &F, k: &[u8; 32]) -> [u8; 32] {
     let (x, z) = fixed_base(f, &clamp(k));
     f.encode(&f.mul(&x, &f.invert(&z)))
 }
 
-/// (X25519(k, 9), X25519(k, u)) with the two final inversions shared by [`invert_pair`].
+/// (X25519(k, 9), X25519(k, u)) with the two final inversions shared by the provider's paired inversion.
 pub fn x25519_base_and_shared<F: FieldArithmetic>(f: &F, k: &[u8; 32], u: &[u8; 32]) -> ([u8; 32], [u8; 32]) {
     let k = clamp(k);
     let (x1, z1) = fixed_base(f, &k);
     let (x2, z2) = ladder(f, &k, &f.decode(u));
-    let (inv1, inv2) = invert_pair(f, &z1, &z2);
+    let (inv1, inv2) = f.invert_pair(&z1, &z2);
     (f.encode(&f.mul(&x1, &inv1)), f.encode(&f.mul(&x2, &inv2)))
 }
 
@@ -270,19 +329,9 @@ fn ladder<F: FieldArithmetic>(f: &F, k: &[u8; 32], u: &F::Element) -> (F::Elemen
         f.cswap(swap, &mut x2, &mut x3);
         f.cswap(swap, &mut z2, &mut z3);
         swap = bit;
-        let a = f.add(&x2, &z2);
-        let aa = f.sqr(&a);
-        let b = f.sub(&x2, &z2);
-        let bb = f.sqr(&b);
-        let e = f.sub(&aa, &bb);
-        let c = f.add(&x3, &z3);
-        let d = f.sub(&x3, &z3);
-        let da = f.mul(&d, &a);
-        let cb = f.mul(&c, &b);
-        x3 = f.sqr(&f.add(&da, &cb));
-        z3 = f.mul(&x1, &f.sqr(&f.sub(&da, &cb)));
-        x2 = f.mul(&aa, &bb);
-        z2 = f.mul(&e, &f.add(&aa, &f.mul_small(&e, A24)));
+        let mut state = [x2, z2, x3, z3];
+        f.ladder_step(&mut state, &x1);
+        [x2, z2, x3, z3] = state;
     }
     f.cswap(swap, &mut x2, &mut x3);
     f.cswap(swap, &mut z2, &mut z3);
@@ -378,8 +427,8 @@ fn two_power_minus(e: usize, c: u8) -> [u8; 32] {
     out
 }
 
-fn build_base_table() -> Box<BaseTable> {
-    let f = Reference;
+/// The base point on the twisted Edwards curve, in extended coordinates, and 2 d (the Niels form's factor).
+fn edwards_base_point(f: &Reference) -> (Extended<Fe51>, Fe51) {
     let equal = |a: &Fe51, b: &Fe51| f.encode(a) == f.encode(b);
     let one = f.small(1);
     // d = -121665 / 121666 = -A24 / (A24 + 1), from the curve's Montgomery form.
@@ -390,38 +439,75 @@ fn build_base_table() -> Box<BaseTable> {
     let y2 = f.sqr(&y);
     let x2 = f.mul(&f.sub(&y2, &one), &f.invert(&f.add(&f.mul(&d, &y2), &one)));
     // p = 5 mod 8: a candidate root x2^((p+3)/8), times sqrt(-1) = 2^((p-1)/4) when its square is -x2.
-    let mut x = pow_public(&f, &x2, &two_power_minus(252, 2));
+    let mut x = pow_public(f, &x2, &two_power_minus(252, 2));
     if !equal(&f.sqr(&x), &x2) {
-        x = f.mul(&x, &pow_public(&f, &f.small(2), &two_power_minus(253, 5)));
+        x = f.mul(&x, &pow_public(f, &f.small(2), &two_power_minus(253, 5)));
     }
     assert!(equal(&f.sqr(&x), &x2), "the base point's x must exist");
-    let d2 = f.add(&d, &d);
-    let niels_of = |p: &Extended<Fe51>| {
-        let z_inv = f.invert(&p.z);
-        let (x, y) = (f.mul(&p.x, &z_inv), f.mul(&p.y, &z_inv));
-        Niels { y_plus_x: f.add(&y, &x), y_minus_x: f.sub(&y, &x), xy2d: f.mul(&f.mul(&x, &y), &d2) }
-    };
-    let words_of = |n: &Niels<Fe51>| {
-        let mut words = [0u64; 12];
-        for (part, e) in [&n.y_plus_x, &n.y_minus_x, &n.xy2d].into_iter().enumerate() {
-            for (w, chunk) in words[4 * part..4 * part + 4].iter_mut().zip(f.encode(e).chunks_exact(8)) {
-                *w = u64::from_le_bytes(chunk.try_into().unwrap());
-            }
-        }
-        words
+    (Extended { x, y, z: one, t: f.mul(&x, &y) }, f.add(&d, &d))
+}
+
+/// The affine Niels form (y + x, y - x, 2 d x y) of a point, as its three canonical encodings.
+fn niels_bytes(f: &Reference, p: &Extended<Fe51>, d2: &Fe51) -> [[u8; 32]; 3] {
+    let z_inv = f.invert(&p.z);
+    let (x, y) = (f.mul(&p.x, &z_inv), f.mul(&p.y, &z_inv));
+    [f.encode(&f.add(&y, &x)), f.encode(&f.sub(&y, &x)), f.encode(&f.mul(&f.mul(&x, &y), d2))]
+}
+
+fn niels_of_bytes(f: &Reference, bytes: &[[u8; 32]; 3]) -> Niels<Fe51> {
+    Niels { y_plus_x: f.decode(&bytes[0]), y_minus_x: f.decode(&bytes[1]), xy2d: f.decode(&bytes[2]) }
+}
+
+fn build_base_table() -> Box<BaseTable> {
+    let f = Reference;
+    let (mut power, d2) = edwards_base_point(&f); // 16^i B
+    let words_of = |n: &[[u8; 32]; 3]| -> NielsWords {
+        std::array::from_fn(|w| u64::from_le_bytes(n[w / 4][8 * (w % 4)..8 * (w % 4) + 8].try_into().unwrap()))
     };
     let mut table = Box::new([[[0u64; 12]; 16]; 64]);
-    let mut power = Extended { x, y, z: one, t: f.mul(&x, &y) }; // 16^i B
     for window in table.iter_mut() {
-        let step = niels_of(&power);
+        let step = niels_of_bytes(&f, &niels_bytes(&f, &power, &d2));
         let mut multiple = neutral(&f);
         for entry in window.iter_mut() {
-            *entry = words_of(&niels_of(&multiple));
+            *entry = words_of(&niels_bytes(&f, &multiple, &d2));
             multiple = add_niels(&f, &multiple, &step);
         }
         power = multiple;
     }
     table
+}
+
+/// Windows of the signed-window fixed-base table: 86 signed digits of 3 bits cover a clamped scalar (below 2^255)
+/// and the carry out of its top digit.
+pub const SIGNED_WINDOWS: usize = 86;
+/// Entries per window: the multiples 1 to 4 (a digit in [-4, 4] is an entry, its sign, or the neutral point).
+pub const SIGNED_ENTRIES: usize = 4;
+/// Bits per signed digit.
+pub const SIGNED_WINDOW_BITS: usize = 3;
+
+/// One entry of the signed-window table: the Niels form (y + x, y - x, 2 d x y) as three canonical encodings.
+pub type NielsEntry = [[u8; 32]; 3];
+
+/// `table[i][j]` = (j + 1) 8^i B for the 86 windows and j in 0..4, in the reference arithmetic: the table of the
+/// `x25519.base` kernel (86 x 4 x 96 B = 33,024 B).
+pub fn signed_window_table() -> Vec<[NielsEntry; SIGNED_ENTRIES]> {
+    let f = Reference;
+    let (mut power, d2) = edwards_base_point(&f); // 8^i B
+    (0..SIGNED_WINDOWS)
+        .map(|_| {
+            let step = niels_of_bytes(&f, &niels_bytes(&f, &power, &d2));
+            let mut multiple = neutral(&f);
+            let window = std::array::from_fn(|_| {
+                multiple = add_niels(&f, &multiple, &step);
+                niels_bytes(&f, &multiple, &d2)
+            });
+            for _ in SIGNED_ENTRIES..1 << SIGNED_WINDOW_BITS {
+                multiple = add_niels(&f, &multiple, &step);
+            }
+            power = multiple;
+            window
+        })
+        .collect()
 }
 
 #[cfg(test)]

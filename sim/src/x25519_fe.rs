@@ -2,7 +2,12 @@
 //! 2^32, any value in [0, 2^256) standing for itself mod p = 2^255 - 19. Every function takes any such value and
 //! returns one congruent to the result, only partially reduced, limb for limb what the C computes: the same 32 x 32
 //! -> 64-bit multiply-accumulate chains, the same folds of 2^256 = 38 (mod p), in the same order; and the ladder
-//! kernels on top of them (`kernels/arm/x25519/ladder.c`).
+//! kernels on top of them (`kernels/arm/x25519/ladder.c`): the paired inversion, the whole scalar multiplication;
+//! and the fixed-base multiplication through the signed-window table (`kernels/arm/x25519/base.c`).
+
+use std::sync::OnceLock;
+
+use pqhelium_core::x25519::{SIGNED_ENTRIES, SIGNED_WINDOW_BITS, SIGNED_WINDOWS, signed_window_table};
 
 /// Limbs of a field element.
 pub const LIMBS: usize = 8;
@@ -135,8 +140,8 @@ fn sqr_times(a: &Fe, k: u32) -> Fe {
     (1..k).fold(sqr(a), |acc, _| sqr(&acc))
 }
 
-/// a^(p-2), so 0 maps to 0: p - 2 = (2^250 - 1) 2^5 + 11, the kernel's chain of squarings and multiplications.
-pub fn inv(a: &Fe) -> Fe {
+/// a^(2^250 - 1) and a^11, the kernel's common head of the inversion and of `pow22523`.
+fn pow_2_250_minus_1(a: &Fe) -> (Fe, Fe) {
     let a2 = sqr(a);
     let a9 = mul(&sqr_times(&a2, 2), a);
     let a11 = mul(&a9, &a2);
@@ -147,8 +152,207 @@ pub fn inv(a: &Fe) -> Fe {
     let x50 = mul(&sqr_times(&x40, 10), &x10);
     let x100 = mul(&sqr_times(&x50, 50), &x50);
     let x200 = mul(&sqr_times(&x100, 100), &x100);
-    let x250 = mul(&sqr_times(&x200, 50), &x50);
+    (mul(&sqr_times(&x200, 50), &x50), a11)
+}
+
+/// a^(p-2), so 0 maps to 0: p - 2 = (2^250 - 1) 2^5 + 11, the kernel's chain of squarings and multiplications.
+pub fn inv(a: &Fe) -> Fe {
+    let (x250, a11) = pow_2_250_minus_1(a);
     mul(&sqr_times(&x250, 5), &a11)
+}
+
+/// a^((p-5)/8) = a^((2^250 - 1) 4 + 1), as `x25519_fe_pow22523`.
+pub fn pow22523(a: &Fe) -> Fe {
+    let (x250, _) = pow_2_250_minus_1(a);
+    mul(&sqr_times(&x250, 2), a)
+}
+
+/// p = 2^255 - 19 in limbs.
+pub const P: Fe = [0xFFFF_FFED, u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, 0x7FFF_FFFF];
+
+/// The residue in [0, p-1]: p subtracted twice where it fits, as `x25519_fe_canonical`.
+pub fn canonical(a: &Fe) -> Fe {
+    let mut r = *a;
+    for _ in 0..2 {
+        let mut d = [0u32; LIMBS];
+        let mut borrow = 0u32;
+        for i in 0..LIMBS {
+            let t = u64::from(r[i]).wrapping_sub(u64::from(P[i])).wrapping_sub(u64::from(borrow));
+            d[i] = t as u32;
+            borrow = (t >> 63) as u32;
+        }
+        let keep = 0u32.wrapping_sub(borrow);
+        for i in 0..LIMBS {
+            r[i] = (r[i] & keep) | (d[i] & !keep);
+        }
+    }
+    r
+}
+
+/// All ones when `a` is 0 mod p.
+fn zero_mask(a: &Fe) -> u32 {
+    let acc = canonical(a).iter().fold(0, |acc, l| acc | l);
+    0u32.wrapping_sub(((u64::from(acc)).wrapping_sub(1) >> 63) as u32)
+}
+
+/// The zero-safe paired inversion, as `x25519_inv2`: (a^-1, b^-1), 0 for 0.
+pub fn inv2(a: &Fe, b: &Fe) -> (Fe, Fe) {
+    let (zero_a, zero_b) = (zero_mask(a), zero_mask(b));
+    let mut safe_a = a.map(|l| l & !zero_a);
+    let mut safe_b = b.map(|l| l & !zero_b);
+    safe_a[0] |= zero_a & 1;
+    safe_b[0] |= zero_b & 1;
+    let t = inv(&mul(&safe_a, &safe_b));
+    let (u1, u2) = (mul(&safe_b, &t), mul(&safe_a, &t));
+    (u1.map(|l| l & !zero_a), u2.map(|l| l & !zero_b))
+}
+
+/// Little-endian bytes to limbs.
+pub fn from_bytes(b: &[u8; 32]) -> Fe {
+    std::array::from_fn(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap()))
+}
+
+fn to_bytes(a: &Fe) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    for (chunk, l) in out.chunks_exact_mut(4).zip(a) {
+        chunk.copy_from_slice(&l.to_le_bytes());
+    }
+    out
+}
+
+/// x z^-1 canonical, as `x25519_fe_encode_ratio`.
+fn encode_ratio(x: &Fe, z: &Fe) -> [u8; 32] {
+    to_bytes(&canonical(&mul(x, &inv(z))))
+}
+
+fn clamp(k: &[u8; 32]) -> [u8; 32] {
+    let mut e = *k;
+    e[0] &= 248;
+    e[31] = (e[31] & 127) | 64;
+    e
+}
+
+/// X25519(k, u), as `x25519_scalarmult`: the ladder of `cswap` and `ladder_step` from bit 254 down.
+pub fn scalarmult(k: &[u8; 32], u: &[u8; 32]) -> [u8; 32] {
+    let e = clamp(k);
+    let mut x1 = from_bytes(u);
+    x1[LIMBS - 1] &= 0x7FFF_FFFF;
+    let one = std::array::from_fn(|i| u32::from(i == 0));
+    let mut state = [one, [0; LIMBS], x1, one];
+    let mut swap = 0;
+    for t in (0..255).rev() {
+        let bit = u32::from((e[t >> 3] >> (t & 7)) & 1);
+        swap ^= bit;
+        let [x2, z2, x3, z3] = &mut state;
+        cswap(x2, x3, swap);
+        cswap(z2, z3, swap);
+        swap = bit;
+        ladder_step(&mut state, &x1);
+    }
+    let [x2, z2, x3, z3] = &mut state;
+    cswap(x2, x3, swap);
+    cswap(z2, z3, swap);
+    encode_ratio(x2, z2)
+}
+
+/// Words of a table entry: (y + x, y - x, 2 d x y), 8 limbs each.
+pub const NIELS_WORDS: usize = 3 * LIMBS;
+
+/// The `x25519.base` table (`kernels/arm/x25519/base_table.c`) in limbs: `[window][j]` = (j + 1) 8^window B.
+pub fn base_table() -> &'static [[[u32; NIELS_WORDS]; SIGNED_ENTRIES]] {
+    static TABLE: OnceLock<Vec<[[u32; NIELS_WORDS]; SIGNED_ENTRIES]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        signed_window_table()
+            .iter()
+            .map(|window| window.map(|entry| std::array::from_fn(|w| from_bytes(&entry[w / LIMBS])[w % LIMBS])))
+            .collect()
+    })
+}
+
+/// The table as the C source `kernels/arm/x25519/base_table.c` holds it
+/// (`cargo run -p pqhelium-sim --example x25519_base_table > kernels/arm/x25519/base_table.c`).
+pub fn base_table_c_source() -> String {
+    let mut c = String::from(
+        "/*\n * The signed-window table of x25519.base and x25519.base.b8 (base.c), generated by\n *   cargo run -p \
+         pqhelium-sim --example x25519_base_table > kernels/arm/x25519/base_table.c\n * from \
+         pqhelium_core::x25519::signed_window_table. Entry [i][j] is (j + 1) 8^i B on the twisted Edwards curve,\n \
+         * as y + x, y - x and 2 d x y, each canonical in 8 little-endian 32-bit limbs: 86 x 4 x 96 B = 33,024 B.\n \
+         */\n#include <stdint.h>\n\n#include \"base_table.h\"\n\n\
+         const uint32_t x25519_base_table[X25519_BASE_WINDOWS][X25519_BASE_ENTRIES][X25519_NIELS_WORDS] = {\n",
+    );
+    for window in base_table() {
+        c.push_str("    {\n");
+        for entry in window {
+            c.push_str("        {");
+            for (w, limb) in entry.iter().enumerate() {
+                if w % 6 == 0 {
+                    c.push_str("\n            ");
+                } else {
+                    c.push(' ');
+                }
+                c.push_str(&format!("0x{limb:08x}u,"));
+            }
+            c.push_str("\n        },\n");
+        }
+        c.push_str("    },\n");
+    }
+    c.push_str("};\n");
+    c
+}
+
+/// The clamped scalar's 86 signed digits of radix 8, as `recode` in base.c.
+fn recode(e: &[u8; 32]) -> [i32; SIGNED_WINDOWS] {
+    let mut carry = 0i32;
+    std::array::from_fn(|i| {
+        let bit = SIGNED_WINDOW_BITS * i;
+        let mut w = u32::from(e[bit >> 3]);
+        if (bit >> 3) + 1 < 32 {
+            w |= u32::from(e[(bit >> 3) + 1]) << 8;
+        }
+        let v = ((w >> (bit & 7)) & 7) as i32 + carry;
+        carry = (v + 4) >> 3;
+        v - (carry << 3)
+    })
+}
+
+/// p + (y + x, y - x, 2 d x y), as `add_niels` in base.c.
+fn add_niels(p: &mut [Fe; 4], yp: &Fe, ym: &Fe, t2d: &Fe) {
+    let [x, y, z, t] = *p;
+    let a = mul(&sub(&y, &x), ym);
+    let b = mul(&add(&y, &x), yp);
+    let c = mul(&t, t2d);
+    let d = add(&z, &z);
+    let (e, f, g, h) = (sub(&b, &a), sub(&d, &c), add(&d, &c), add(&b, &a));
+    *p = [mul(&e, &f), mul(&g, &h), mul(&f, &g), mul(&e, &h)];
+}
+
+/// X25519(k, 9) through the signed-window table, as `x25519_base` (and `x25519_base_b8`, which computes the same
+/// values through other addresses).
+pub fn base(k: &[u8; 32]) -> [u8; 32] {
+    let digits = recode(&clamp(k));
+    let one: Fe = std::array::from_fn(|i| u32::from(i == 0));
+    let mut p = [[0; LIMBS], one, one, [0; LIMBS]];
+    for (window, &digit) in base_table().iter().zip(&digits) {
+        let negative = (digit as u32) >> 31;
+        let magnitude = ((digit as u32) ^ 0u32.wrapping_sub(negative)).wrapping_add(negative);
+        let mut entry = [0u32; NIELS_WORDS];
+        entry[0] = 1;
+        entry[LIMBS] = 1;
+        for (j, candidate) in window.iter().enumerate() {
+            let mask = 0u32.wrapping_sub(((j as u32 + 1) ^ magnitude).wrapping_sub(1) >> 31);
+            for (w, c) in entry.iter_mut().zip(candidate) {
+                *w = (*w & !mask) | (c & mask);
+            }
+        }
+        let part = |k: usize| -> Fe { entry[k * LIMBS..(k + 1) * LIMBS].try_into().unwrap() };
+        let (mut yp, mut ym, mut t2d) = (part(0), part(1), part(2));
+        let mut negated = sub(&[0; LIMBS], &t2d);
+        cswap(&mut yp, &mut ym, negative);
+        cswap(&mut t2d, &mut negated, negative);
+        add_niels(&mut p, &yp, &ym, &t2d);
+    }
+    let [_, y, z, _] = p;
+    encode_ratio(&add(&z, &y), &sub(&z, &y))
 }
 
 /// Swaps `a` and `b` when `swap` is 1 (swap in {0, 1}), through an all-ones or all-zeros mask, as `x25519_cswap`.
@@ -178,4 +382,22 @@ pub fn ladder_step(state: &mut [Fe; 4], x1: &Fe) {
     let new_x2 = mul(&aa, &bb);
     let new_z2 = mul(&e, &add(&bb, &mul121666(&e)));
     *state = [new_x2, new_z2, new_x3, new_z3];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed C table is what the generator prints: regenerate it with the command in its header.
+    #[test]
+    fn the_committed_base_table_is_generated() {
+        let committed = include_str!("../../kernels/arm/x25519/base_table.c");
+        assert!(committed == base_table_c_source(), "kernels/arm/x25519/base_table.c is stale");
+    }
+
+    /// 86 windows x 4 entries x 96 bytes: the design's 33,024 B.
+    #[test]
+    fn the_base_table_is_33024_bytes() {
+        assert_eq!(std::mem::size_of_val(base_table()), 33_024);
+    }
 }

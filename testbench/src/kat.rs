@@ -12,7 +12,7 @@ use pqhelium_core::fndsa::{self, FpuKernels, NttKernels, fpu, ntt};
 use pqhelium_core::keccak::{self, Keccak, Permutation, ReferencePermutation, Shake128, shake256};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem, MlkemKernels};
 use pqhelium_core::rsp::Record;
-use pqhelium_core::x25519::{self, Reference as Field};
+use pqhelium_core::x25519::{self, FieldArithmetic, Reference as Field};
 use pqhelium_core::xwing::XWing;
 use sha2::{Digest, Sha256};
 
@@ -24,6 +24,7 @@ use crate::providers::keccak::{
     AnyPermutation, EmulatedPermutation, EmulatedPermutationX4, LaneJob, ModelPermutationX4, PermutationX4, run_batch,
 };
 use crate::providers::mlkem::MlkemProvider;
+use crate::providers::x25519::{self as x25519_provider, X25519Provider};
 use crate::providers::{Build, Engine, Guest, KernelCount, Tally};
 
 const FIPS202: &str = include_str!("../../vectors/fips202.kat");
@@ -87,11 +88,13 @@ pub struct SuiteRun {
     /// What the run did not put in the loop, or left out.
     pub notes: Vec<String>,
     pub elapsed: Duration,
+    /// The image of an object-code provider.
+    pub image: Option<Image>,
 }
 
 impl SuiteRun {
     fn new(suite: &'static str, provider: Provider, results: Vec<KatResult>, notes: Vec<String>) -> Self {
-        Self { suite, provider, results, served: BTreeMap::new(), notes, elapsed: Duration::ZERO }
+        Self { suite, provider, results, served: BTreeMap::new(), notes, elapsed: Duration::ZERO, image: None }
     }
 
     pub fn passed(&self) -> bool {
@@ -162,21 +165,49 @@ const FNDSA_KEYGEN_SAMPLE: Sample = Sample {
 };
 
 /// The suites `check` and `kat` run by default.
-pub const SUITES: &[&str] = &["fips202", "mlkem768", "x25519", "xwing", "fndsa", "fndsa-keygen"];
+pub const SUITES: &[&str] = &["fips202", "mlkem768", "rfc7748", "xwing", "fndsa", "fndsa-keygen"];
 /// Suites too long for every run (a minute or more); `pqhelium kat --suite NAME` runs them.
-pub const LONG_SUITES: &[&str] = &["x25519-1m"];
+pub const LONG_SUITES: &[&str] = &["rfc7748-1m"];
+/// Suites whose object-code providers run on a chosen image (`kat --image`); the others on their emulator's default.
+pub const IMAGE_SUITES: &[&str] = &["mlkem768", "rfc7748", "rfc7748-1m", "xwing"];
+/// Suites `check` also runs on the M85 image (QEMU), beside the default M55.
+const M85_SUITES: &[&str] = &["rfc7748", "xwing"];
 
 /// The providers a suite can run with: every suite whose kernels exist as model and object code has all four; the
 /// others run on the reference kernels until their Cortex-M kernels exist.
 pub fn providers(suite: &str) -> &'static [Provider] {
     match suite {
-        "fips202" | "mlkem768" | "xwing" | "fndsa" | "fndsa-keygen" => &Provider::ALL,
+        "fips202" | "mlkem768" | "rfc7748" | "rfc7748-1m" | "xwing" | "fndsa" | "fndsa-keygen" => &Provider::ALL,
         _ => &[Provider::Reference],
     }
 }
 
 /// Runs one suite with one provider. An emulator that cannot start fails the run, with the reason.
 pub fn run(suite: &'static str, provider: Provider, extent: Extent) -> SuiteRun {
+    run_on(suite, provider, None, extent)
+}
+
+/// Runs one suite with one provider, its object code from `image` (`None`: the emulator's default image). An image
+/// the provider's emulator does not run, or a suite that runs on default images only, fails the run.
+pub fn run_on(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
+    if let Some(image) = image {
+        if provider.emulator() != Some(image.backend()) {
+            let why =
+                format!("the {image} image runs on {}, not with the {} provider", image.backend(), provider.name());
+            return SuiteRun::failed(suite, provider, why);
+        }
+        if !image.is_default() && !IMAGE_SUITES.contains(&suite) {
+            let why = format!("suite `{suite}` runs on the default images only (--image: {})", IMAGE_SUITES.join(", "));
+            return SuiteRun::failed(suite, provider, why);
+        }
+    }
+    let image = provider.emulator().map(|kind| image.or(kind.default_image()).expect("an emulator has an image"));
+    let mut run = run_checked(suite, provider, image, extent);
+    run.image = image;
+    run
+}
+
+fn run_checked(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
     if !SUITES.contains(&suite) && !LONG_SUITES.contains(&suite) {
         return SuiteRun::failed(suite, provider, format!("no suite `{suite}`; suites: {}", SUITES.join(", ")));
     }
@@ -187,7 +218,8 @@ pub fn run(suite: &'static str, provider: Provider, extent: Extent) -> SuiteRun 
     let mut run = match (suite, provider) {
         ("fips202", _) => run_fips202(provider),
         (_, Provider::Reference) => run_reference(suite, extent),
-        ("mlkem768" | "xwing", _) => run_mlkem(suite, provider, extent),
+        ("rfc7748" | "rfc7748-1m", _) => run_rfc7748(suite, provider, image, extent),
+        ("mlkem768" | "xwing", _) => run_mlkem(suite, provider, image, extent),
         ("fndsa-keygen", _) => run_fndsa_keygen(provider, extent),
         _ => run_fndsa(provider, extent),
     };
@@ -195,27 +227,13 @@ pub fn run(suite: &'static str, provider: Provider, extent: Extent) -> SuiteRun 
     run
 }
 
-/// The suites whose kernels can come from a chosen guest image (`pqhelium kat --image`).
-pub const IMAGE_SUITES: &[&str] = &["mlkem768", "xwing"];
-
-/// [`run`] with the ML-KEM kernels of `image` (one `provider`'s emulator runs) where the suite is in
-/// [`IMAGE_SUITES`]; the emulator's default image when `None`.
-pub fn run_on(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
-    let Some(image) = image.filter(|_| IMAGE_SUITES.contains(&suite) && provider.emulator().is_some()) else {
-        return run(suite, provider, extent);
-    };
-    let kernels = match MlkemProvider::open_image(image) {
-        Ok(kernels) => kernels,
-        Err(e) => return SuiteRun::did_not_start(suite, provider, e),
-    };
-    let mut run = run_mlkem_with(suite, provider, &kernels, extent);
-    run.notes.push(format!("ML-KEM kernels from the {image} image"));
-    run
-}
-
-/// Every suite with every provider it has, as `check` runs them.
+/// Every suite with every provider it has, as `check` runs them; the X25519 and X-Wing suites on QEMU with the M85
+/// image too.
 pub fn run_all() -> Vec<SuiteRun> {
-    SUITES.iter().flat_map(|&suite| providers(suite).iter().map(move |&p| run(suite, p, Extent::Quick))).collect()
+    let mut runs: Vec<SuiteRun> =
+        SUITES.iter().flat_map(|&suite| providers(suite).iter().map(move |&p| run(suite, p, Extent::Quick))).collect();
+    runs.extend(M85_SUITES.iter().map(|&suite| run_on(suite, Provider::Qemu, Some(Image::M85), Extent::Quick)));
+    runs
 }
 
 /// The entries of a scheme suite: (name, fields or why they do not parse).
@@ -318,24 +336,86 @@ impl Fields<'_> {
 fn check_scheme(suite: &str, f: &Fields) -> Result<(), String> {
     match suite {
         "mlkem768" => check_mlkem768(f, &MlKem::reference(ML_KEM_768)),
-        "x25519" | "x25519-1m" => check_x25519(f),
+        "rfc7748" | "rfc7748-1m" => check_rfc7748(f, &Field),
         "fndsa" => check_fndsa(f, &mut fndsa::ReferenceKernels::default()),
         "fndsa-keygen" => check_fndsa_keygen(f, &mut fndsa::ReferenceKernels::default()),
         _ => check_xwing(f, &XWing::reference()),
     }
 }
 
-/// ML-KEM-768 and X-Wing with the ML-KEM kernels of the model (the MVE kernels') or of the object code (the MVE
-/// kernels on QEMU, the portable C on unicorn).
-fn run_mlkem(suite: &'static str, provider: Provider, extent: Extent) -> SuiteRun {
-    let kernels = match provider.emulator() {
-        None => MlkemProvider::new(Build::Mve, Engine::model()),
-        Some(kind) => match MlkemProvider::open(kind) {
-            Ok(kernels) => kernels,
+/// ML-KEM-768 and X-Wing with the ML-KEM kernels of the model (the MVE kernels') or of the object code of `image`
+/// (the MVE kernels on QEMU, the portable C on unicorn); X-Wing with the X25519 kernels from the same source.
+fn run_mlkem(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
+    let opened = match image {
+        None => Ok((MlkemProvider::new(Build::Mve, Engine::model()), X25519Provider::new(Build::Mve, Engine::model()))),
+        Some(image) => Engine::open_image(image)
+            .map(|engine| MlkemProvider::new(Build::for_image(image), engine))
+            .and_then(|kernels| Ok((kernels, X25519Provider::open(image)?))),
+    };
+    match opened {
+        Ok((kernels, _)) if suite == "mlkem768" => run_mlkem_with(suite, provider, &kernels, extent),
+        Ok((kernels, field)) => run_xwing_with(provider, &kernels, &field, extent),
+        Err(e) => SuiteRun::did_not_start(suite, provider, e),
+    }
+}
+
+/// X-Wing with the ML-KEM kernels `kernels` and the X25519 kernels `field`, reported as `provider`'s run.
+pub fn run_xwing_with(provider: Provider, kernels: &MlkemProvider, field: &X25519Provider, extent: Extent) -> SuiteRun {
+    let suite = "xwing";
+    let (results, note) = scheme_results(suite, provider, extent, None, |f| {
+        let outcome = check_xwing(f, &XWing::new(kernels, field));
+        in_the_loop(outcome, kernels.tally().check().and(field.tally().check()))
+    });
+    let mut notes: Vec<String> = note.into_iter().collect();
+    notes.push("Keccak (SHA-3, SHAKE) on the reference".into());
+    let mut run = SuiteRun::new(suite, provider, results, notes);
+    run.served_by(&kernels.tally(), kernels.required());
+    run.served_by(&field.tally(), XWING_X25519_OPS.map(|op| field.kernel(op).symbol));
+    run
+}
+
+/// The X25519 kernels X-Wing calls: key generation's fixed base, encapsulation's table walk in the field kernels,
+/// ladder steps, swaps and paired inversion, decapsulation's whole scalar multiplication.
+const XWING_X25519_OPS: [x25519_provider::Op; 7] = {
+    use x25519_provider::Op::*;
+    [Base, Scalarmult, Mul, Add, Sub, Cswap, LadderStep]
+};
+
+/// The X25519 kernels the RFC 7748 suite calls: the whole scalar multiplications, and the ladder of the section 5.2
+/// vectors again step by step (swaps, ladder steps, the final inversion and multiplication).
+const RFC7748_OPS: [x25519_provider::Op; 6] = {
+    use x25519_provider::Op::*;
+    [Scalarmult, Base, Cswap, LadderStep, Inv, Mul]
+};
+
+/// The RFC 7748 iterated test's 1,000 iterations with the model or object code: `check` leaves them to `kat`.
+const RFC7748_SAMPLE: Sample =
+    Sample { keep: |f| f.get("iterations").ok().is_none_or(|n| n.len() == 1), what: "all but the 1,000 iterations" };
+
+/// RFC 7748 with the X25519 kernels of the model or of the object code of `image`.
+fn run_rfc7748(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
+    let field = match image {
+        None => X25519Provider::new(Build::Mve, Engine::model()),
+        Some(image) => match X25519Provider::open(image) {
+            Ok(field) => field,
             Err(e) => return SuiteRun::did_not_start(suite, provider, e),
         },
     };
-    run_mlkem_with(suite, provider, &kernels, extent)
+    run_rfc7748_with(suite, provider, &field, extent)
+}
+
+/// The RFC 7748 suite (`rfc7748` or `rfc7748-1m`) with the X25519 kernels `field`, reported as `provider`'s run.
+pub fn run_rfc7748_with(suite: &'static str, provider: Provider, field: &X25519Provider, extent: Extent) -> SuiteRun {
+    let (results, note) = scheme_results(suite, provider, extent, Some(&RFC7748_SAMPLE), |f| {
+        in_the_loop(check_rfc7748(f, &field), field.tally().check())
+    });
+    let mut run = SuiteRun::new(suite, provider, results, note.into_iter().collect());
+    let required: Vec<&'static str> = match suite {
+        "rfc7748" => RFC7748_OPS.map(|op| field.kernel(op).symbol).to_vec(),
+        _ => vec![field.kernel(x25519_provider::Op::Scalarmult).symbol],
+    };
+    run.served_by(&field.tally(), required);
+    run
 }
 
 /// ML-KEM-768 or X-Wing (`suite`) with the ML-KEM kernels `kernels`, reported as `provider`'s run.
@@ -401,29 +481,33 @@ fn check_mlkem768<K: MlkemKernels>(f: &Fields, kem: &MlKem<K>) -> Result<(), Str
     decapsulated
 }
 
-fn check_x25519(f: &Fields) -> Result<(), String> {
+/// An RFC 7748 entry with the X25519 provider `field`: the section 5.2 vectors by its scalar multiplication and by
+/// the ladder in its steps, the iterated test, and section 6.1's key pairs (fixed base) and shared secret.
+fn check_rfc7748<F: FieldArithmetic>(f: &Fields, field: &F) -> Result<(), String> {
     if let Ok(iterations) = f.get("iterations") {
         let n = iterations.iter().fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
         let (mut k, mut u) = (x25519::BASE_POINT, x25519::BASE_POINT);
         for _ in 0..n {
-            let next = x25519::x25519(&Field, &k, &u);
+            let next = x25519::x25519(field, &k, &u);
             u = k;
             k = next;
         }
         return f.expect("out", &k);
     }
     if let Ok(k) = f.array::<32>("k") {
-        return f.expect("out", &x25519::x25519(&Field, &k, &f.array("u")?));
+        let u = f.array("u")?;
+        f.expect("out", &x25519::x25519(field, &k, &u))?;
+        return f.expect("out", &x25519::x25519_by_ladder(field, &k, &u));
     }
     let (alice, bob) = (f.array::<32>("alice")?, f.array::<32>("bob")?);
-    let (alice_pk, bob_pk) = (x25519::x25519_base(&Field, &alice), x25519::x25519_base(&Field, &bob));
+    let (alice_pk, bob_pk) = (x25519::x25519_base(field, &alice), x25519::x25519_base(field, &bob));
     f.expect("alice_pk", &alice_pk)?;
     f.expect("bob_pk", &bob_pk)?;
-    f.expect("shared", &x25519::x25519(&Field, &alice, &bob_pk))?;
-    f.expect("shared", &x25519::x25519(&Field, &bob, &alice_pk))
+    f.expect("shared", &x25519::x25519(field, &alice, &bob_pk))?;
+    f.expect("shared", &x25519::x25519(field, &bob, &alice_pk))
 }
 
-fn check_xwing<K: MlkemKernels>(f: &Fields, xwing: &XWing<K>) -> Result<(), String> {
+fn check_xwing<K: MlkemKernels, F: FieldArithmetic>(f: &Fields, xwing: &XWing<K, F>) -> Result<(), String> {
     // Vector i uses the i-th (32-byte seed, 64-byte eseed) pair of the SHAKE128("") stream.
     let index = f.get("index")?.first().copied().unwrap_or(0);
     let mut stream = Shake128::new();
@@ -751,14 +835,16 @@ mod tests {
     fn every_known_answer_passes_with_every_provider() {
         let runs = run_all();
         let entries = |suite: &str| runs.iter().filter(|r| r.suite == suite).map(|r| r.results.len()).sum::<usize>();
-        // fips202 with four providers; mlkem768 2 and xwing 3 entries with four providers; x25519 5 with the
-        // reference; fndsa 90 with the reference and the model, 18 (j = 0, 1 at every degree) on each emulator;
-        // fndsa-keygen 300 with the reference and the model, 9 (seeds test0 to test2 at every degree) on each emulator.
+        // fips202 with four providers; mlkem768 2 entries with four providers; rfc7748 5 with the reference, 4 (not
+        // the 1,000 iterations) with the model and each emulator, QEMU's M85 image too; xwing 3 with four providers
+        // and the M85 image; fndsa 90 with the reference and the model, 18 (j = 0, 1 at every degree) on each
+        // emulator; fndsa-keygen 300 with the reference and the model, 9 (seeds test0 to test2 at every degree) on
+        // each emulator.
         let expected = [
             ("fips202", 4 * 8),
             ("mlkem768", 4 * 2),
-            ("x25519", 5),
-            ("xwing", 4 * 3),
+            ("rfc7748", 5 + 4 * 4),
+            ("xwing", 5 * 3),
             ("fndsa", 2 * 90 + 2 * 18),
             ("fndsa-keygen", 2 * 300 + 2 * 9),
         ];

@@ -59,8 +59,8 @@ enum Command {
         /// Kernel providers (all when absent).
         #[arg(long, value_enum)]
         provider: Vec<Provider>,
-        /// The guest image of the ML-KEM kernels (m55, m85 on QEMU; m7 on unicorn), for the mlkem768 and xwing
-        /// suites; it picks its provider. Each emulator's default image when absent.
+        /// The guest image of the object-code provider (m55, m85 with qemu; m7 with unicorn); alone, it picks its
+        /// provider. Each emulator's default image when absent.
         #[arg(long, value_enum)]
         image: Option<Image>,
     },

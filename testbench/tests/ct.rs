@@ -1,7 +1,8 @@
 //! `pqhelium ct` on every image (unicorn for m7, QEMU's trace plugin for m55 and m85): every leaky constant-time
 //! fixture is reported with the kind of its leak inside its own function and source file, every constant-time twin
-//! passes, a kernel constant-time by construction (Keccak) passes, a declared public event is passed and listed, and
-//! the operands QEMU's plugin reads are the ones the inputs give.
+//! passes, a kernel constant-time by construction (Keccak) passes, a declared public event is passed and listed, the
+//! operands QEMU's plugin reads are the ones the inputs give, and the X25519 fixed base passes while its deliberately
+//! flawed B8 variant is caught.
 
 use std::process::Command;
 
@@ -208,4 +209,29 @@ fn a_compiler_introduced_predication_is_caught() {
         let twin = verdict(&mut tracer, "ct.fixture.abs.opaque", 50);
         assert!(matches!(twin.verdict, Verdict::ConstantTime), "{image}: {:?}", twin.verdict);
     }
+}
+
+/// The fixed-base kernel and its deliberately flawed B8 twin (`kernels/arm/x25519/base.c`): `x25519.base` (masked
+/// lookup, sign by masked swaps) gives equal traces; `x25519.base.b8` (operands reached through a pointer picked by
+/// the secret sign) is reported as a memory-address leak inside its own function, and `pqhelium ct --kernel
+/// 'x25519.base*'` exits 1 with one leak.
+#[test]
+fn the_fixed_base_passes_and_its_b8_variant_is_caught() {
+    for image in Image::ALL {
+        let mut tracer = tracer_on(image);
+        let report = verdict(&mut tracer, "x25519.base", 10);
+        assert!(matches!(report.verdict, Verdict::ConstantTime), "{image}: {:?}", report.verdict);
+        assert_eq!((report.pairs, report.faults), (10, 0), "{image}");
+        let report = verdict(&mut tracer, "x25519.base.b8", 10);
+        let Verdict::Leak { leak, .. } = &report.verdict else {
+            panic!("B8 not caught in {} pairs on {image}", report.pairs)
+        };
+        assert_eq!(leak.kind, LeakKind::MemoryAddress, "{image}: {leak}");
+        assert!(leak.location.starts_with("x25519_base_b8+"), "{image}: {leak}");
+    }
+
+    let (code, out) = pqhelium_ct(&["--kernel", "x25519.base*", "--pairs", "3"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("pass x25519.base: 3 pairs, equal traces"), "{out}");
+    assert!(out.contains("LEAK x25519.base.b8: memory address leak at x25519_base_b8+"), "{out}");
 }

@@ -1,8 +1,9 @@
-//! The X25519 field arithmetic and ladder kernels (`x25519.fe.*`, `x25519.cswap`, `x25519.ladder_step`,
-//! `kernels/arm/x25519/`): each kernel passes a short campaign (every edge case, then random cases) on every backend
+//! The X25519 kernels (`x25519.fe.*`, `x25519.cswap*`, `x25519.ladder_step`, `x25519.inv2`, `x25519.scalarmult`,
+//! `x25519.base*`, `kernels/arm/x25519/`): each kernel passes a short campaign (every edge case, then random cases) on every backend
 //! it has, the model against the reference and the object code against the model, on the M55 and M85 images (QEMU)
 //! and the M7 image (unicorn); and a multiplication that drops the carry out of one limb in its reduction and a
-//! conditional swap that reads the wrong bit (`kernels/arm/selftest/x25519_mutant.c`) are caught.
+//! conditional swap that reads the wrong bit (portable and MVE) and a paired inversion that mishandles one zero input
+//! (`kernels/arm/selftest/x25519_mutant*.c`) are caught.
 
 use std::time::Duration;
 
@@ -18,9 +19,27 @@ fn limits() -> Limits {
     Limits { timeout: Duration::from_secs(60) }
 }
 
-const FIELD: [&str; 6] =
-    ["x25519.fe.mul", "x25519.fe.sqr", "x25519.fe.add", "x25519.fe.sub", "x25519.fe.mul121666", "x25519.fe.inv"];
-const LADDER: [&str; 2] = ["x25519.cswap", "x25519.ladder_step"];
+const FIELD: [&str; 7] = [
+    "x25519.fe.mul",
+    "x25519.fe.sqr",
+    "x25519.fe.add",
+    "x25519.fe.sub",
+    "x25519.fe.mul121666",
+    "x25519.fe.inv",
+    "x25519.fe.pow22523",
+];
+const LADDER: [&str; 7] = [
+    "x25519.cswap",
+    "x25519.cswap.mve",
+    "x25519.ladder_step",
+    "x25519.inv2",
+    "x25519.scalarmult",
+    "x25519.base",
+    "x25519.base.b8",
+];
+/// Kernels of some 100,000 guest instructions and more per call: fewer random cases keep the test to seconds.
+const SLOW: [&str; 6] =
+    ["x25519.fe.inv", "x25519.fe.pow22523", "x25519.inv2", "x25519.scalarmult", "x25519.base", "x25519.base.b8"];
 
 fn field_kernels() -> Vec<&'static registry::Kernel> {
     FIELD.iter().map(|id| registry::find(id).unwrap_or_else(|| panic!("{id} is not registered"))).collect()
@@ -32,8 +51,7 @@ fn every_kernel_passes_on_every_backend_and_image() {
     let ids: Vec<&str> = kernels.iter().map(|k| k.id).collect();
     assert_eq!(ids, [FIELD.as_slice(), LADDER.as_slice()].concat());
     for kernel in kernels {
-        // The inversion is some 265 multiplications: fewer random cases keep the test to seconds.
-        let random = if kernel.id == "x25519.fe.inv" { RANDOM / 10 } else { RANDOM };
+        let random = if SLOW.contains(&kernel.id) { RANDOM / 20 } else { RANDOM };
         let cases = kernel.edge_cases + random;
         let targets = [
             (BackendKind::Model, None),
@@ -42,6 +60,10 @@ fn every_kernel_passes_on_every_backend_and_image() {
             (BackendKind::Unicorn, Some(Image::M7)),
         ];
         for (backend, image) in targets {
+            if kernel.id == "x25519.cswap.mve" && image == Some(Image::M7) {
+                assert!(!kernel.runs_on(backend), "MVE code is not in the m7 image");
+                continue;
+            }
             assert!(kernel.runs_on(backend), "{} has no build for {backend}", kernel.id);
             let campaign = Campaign { image, limits: limits(), ..Campaign::new(kernel, backend, SEED, cases, 2) };
             let result = diff::run(&campaign);
@@ -87,9 +109,8 @@ fn mutant_is_caught(id: &str, mutant: &'static str) {
     let wrong = registry::variant(id, |k| k.symbol = Some(mutant));
     let right = registry::find(id).expect("registered");
     let cases = right.edge_cases + 20;
-    for (backend, image) in
-        [(BackendKind::Qemu, Image::M55), (BackendKind::Qemu, Image::M85), (BackendKind::Unicorn, Image::M7)]
-    {
+    let images = [(BackendKind::Qemu, Image::M55), (BackendKind::Qemu, Image::M85), (BackendKind::Unicorn, Image::M7)];
+    for (backend, image) in images.into_iter().filter(|&(backend, _)| right.runs_on(backend)) {
         let run = |kernel| {
             let campaign = Campaign {
                 image: Some(image),
@@ -113,8 +134,16 @@ fn a_carry_dropped_in_one_limb_is_caught() {
     mutant_is_caught("x25519.fe.mul", "pqh_selftest_x25519_fe_mul_carry_dropped");
 }
 
-/// A conditional swap that takes its mask from the wrong bit of its argument is caught.
+/// A conditional swap that takes its mask from the wrong bit of its argument is caught, portable C and MVE.
 #[test]
 fn a_cswap_on_the_wrong_bit_is_caught() {
     mutant_is_caught("x25519.cswap", "pqh_selftest_x25519_cswap_wrong_bit");
+    mutant_is_caught("x25519.cswap.mve", "pqh_selftest_x25519_cswap_mve_wrong_bit");
+}
+
+/// A paired inversion that does not replace a zero second input by 1 (so that the first inverse comes out 0) is
+/// caught by the edge cases with one zero input.
+#[test]
+fn a_paired_inversion_unsafe_for_one_zero_input_is_caught() {
+    mutant_is_caught("x25519.inv2", "pqh_selftest_x25519_inv2_zero_unsafe");
 }

@@ -28,3 +28,27 @@ void pqh_selftest_x25519_cswap_wrong_bit(uint32_t a[X25519_FE_LIMBS], uint32_t b
 {
     x25519_cswap(a, b, (swap >> 1) & 1);
 }
+
+/* A deliberately wrong x25519.inv2: the zero test of b is left out, so a zero b zeroes the shared inverse, and with
+ * it a's inverse (a^-1 = b t with t = (a b)^-1 = 0). Right whenever neither input is zero. */
+void pqh_selftest_x25519_inv2_zero_unsafe(uint32_t r1[X25519_FE_LIMBS], uint32_t r2[X25519_FE_LIMBS],
+                                          const uint32_t a[X25519_FE_LIMBS], const uint32_t b[X25519_FE_LIMBS])
+{
+    const uint32_t one[X25519_FE_LIMBS] = {1};
+    uint32_t c[X25519_FE_LIMBS], safe_a[X25519_FE_LIMBS], t[X25519_FE_LIMBS], acc = 0;
+    x25519_fe_canonical(c, a);
+    for (int i = 0; i < X25519_FE_LIMBS; i++) {
+        acc |= c[i];
+    }
+    const uint32_t zero_a = 0u - (uint32_t)(((uint64_t)acc - 1) >> 63);
+    for (int i = 0; i < X25519_FE_LIMBS; i++) {
+        safe_a[i] = (a[i] & ~zero_a) | (one[i] & zero_a);
+    }
+    x25519_fe_mul(t, safe_a, b);
+    x25519_fe_inv(t, t);
+    x25519_fe_mul(r1, b, t);
+    x25519_fe_mul(r2, safe_a, t);
+    for (int i = 0; i < X25519_FE_LIMBS; i++) {
+        r1[i] &= ~zero_a;
+    }
+}

@@ -1,6 +1,6 @@
 /*
- * x25519.fe.mul, x25519.fe.sqr, x25519.fe.add, x25519.fe.sub, x25519.fe.mul121666, x25519.fe.inv: arithmetic modulo
- * p = 2^255 - 19, portable C for every image. Model: pqhelium_sim::x25519_fe (same order of operations).
+ * x25519.fe.mul, x25519.fe.sqr, x25519.fe.add, x25519.fe.sub, x25519.fe.mul121666, x25519.fe.inv,
+ * x25519.fe.pow22523: arithmetic modulo p = 2^255 - 19, portable C for every image. Model: pqhelium_sim::x25519_fe (same order of operations).
  *
  * Representation: 8 little-endian uint32_t limbs, radix 2^32, value v = sum a[i] 2^(32 i) in [0, 2^256), standing
  * for v mod p. Inputs: any 256-bit value (every limb any uint32_t). Outputs: a 256-bit value congruent to the result
@@ -28,11 +28,15 @@ static void fold_carry(uint32_t r[N], uint32_t c)
     uint64_t t = (uint64_t)r[0] + (uint64_t)FOLD * c;
     r[0] = (uint32_t)t;
     for (int i = 1; i < N; i++) {
-        t = (uint64_t)r[i] + (t >> 32);
+        uint32_t carry = (uint32_t)(t >> 32);
+        __asm__("" : "+r"(carry)); /* a secret the compiler must not turn into a comparison and a predicate */
+        t = (uint64_t)r[i] + carry;
         r[i] = (uint32_t)t;
     }
     /* A carry out leaves r below 38 c < 2^32 - 38, so adding 38 once more stays within the first limb. */
-    r[0] += FOLD * (uint32_t)(t >> 32);
+    uint32_t carry = (uint32_t)(t >> 32);
+    __asm__("" : "+r"(carry));
+    r[0] += FOLD * carry;
 }
 
 /* r = t mod (2^256 - 38), up to one extra multiple: t[0..8] + 38 t[8..16], then the carries folded. */
@@ -138,10 +142,13 @@ void x25519_fe_sub(uint32_t r[N], const uint32_t a[N], const uint32_t b[N])
     }
     uint32_t subtrahend = FOLD * borrow;
     for (int i = 0; i < N; i++) {
-        const uint64_t t = (uint64_t)r[i] - subtrahend;
-        r[i] = (uint32_t)t;
-        subtrahend = (uint32_t)(t >> 63);
+        /* The borrow out of x - s from the operands' and the difference's top bits: written as a comparison, gcc
+         * made it a secret-conditioned IT block. */
+        const uint32_t x = r[i], d = x - subtrahend;
+        r[i] = d;
+        subtrahend = ((~x & subtrahend) | (~(x ^ subtrahend) & d)) >> 31;
     }
+    __asm__("" : "+r"(subtrahend)); /* not a condition for the compiler to predicate on */
     r[0] -= FOLD * subtrahend;
 }
 
@@ -166,10 +173,10 @@ static void sqr_times(uint32_t r[N], const uint32_t a[N], int k)
     }
 }
 
-void x25519_fe_inv(uint32_t r[N], const uint32_t a[N])
+/* a^(2^250 - 1) and a^11, the common head of the inversion and of pow22523: 249 squarings, 11 multiplications. */
+static void pow_2_250_minus_1(uint32_t x250[N], uint32_t a11[N], const uint32_t a[N])
 {
-    /* a^(p-2) (0 maps to 0): p - 2 = 2^255 - 21 = (2^250 - 1) 2^5 + 11, 254 squarings and 11 multiplications. */
-    uint32_t a2[N], a9[N], a11[N], x5[N], x10[N], x20[N], x50[N], x100[N], t[N];
+    uint32_t a2[N], a9[N], x5[N], x10[N], x20[N], x50[N], x100[N], t[N];
     fe_sqr(a2, a);
     sqr_times(t, a2, 2);
     fe_mul(a9, t, a);
@@ -189,7 +196,47 @@ void x25519_fe_inv(uint32_t r[N], const uint32_t a[N])
     sqr_times(t, x100, 100);
     fe_mul(t, t, x100); /* a^(2^200 - 1) */
     sqr_times(t, t, 50);
-    fe_mul(t, t, x50); /* a^(2^250 - 1) */
-    sqr_times(t, t, 5);
-    fe_mul(r, t, a11);
+    fe_mul(x250, t, x50);
+}
+
+void x25519_fe_inv(uint32_t r[N], const uint32_t a[N])
+{
+    /* a^(p-2) (0 maps to 0): p - 2 = 2^255 - 21 = (2^250 - 1) 2^5 + 11, 254 squarings and 11 multiplications. */
+    uint32_t x250[N], a11[N];
+    pow_2_250_minus_1(x250, a11, a);
+    sqr_times(x250, x250, 5);
+    fe_mul(r, x250, a11);
+}
+
+void x25519_fe_pow22523(uint32_t r[N], const uint32_t a[N])
+{
+    /* a^((p-5)/8) = a^(2^252 - 3) = a^((2^250 - 1) 4 + 1), the candidate square root's exponent (p = 5 mod 8):
+     * 251 squarings and 11 multiplications. */
+    uint32_t x250[N], a11[N];
+    pow_2_250_minus_1(x250, a11, a);
+    sqr_times(x250, x250, 2);
+    fe_mul(r, x250, a);
+}
+
+/* The residue in [0, p-1] of a value below 2^256 = 2p + 38: p subtracted twice where it fits, by masks. */
+void x25519_fe_canonical(uint32_t r[N], const uint32_t a[N])
+{
+    static const uint32_t p[N] = {0xFFFFFFEDu, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u, 0x7FFFFFFFu};
+    for (int i = 0; i < N; i++) {
+        r[i] = a[i];
+    }
+    for (int round = 0; round < 2; round++) {
+        uint32_t d[N], borrow = 0;
+        for (int i = 0; i < N; i++) {
+            const uint64_t t = (uint64_t)r[i] - p[i] - borrow;
+            d[i] = (uint32_t)t;
+            borrow = (uint32_t)(t >> 63);
+        }
+        /* All ones when r < p; hidden from the compiler, which would otherwise predicate the selection on it. */
+        uint32_t keep = 0u - borrow;
+        __asm__("" : "+r"(keep));
+        for (int i = 0; i < N; i++) {
+            r[i] = (r[i] & keep) | (d[i] & ~keep);
+        }
+    }
 }

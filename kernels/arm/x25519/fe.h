@@ -13,6 +13,10 @@ void x25519_fe_add(uint32_t r[X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS
 void x25519_fe_sub(uint32_t r[X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS], const uint32_t b[X25519_FE_LIMBS]);
 void x25519_fe_mul121666(uint32_t r[X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS]);
 void x25519_fe_inv(uint32_t r[X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS]);
+/* a^((p-5)/8), the exponent of a square root candidate. */
+void x25519_fe_pow22523(uint32_t r[X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS]);
+/* The canonical residue in [0, p-1], in the same limbs (constant time). */
+void x25519_fe_canonical(uint32_t r[X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS]);
 
 /* The full 512-bit product a * b in 16 limbs (the multiplication before its reduction). */
 void x25519_fe_product(uint32_t t[2 * X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS],
@@ -21,5 +25,18 @@ void x25519_fe_product(uint32_t t[2 * X25519_FE_LIMBS], const uint32_t a[X25519_
 /* The ladder (ladder.c): a conditional swap (swap in {0, 1}) and one step on state = x2 || z2 || x3 || z3. */
 void x25519_cswap(uint32_t a[X25519_FE_LIMBS], uint32_t b[X25519_FE_LIMBS], uint32_t swap);
 void x25519_ladder_step(uint32_t state[4 * X25519_FE_LIMBS], const uint32_t x1[X25519_FE_LIMBS]);
+
+/* The zero-safe paired inversion: r1 = a^-1, r2 = b^-1 (0 for 0) with one inversion and three multiplications. */
+void x25519_inv2(uint32_t r1[X25519_FE_LIMBS], uint32_t r2[X25519_FE_LIMBS], const uint32_t a[X25519_FE_LIMBS],
+                 const uint32_t b[X25519_FE_LIMBS]);
+/* x z^-1 as its canonical 32-byte little-endian encoding. */
+void x25519_fe_encode_ratio(uint8_t out[32], const uint32_t x[X25519_FE_LIMBS], const uint32_t z[X25519_FE_LIMBS]);
+/* X25519(k, u) of RFC 7748: the scalar clamped, bit 255 of u ignored, the output canonical. */
+void x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
+/* The MVE conditional swap (cswap.mve.c, M55/M85 images). */
+void x25519_cswap_mve(uint32_t a[X25519_FE_LIMBS], uint32_t b[X25519_FE_LIMBS], uint32_t swap);
+/* X25519(k, 9) through the signed-window table (base.c); the _b8 variant selects by address (flawed on purpose). */
+void x25519_base(uint8_t out[32], const uint8_t k[32]);
+void x25519_base_b8(uint8_t out[32], const uint8_t k[32]);
 
 #endif

@@ -101,7 +101,8 @@ fn describe_args(args: &[Arg]) -> String {
 /// Prints a suite run: entries passed, time, what the model or object code served, what it left to the reference.
 fn print_run(run: &SuiteRun) {
     let passed = run.results.iter().filter(|r| r.passed).count();
-    let (suite, provider, secs) = (run.suite, run.provider.name(), run.elapsed.as_secs_f64());
+    let (suite, secs) = (run.suite, run.elapsed.as_secs_f64());
+    let provider = pqhelium_testbench::backend::target_label(run.provider.name(), run.image);
     println!("{suite} with {provider}: {passed}/{} passed in {secs:.1} s", run.results.len());
     if !run.served.is_empty() {
         let calls: Vec<String> = run.served.iter().map(|(symbol, c)| format!("{symbol} {}", c.calls)).collect();
@@ -137,29 +138,11 @@ pub fn print_kats(runs: &[SuiteRun]) -> bool {
     print_kat_summary(runs)
 }
 
-/// `pqhelium kat`: every entry of the chosen suites (all by default) with the chosen providers (all by default);
-/// `image` runs the ML-KEM suites' kernels from that guest image, with its emulator's provider.
+/// `pqhelium kat`: every entry of the chosen suites (all by default) with the chosen providers (all by default, or
+/// the emulator of `image`), the object code from `image` when given.
 pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> Result<ExitCode> {
-    let image_provider;
-    let providers = match image {
-        None => providers,
-        Some(image) => {
-            image_provider = [kat::Provider::for_backend(image.backend())];
-            if !providers.is_empty() && providers != image_provider {
-                bail!("--image {image} runs on {}: use --provider {}", image.backend(), image_provider[0].name());
-            }
-            if let Some(other) = suites.iter().find(|s| !kat::IMAGE_SUITES.contains(&s.as_str())) {
-                bail!("--image applies to the suites {}, not `{other}`", kat::IMAGE_SUITES.join(", "));
-            }
-            &image_provider[..]
-        }
-    };
-    let suites: Vec<String> = match (image, suites.is_empty()) {
-        (Some(_), true) => kat::IMAGE_SUITES.iter().map(|s| s.to_string()).collect(),
-        _ => suites.to_vec(),
-    };
     let mut chosen: Vec<&'static str> = Vec::new();
-    for name in &suites {
+    for name in suites {
         match kat::SUITES.iter().chain(kat::LONG_SUITES).find(|s| *s == name) {
             Some(suite) => chosen.push(suite),
             None => bail!(
@@ -172,6 +155,25 @@ pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> R
     if chosen.is_empty() {
         chosen = kat::SUITES.to_vec();
     }
+    let image_provider = image.map(|image| match image.backend() {
+        BackendKind::Unicorn => Provider::Unicorn,
+        _ => Provider::Qemu,
+    });
+    let providers = match (image, image_provider) {
+        (Some(image), Some(only)) => {
+            if let Some(other) = providers.iter().find(|&&p| p != only) {
+                bail!("--image {image} runs with the {} provider, not {}", only.name(), other.name());
+            }
+            if let Some(suite) = chosen.iter().find(|s| !image.is_default() && !kat::IMAGE_SUITES.contains(s)) {
+                bail!(
+                    "suite `{suite}` runs on the default images only; --image {image} serves {}",
+                    kat::IMAGE_SUITES.join(", ")
+                );
+            }
+            vec![only]
+        }
+        _ => providers.to_vec(),
+    };
     let pairs: Vec<(&'static str, Provider)> = chosen
         .iter()
         .flat_map(|&suite| kat::providers(suite).iter().map(move |&p| (suite, p)))

@@ -6,7 +6,9 @@
 //! - [`fndsa_ntt`]: `fndsa::NttKernels`, the FN-DSA NTTs modulo 12289;
 //! - [`fndsa_fpu`]: `fndsa::FpuKernels`, the FN-DSA signing FP64 kernels (object code only: their order of operations
 //!   is their definition, so the reference is their model);
-//! - [`fndsa_keygen`]: `fndsa::keygen::FxpKernels`, the FN-DSA key generation's fixed-point divisions.
+//! - [`fndsa_keygen`]: `fndsa::keygen::FxpKernels`, the FN-DSA key generation's fixed-point divisions;
+//! - [`x25519`]: `x25519::FieldArithmetic`, the X25519 field arithmetic, ladder, paired inversion and scalar
+//!   multiplications (X25519, X-Wing).
 //!
 //! Every provider counts the calls each kernel served ([`Tally`]). The NTT providers run a registered kernel's
 //! contract ([`Engine::run`]): the contract's model or the object code (through a [`Guest`]), on inputs and outputs
@@ -21,6 +23,7 @@ pub mod fndsa_keygen;
 pub mod fndsa_ntt;
 pub mod keccak;
 pub mod mlkem;
+pub mod x25519;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -138,6 +141,11 @@ impl Guest {
         Ok(Self::new(kind.open(Limits::default())?))
     }
 
+    /// Opens the emulator of `image`, loaded with it.
+    pub fn open_image(image: Image) -> Result<Self, BackendError> {
+        Ok(Self::new(image.open(Limits::default())?))
+    }
+
     pub fn backend_name(&self) -> &'static str {
         self.backend.name()
     }
@@ -214,7 +222,7 @@ impl Build {
         if kind == BackendKind::Qemu { Build::Mve } else { Build::Scalar }
     }
 
-    /// The build an image runs: the MVE kernels where it has them (the M55 and M85 images).
+    /// The build an image holds for a provider: the MVE kernels in the M55 and M85 images.
     pub fn for_image(image: Image) -> Self {
         Self::for_backend(image.backend())
     }
@@ -238,7 +246,7 @@ impl Engine {
 
     /// The object code of `image` on its emulator.
     pub fn open_image(image: Image) -> Result<Self, BackendError> {
-        Ok(Engine::Object(Guest::new(image.open(Limits::default())?)))
+        Ok(Engine::Object(Guest::open_image(image)?))
     }
 
     pub fn tally(&self) -> &Tally {

@@ -9,8 +9,12 @@
 //! multiplication are secret: every argument is marked so.
 //!
 //! The ladder's kernels on them (`kernels/arm/x25519/ladder.c`): `x25519.cswap` (the conditional swap, its bit
-//! secret) and `x25519.ladder_step` (one differential addition-and-doubling of RFC 7748 section 5), against core's
-//! swap and Montgomery's formulas in their expanded form in core's arithmetic.
+//! secret; `x25519.cswap.mve` with MVE, `cswap.mve.c`) and `x25519.ladder_step` (one differential addition-and-
+//! doubling of RFC 7748 section 5), against core's swap and Montgomery's formulas in their expanded form in core's
+//! arithmetic; `x25519.inv2` (the zero-safe paired inversion) against two inversions in core; `x25519.scalarmult`
+//! (the whole ladder, RFC 7748's function on bytes) against x25519-dalek. The fixed base (`kernels/arm/x25519/base.c`):
+//! `x25519.base` (the signed-window table, constant-time lookup and sign) and `x25519.base.b8` (the same with the
+//! design's B8 flaw, deliberately), each against core's ladder on u = 9.
 
 use pqhelium_core::x25519::{Fe51, FieldArithmetic, Reference};
 use pqhelium_sim::x25519_fe::{self as model, A24_PLUS_ONE, Fe, LIMBS};
@@ -40,8 +44,14 @@ pub(super) fn kernels() -> Vec<Kernel> {
         kernel("x25519.fe.sub", "x25519_fe_sub", Sub),
         kernel("x25519.fe.mul121666", "x25519_fe_mul121666", Mul121666),
         kernel("x25519.fe.inv", "x25519_fe_inv", Inv),
-        Kernel::new(Cswap),
+        kernel("x25519.fe.pow22523", "x25519_fe_pow22523", Pow22523),
+        Kernel::new(Cswap { id: "x25519.cswap", symbol: "x25519_cswap", mve: false }),
+        Kernel::new(Cswap { id: "x25519.cswap.mve", symbol: "x25519_cswap_mve", mve: true }),
         Kernel::new(LadderStep),
+        Kernel::new(Inv2),
+        Kernel::new(Scalarmult),
+        Kernel::new(Base { id: "x25519.base", symbol: "x25519_base", flawed: false }),
+        Kernel::new(Base { id: "x25519.base.b8", symbol: "x25519_base_b8", flawed: true }),
     ]
 }
 
@@ -53,13 +63,14 @@ enum Op {
     Sub,
     Mul121666,
     Inv,
+    Pow22523,
 }
 
 impl Op {
     fn operands(self) -> usize {
         match self {
             Op::Mul | Op::Add | Op::Sub => 2,
-            Op::Sqr | Op::Mul121666 | Op::Inv => 1,
+            Op::Sqr | Op::Mul121666 | Op::Inv | Op::Pow22523 => 1,
         }
     }
 }
@@ -160,6 +171,9 @@ impl Contract for FieldOp {
             Op::Sub => ("subtraction", "r = a - b mod p"),
             Op::Mul121666 => ("multiplication by (A + 2) / 4 = 121666", "r = 121666 a mod p"),
             Op::Inv => ("inversion", "r = a^(p-2) mod p (the inverse of a, 0 for 0)"),
+            Op::Pow22523 => {
+                ("exponentiation by (p-5)/8 (the square root's exponent)", "r = a^((p-5)/8) = a^(2^252 - 3) mod p")
+            }
         };
         let mut args = vec![result, element("a")];
         if self.op.operands() == 2 {
@@ -216,6 +230,7 @@ impl Contract for FieldOp {
             Op::Sub => f.sub(&a, &b()),
             Op::Mul121666 => f.mul_small(&a, A24_PLUS_ONE),
             Op::Inv => f.invert(&a),
+            Op::Pow22523 => pow_by_bits(&a, &two_252_minus_3()),
         };
         Outcome { buffers: vec![f.encode(&r).to_vec()], ret: None }
     }
@@ -239,6 +254,7 @@ impl FieldOp {
             Op::Sub => model::sub(a, &operands[1]),
             Op::Mul121666 => model::mul121666(a),
             Op::Inv => model::inv(a),
+            Op::Pow22523 => model::pow22523(a),
         }])
     }
 }
@@ -261,8 +277,12 @@ fn encoded(f: &Reference, elements: &[Fe51]) -> Vec<u8> {
     elements.iter().flat_map(|e| f.encode(e)).collect()
 }
 
-/// `x25519.cswap`: a and b swapped when swap is 1.
-struct Cswap;
+/// `x25519.cswap` (portable C) and `x25519.cswap.mve` (MVE): a and b swapped when swap is 1.
+struct Cswap {
+    id: &'static str,
+    symbol: &'static str,
+    mve: bool,
+}
 
 /// (a, b, swap).
 type CswapInput = (Fe, Fe, u32);
@@ -274,11 +294,13 @@ impl Contract for Cswap {
         let len = Len::Fixed(LIMBS);
         let element =
             |name| ArgSpec::in_out(name, Elem::U32, len, Bound::Any, Bound::Any).repr(REPRESENTATION).secret();
+        let (images, code) =
+            if self.mve { (Images::M55Only, "MVE, 4 limbs a vector") } else { (Images::Both, "portable C") };
         Description {
-            id: "x25519.cswap",
-            symbol: "x25519_cswap",
-            images: Images::Both,
-            summary: "the Montgomery ladder's conditional swap of two field elements, masks, portable C".into(),
+            id: self.id,
+            symbol: self.symbol,
+            images,
+            summary: format!("the Montgomery ladder's conditional swap of two field elements, masks, {code}"),
             computes: "(a, b) = (b, a) when swap = 1, unchanged when swap = 0, limb for limb, with the same \
                        instructions and addresses either way"
                 .into(),
@@ -408,6 +430,295 @@ impl Contract for LadderStep {
                 Outcome { buffers: vec![words_to_bytes(state.as_flattened())], ret: None }
             },
             canon: |_, o| canonical_elements(o),
+        }
+    }
+}
+
+/// (p - 5) / 8 = 2^252 - 3, little-endian.
+fn two_252_minus_3() -> [u8; 32] {
+    let mut e = [0xFF; 32];
+    e[0] = 0xFD;
+    e[31] = 0x0F;
+    e
+}
+
+/// a^e by square-and-multiply over the bits of e, in core's arithmetic (not the kernels' addition chain).
+fn pow_by_bits(a: &Fe51, exponent: &[u8; 32]) -> Fe51 {
+    let f = Reference;
+    (0..256).rev().fold(f.small(1), |acc, bit| {
+        let acc = f.sqr(&acc);
+        if (exponent[bit / 8] >> (bit % 8)) & 1 == 1 { f.mul(&acc, a) } else { acc }
+    })
+}
+
+/// `x25519.inv2`: the zero-safe paired inversion.
+struct Inv2;
+
+impl Contract for Inv2 {
+    /// (a, b).
+    type Input = (Fe, Fe);
+
+    fn describe(&self) -> Description {
+        let len = Len::Fixed(LIMBS);
+        let element = |name| ArgSpec::input(name, Elem::U32, len, Bound::Any).repr(REPRESENTATION).secret();
+        let result = |name| ArgSpec::output(name, Elem::U32, len, Bound::Any).repr(REPRESENTATION).secret();
+        Description {
+            id: "x25519.inv2",
+            symbol: "x25519_inv2",
+            images: Images::Both,
+            summary: "zero-safe paired inversion: two inverses for one inversion and three multiplications, portable C"
+                .into(),
+            computes: "r1 = a^-1, r2 = b^-1 mod p, 0 for an input that is 0 mod p (0, p, 2p): each zero input \
+                       replaced by 1, t = (a b)^-1, r1 = b t, r2 = a t, the zero inputs' outputs cleared by masks"
+                .into(),
+            requires: String::new(),
+            edge_cases: (edge_values().len() as u64).pow(2),
+            args: vec![result("r1"), result("r2"), element("a"), element("b")],
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    /// Edge cases: every ordered pair of edge values (0, p and 2p among them, against each other and the rest).
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> (Fe, Fe) {
+        let edges = edge_values();
+        let n = edges.len() as u64;
+        if case < n * n {
+            return (edges[(case % n) as usize], edges[(case / n) as usize]);
+        }
+        (random_fe(case, rng), random_fe(case, rng))
+    }
+
+    fn encode(&self, (a, b): &(Fe, Fe)) -> Vec<Arg> {
+        vec![Arg::Out(4 * LIMBS), Arg::Out(4 * LIMBS), Arg::In(words_to_bytes(a)), Arg::In(words_to_bytes(b))]
+    }
+
+    fn decode(&self, args: &[Arg]) -> (Fe, Fe) {
+        (limbs(buffer(&args[2])), limbs(buffer(&args[3])))
+    }
+
+    /// Two inversions a^(p-2), b^(p-2) in core's arithmetic.
+    fn reference(&self, (a, b): &(Fe, Fe)) -> Outcome {
+        let f = Reference;
+        let inverse = |x: &Fe| f.encode(&f.invert(&to_reference(x))).to_vec();
+        Outcome { buffers: vec![inverse(a), inverse(b)], ret: None }
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three {
+            model: |_, (a, b)| {
+                let (r1, r2) = model::inv2(a, b);
+                outcome_of(&[r1, r2])
+            },
+            canon: |_, o| canonical_elements(o),
+        }
+    }
+}
+
+/// u-coordinates at the edges of decodeUCoordinate: 0, 1 and the other low-order points' u (RFC 7748 section 5's
+/// inputs that give 0), p - 1, p and p + 1 (non-canonical), 2^255 - 1, and bit 255 set on 9 and on p - 1.
+fn edge_u() -> Vec<[u8; 32]> {
+    let bytes = |fe: &Fe| -> [u8; 32] { words_to_bytes(fe).try_into().expect("32 bytes") };
+    let small = |v: u32| {
+        let mut fe = [0; LIMBS];
+        fe[0] = v;
+        bytes(&fe)
+    };
+    let with_low = |mut v: Fe, low: u32| {
+        v[0] = low;
+        bytes(&v)
+    };
+    // A point of order 8 (u = 325606250916557431795983626356110631294008115727848805560023387167927233504).
+    let order8 = hex_bytes("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800");
+    let mut top_9 = small(9);
+    top_9[31] |= 0x80;
+    let mut top_minus_one = with_low(P, P[0] - 1);
+    top_minus_one[31] |= 0x80;
+    vec![
+        small(0),
+        small(1),
+        small(9),
+        order8,
+        with_low(P, P[0] - 1),
+        bytes(&P),
+        with_low(P, P[0] + 1),
+        with_low(P, u32::MAX),
+        top_9,
+        top_minus_one,
+    ]
+}
+
+/// Scalars at the edges of decodeScalar25519: all zeros, all ones (both clamped to their edges), and 0x40..: bit 254
+/// alone after clamping.
+fn edge_k() -> Vec<[u8; 32]> {
+    let mut high = [0u8; 32];
+    high[31] = 0x40;
+    vec![[0; 32], [0xFF; 32], high]
+}
+
+fn hex_bytes(text: &str) -> [u8; 32] {
+    hex::decode(text).expect("hex").try_into().expect("32 bytes")
+}
+
+fn random_bytes(rng: &mut CaseRng) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    rng.fill_bytes(&mut b);
+    b
+}
+
+fn bytes_of(arg: &Arg) -> [u8; 32] {
+    buffer(arg).try_into().expect("32 bytes")
+}
+
+/// `x25519.scalarmult`: RFC 7748's X25519(k, u) on bytes, the whole ladder.
+struct Scalarmult;
+
+impl Contract for Scalarmult {
+    /// (k, u).
+    type Input = ([u8; 32], [u8; 32]);
+
+    fn describe(&self) -> Description {
+        let bytes = Len::Fixed(32);
+        Description {
+            id: "x25519.scalarmult",
+            symbol: "x25519_scalarmult",
+            images: Images::Both,
+            summary: "X25519(k, u) of RFC 7748: the whole Montgomery ladder (255 steps), radix 2^32, portable C".into(),
+            computes: "out = the canonical u-coordinate of [clamp(k)] u, bit 255 of u ignored and u >= p taken mod \
+                       p (RFC 7748 section 5): 255 conditional swaps and ladder steps from bit 254 down, one \
+                       inversion"
+                .into(),
+            requires: String::new(),
+            edge_cases: (edge_k().len() * edge_u().len()) as u64,
+            args: vec![
+                ArgSpec::output("out", Elem::U8, bytes, Bound::Any).repr("u, little-endian"),
+                ArgSpec::input("k", Elem::U8, bytes, Bound::Any).repr("scalar, little-endian").secret(),
+                ArgSpec::input("u", Elem::U8, bytes, Bound::Any).repr("u, little-endian"),
+            ],
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    /// Edge cases: every edge scalar with every edge u; then random scalars and u.
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> ([u8; 32], [u8; 32]) {
+        let (ks, us) = (edge_k(), edge_u());
+        if case < (ks.len() * us.len()) as u64 {
+            let case = case as usize;
+            return (ks[case / us.len()], us[case % us.len()]);
+        }
+        (random_bytes(rng), random_bytes(rng))
+    }
+
+    fn encode(&self, (k, u): &([u8; 32], [u8; 32])) -> Vec<Arg> {
+        vec![Arg::Out(32), Arg::In(k.to_vec()), Arg::In(u.to_vec())]
+    }
+
+    fn decode(&self, args: &[Arg]) -> ([u8; 32], [u8; 32]) {
+        (bytes_of(&args[1]), bytes_of(&args[2]))
+    }
+
+    /// x25519-dalek's X25519.
+    fn reference(&self, (k, u): &([u8; 32], [u8; 32])) -> Outcome {
+        Outcome { buffers: vec![x25519_dalek::x25519(*k, *u).to_vec()], ret: None }
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three {
+            model: |_, (k, u)| Outcome { buffers: vec![model::scalarmult(k, u).to_vec()], ret: None },
+            canon: |_, o| o.clone(),
+        }
+    }
+}
+
+/// `x25519.base` and `x25519.base.b8`: X25519(k, 9) through the signed-window table.
+struct Base {
+    id: &'static str,
+    symbol: &'static str,
+    /// The B8 variant: operand addresses chosen by the secret sign, on purpose.
+    flawed: bool,
+}
+
+/// Scalars whose signed digits are at their edges: all 4 (octal 4 repeated: every digit -4 with a carry), all 3,
+/// all 7 (every digit -1), alternating, and the clamping edges.
+fn edge_base_k() -> Vec<[u8; 32]> {
+    // A repeating 3-bit pattern v over 256 bits, little-endian.
+    let octal = |v: u8| -> [u8; 32] {
+        let mut b = [0u8; 32];
+        for bit in 0..256 {
+            if (v >> (bit % 3)) & 1 == 1 {
+                b[bit / 8] |= 1 << (bit % 8);
+            }
+        }
+        b
+    };
+    let mut all = edge_k();
+    all.extend([octal(4), octal(3), octal(5), octal(2), octal(7)]);
+    all
+}
+
+impl Contract for Base {
+    /// k.
+    type Input = [u8; 32];
+
+    fn describe(&self) -> Description {
+        let bytes = Len::Fixed(32);
+        let (summary, computes) = if self.flawed {
+            (
+                "DELIBERATELY FLAWED (the design's B8 variant): X25519(k, 9) through the signed-window table, the \
+                 entry's operand addresses chosen by the sign of the secret digit; functionally correct, it exists \
+                 for the constant-time checker to catch, never for use",
+                "out = X25519(k, 9) as x25519.base computes it, with y + x / y - x and 2 d x y / its negation \
+                 reached through a pointer picked by the secret sign: secret-dependent addresses",
+            )
+        } else {
+            (
+                "X25519(k, 9) through a signed-window table (86 windows of 3 bits, 4 entries, 33,024 B), every entry \
+                 read under masks, the sign by a masked swap, portable C",
+                "out = X25519(k, 9) (RFC 7748, k clamped): k recoded into 86 signed digits in [-4, 4] of radix 8, \
+                 the sum of d_i 8^i B on the twisted Edwards curve, u = (1 + y) / (1 - y) canonical",
+            )
+        };
+        Description {
+            id: self.id,
+            symbol: self.symbol,
+            images: Images::Both,
+            summary: summary.into(),
+            computes: computes.into(),
+            requires: String::new(),
+            edge_cases: edge_base_k().len() as u64,
+            args: vec![
+                ArgSpec::output("out", Elem::U8, bytes, Bound::Any).repr("u, little-endian"),
+                ArgSpec::input("k", Elem::U8, bytes, Bound::Any).repr("scalar, little-endian").secret(),
+            ],
+            returns: None,
+            results: vec![],
+        }
+    }
+
+    fn generate(&self, case: u64, rng: &mut CaseRng) -> [u8; 32] {
+        let edges = edge_base_k();
+        edges.get(case as usize).copied().unwrap_or_else(|| random_bytes(rng))
+    }
+
+    fn encode(&self, k: &[u8; 32]) -> Vec<Arg> {
+        vec![Arg::Out(32), Arg::In(k.to_vec())]
+    }
+
+    fn decode(&self, args: &[Arg]) -> [u8; 32] {
+        bytes_of(&args[1])
+    }
+
+    /// The ladder on u = 9 in core's arithmetic (the table against the ladder).
+    fn reference(&self, k: &[u8; 32]) -> Outcome {
+        let ladder = pqhelium_core::x25519::x25519_by_ladder(&Reference, k, &pqhelium_core::x25519::BASE_POINT);
+        Outcome { buffers: vec![ladder.to_vec()], ret: None }
+    }
+
+    fn ways(&self) -> Ways<Self> {
+        Ways::Three {
+            model: |_, k| Outcome { buffers: vec![model::base(k).to_vec()], ret: None },
+            canon: |_, o| o.clone(),
         }
     }
 }
