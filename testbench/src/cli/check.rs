@@ -25,6 +25,10 @@ pub struct Args {
     /// Write the campaigns as JUnit XML.
     #[arg(long)]
     junit: Option<PathBuf>,
+    /// Your kernels instead (README "Check your own kernel"): their objects linted and linked, each symbol checked
+    /// against its contract.
+    #[arg(long, conflicts_with_all = ["report", "junit"])]
+    manifest: Option<PathBuf>,
 }
 
 /// A whole scheme (key generation, signing, ...) costs thousands of kernel calls per case: the main job runs this
@@ -38,6 +42,9 @@ fn cases_for(kernel: &registry::Kernel, cases: u64) -> u64 {
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.jobs == 0 {
         anyhow::bail!("--jobs 0: at least one job is needed");
+    }
+    if let Some(manifest) = &args.manifest {
+        return super::byo::check(manifest, args.cases, args.seed, args.jobs);
     }
     for (flag, path) in [("--report", &args.report), ("--junit", &args.junit)] {
         if let Some(path) = path {

@@ -14,6 +14,7 @@ pub(crate) mod fndsa_keygen_fft;
 pub(crate) mod fndsa_ntt;
 mod fndsa_scheme;
 pub mod fndsa_verify;
+pub mod foreign;
 mod keccak;
 pub(crate) mod mlkem_ntt;
 mod sample;
@@ -124,6 +125,12 @@ impl Kernel {
     /// Maps the kernel's outcome (model or object code) to the reference's layout.
     pub fn canon(&self, outcome: &Outcome) -> Outcome {
         self.behaviour.canonical(outcome)
+    }
+
+    /// Whether the object code's outcome is canonicalised (through [`Kernel::canon`]) before it is compared with
+    /// the reference: a kernel of someone else's, in their order and representation.
+    pub fn canonicalises_object_code(&self) -> bool {
+        self.behaviour.canonicalises_object_code()
     }
 
     /// What the object code must produce on `args`: the model's outcome, or for two-way kernels the reference's
@@ -262,7 +269,7 @@ pub fn matching(pattern: &str) -> Vec<&'static Kernel> {
     all().filter(|k| glob_match(pattern.as_bytes(), k.id.as_bytes())).collect()
 }
 
-fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
+pub(crate) fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
     match pattern.split_first() {
         None => text.is_empty(),
         Some((b'*', rest)) => (0..=text.len()).any(|i| glob_match(rest, &text[i..])),
