@@ -137,8 +137,9 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
     link(core, build.path(), &objects, &wanted, &elf_path)?;
     let bytes = std::fs::read(&elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
     let elf = GuestElf::parse(core.name, &bytes).map_err(|e| format!("{}: {e}", elf_path.display()))?;
+    let defined = defined_symbols(&bytes)?;
     for symbol in &wanted {
-        if !elf.has_symbol(symbol) {
+        if !defined.contains(*symbol) {
             return Err(at(format!("symbol `{symbol}` is not defined by your objects")));
         }
     }
@@ -195,6 +196,13 @@ fn foreign_spec(entry: &manifest::KernelEntry, elf: &GuestElf, core: &str) -> Re
         }
     }
     Ok(ForeignSpec { symbol: entry.symbol.clone(), contract: entry.contract.clone(), args, core: core.into() })
+}
+
+/// The symbols the linked image defines (`--undefined` leaves those nobody defines in the table, undefined).
+fn defined_symbols(elf: &[u8]) -> Result<std::collections::HashSet<String>, String> {
+    use object::{Object, ObjectSymbol};
+    let file = object::File::parse(elf).map_err(|e| e.to_string())?;
+    Ok(file.symbols().filter(|s| s.is_definition()).filter_map(|s| s.name().ok().map(str::to_string)).collect())
 }
 
 fn clone_entry(a: &ArgEntry) -> ArgEntry {
@@ -301,7 +309,10 @@ fn link(core: &Core, build: &Path, objects: &[PathBuf], wanted: &[&str], output:
     for symbol in wanted {
         command.arg(format!("-Wl,--undefined={symbol}"));
     }
-    // C library helpers (memcpy, memset, __aeabi_*) from newlib and libgcc.
+    // C library helpers (memcpy, memset, __aeabi_*) from newlib and libgcc. newlib's objects say nothing of their
+    // stack and are built with variable-size enums, which clang's objects and ours are not: ld's warnings about
+    // either would refuse any link that pulls in newlib.
+    command.args(["-Wl,--no-warn-execstack", "-Wl,--no-enum-size-warning"]);
     command.args(["-Wl,--start-group", "-lc", "-lgcc", "-Wl,--end-group", "-o"]).arg(output);
     let out = command.output().map_err(|e| format!("cannot run {CROSS_CC}: {e}. {INSTALL_HINT}"))?;
     if out.status.success() {
@@ -314,7 +325,14 @@ fn link(core: &Core, build: &Path, objects: &[PathBuf], wanted: &[&str], output:
         let site = line.split(": ").nth(1).unwrap_or("").trim();
         return Err(format!("link: undefined symbol `{symbol}` (referenced from {site})"));
     }
-    let first = stderr.lines().find(|l| l.contains("error") || l.contains("uses VFP")).or(stderr.lines().next());
+    // ld: "error: out.elf uses VFP register arguments, their.o does not".
+    if let Some(line) = stderr.lines().find(|l| l.contains("uses VFP register arguments")) {
+        let object = line.rsplit(", ").next().unwrap_or("").trim_end_matches(" does not").trim();
+        return Err(format!(
+            "{object}: built for the soft-float ABI; the bench's images use the hard-float ABI (-mfloat-abi=hard)"
+        ));
+    }
+    let first = stderr.lines().find(|l| l.contains("error")).or(stderr.lines().next());
     Err(format!("link failed: {}", first.unwrap_or("no message").trim()))
 }
 

@@ -495,4 +495,61 @@ mod tests {
         assert_eq!(reduce_from(3330, 3329, -1664), 1);
         assert_eq!(reduce_from(-1665, 3329, -1664), 1664);
     }
+
+    /// The canonicalisation reduces their outputs into 0..q: sound only where the reference gives canonical residues.
+    #[test]
+    fn contracts_with_a_modulus_have_canonical_references() {
+        let with_q: Vec<_> = super::super::all().filter(|k| modulus_of(k.id).is_some()).collect();
+        assert!(with_q.len() >= 6);
+        for k in with_q {
+            let q = modulus_of(k.id).unwrap();
+            for case in [0, 1, 2, k.edge_cases, k.edge_cases + 1] {
+                let args = k.generate(case, &mut super::super::case_rng(7, case));
+                let reference = k.evaluate(&args).unwrap().reference;
+                for buffer in &reference.buffers {
+                    assert!(
+                        buffer.chunks_exact(2).all(|c| (0..q).contains(&i64::from(i16::from_le_bytes([c[0], c[1]])))),
+                        "{}",
+                        k.id
+                    );
+                }
+            }
+        }
+    }
+
+    /// Their inputs, put back in the contract's order and representation, are the contract's inputs mod q.
+    #[test]
+    fn adapted_inputs_come_back_mod_q() {
+        let spec = ForeignSpec {
+            symbol: "theirs".into(),
+            contract: "mlkem.basemul.scalar".into(),
+            args: ["b", "out", "a"]
+                .iter()
+                .map(|n| ForeignArg::Contract {
+                    name: n.to_string(),
+                    adapter: Adapter {
+                        order: Order::BitReversal,
+                        factor: 2285,
+                        form: Some(Form::Centred),
+                        ..Adapter::default()
+                    },
+                })
+                .collect(),
+            core: "m55".into(),
+        };
+        let kernel = foreign(&spec).unwrap();
+        let base = super::super::find("mlkem.basemul.scalar").unwrap();
+        let case = base.edge_cases + 3;
+        let theirs = kernel.generate(case, &mut super::super::case_rng(9, case));
+        let ours = base.generate(case, &mut super::super::case_rng(9, case));
+        super::super::check_input_bounds(kernel, &theirs).unwrap();
+        let (Arg::In(b), Arg::In(b_ours)) = (&theirs[0], &ours[2]) else { panic!("b is an input") };
+        for s in 0..256 {
+            let c = Order::BitReversal.contract_index(s, 256);
+            let (x, y) = (get(Elem::I16, b, s), get(Elem::I16, b_ours, c));
+            assert_eq!((x - 2285 * y).rem_euclid(3329), 0, "index {s}");
+            assert!(x.abs() <= 1664);
+        }
+        assert_eq!(kernel.evaluate(&theirs).unwrap().reference, base.evaluate(&ours).unwrap().reference);
+    }
 }
