@@ -188,3 +188,20 @@ fn c_sources_link_with_c_library_helpers_for_the_m85_with_clang() {
     let symbols = Command::new("arm-none-eabi-nm").arg(&elf).output().unwrap();
     assert!(String::from_utf8_lossy(&symbols.stdout).contains(" memcpy"), "memcpy from newlib");
 }
+
+/// The contract layer's checks apply to their code as to ours: a write past a buffer and a clobbered callee-saved
+/// register fail the check (exit code 1) with what happened.
+#[test]
+fn a_kernel_that_overruns_or_clobbers_fails_the_check() {
+    let overrun = ".syntax unified\n.thumb\n.text\n.global k\n.thumb_func\nk:\n strh r1, [r0, #512]\n bx lr\n";
+    let clobber = ".syntax unified\n.thumb\n.text\n.global k\n.thumb_func\nk:\n movs r4, #0\n bx lr\n";
+    for (source, expected) in [(overrun, "kernel wrote outside buffer 0"), (clobber, "calling convention violated: r4")]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &format!("core = \"m55\"\nsources = [\"k.S\"]\n{BASEMUL}"), &[("k.S", source)]);
+        let (code, out, err) =
+            pqhelium(&["check", "--manifest", path.to_str().unwrap(), "--cases", "20", "--jobs", "1"]);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(out.contains(expected), "expected `{expected}` in: {out}");
+    }
+}
