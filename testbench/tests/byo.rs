@@ -61,6 +61,15 @@ fn the_mutant_with_one_wrong_constant_is_caught_and_reproduced() {
     let (code, out, _) = pqhelium(&command);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("first difference: reference vs canon(qemu)"), "{out}");
+    // The JSON report's reproduction command names the manifest too.
+    let dir = tempfile::tempdir().unwrap();
+    let (report, state) = (dir.path().join("r.json"), dir.path().join("s.json"));
+    let (report, state) = (report.to_str().unwrap(), state.to_str().unwrap());
+    let fuzz = ["fuzz", "--manifest", &manifest, "--cases", "50", "--jobs", "1", "--report", report, "--state", state];
+    let (code, out, err) = pqhelium(&fuzz);
+    assert_eq!(code, 1, "{out}{err}");
+    let json = std::fs::read_to_string(report).unwrap();
+    assert!(json.contains(&format!("pqhelium repro --kernel {KERNEL} --manifest {manifest} --seed")), "{json}");
 }
 
 /// A manifest in a fresh directory with these files; returns the manifest's path.

@@ -83,6 +83,14 @@ const CORES: [Core; 3] = [
     },
 ];
 
+/// The manifest each user image was linked from, by image name: what a reproduction command names.
+static MANIFESTS: std::sync::Mutex<Vec<(String, PathBuf)>> = std::sync::Mutex::new(Vec::new());
+
+/// The manifest a user image (by name) was linked from in this process.
+pub fn manifest_of(image: &str) -> Option<PathBuf> {
+    MANIFESTS.lock().unwrap().iter().find(|(name, _)| name == image).map(|(_, path)| path.clone())
+}
+
 /// ELF `e_flags` bit of an object built for the soft-float procedure call standard.
 const EF_ARM_ABI_FLOAT_SOFT: u32 = 0x200;
 
@@ -144,6 +152,7 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
         }
     }
     let name = format!("{}-{}", manifest_path.file_stem().map_or("user".into(), |s| s.to_string_lossy()), core.name);
+    MANIFESTS.lock().unwrap().push((name.clone(), manifest_path.to_path_buf()));
     let guest: &'static GuestImage = Box::leak(Box::new(GuestImage {
         name: Box::leak(name.into_boxed_str()),
         cpu: core.cpu,

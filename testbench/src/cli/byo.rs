@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::OnceLock;
 
 use anyhow::{Result, anyhow, bail};
 use pqhelium_testbench::backend::Image;
@@ -21,20 +20,15 @@ pub struct LinkArgs {
     output: PathBuf,
 }
 
-/// The manifest this process loaded, for the commands that reproduce a failure.
-static MANIFEST: OnceLock<PathBuf> = OnceLock::new();
-
 /// Builds, lints and links the manifest's code; an `-o` of `link` is used as it is (no rebuild) when it is given.
 pub fn load(manifest: &Path, output: Option<&Path>) -> Result<Loaded> {
-    let loaded = byo::load(manifest, output).map_err(|e| anyhow!(e))?;
-    let _ = MANIFEST.set(manifest.to_path_buf());
-    Ok(loaded)
+    byo::load(manifest, output).map_err(|e| anyhow!(e))
 }
 
 /// How a reproduction command names where a failure ran: `--manifest m.toml` for your image.
 pub fn reproduce_on(image: Image) -> Option<String> {
     match image {
-        Image::User(_) => MANIFEST.get().map(|m| format!("--manifest {}", m.display())),
+        Image::User(guest) => byo::manifest_of(guest.name).map(|m| format!("--manifest {}", m.display())),
         _ => None,
     }
 }
