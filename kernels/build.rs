@@ -4,6 +4,8 @@
 //! - `pqhelium-m85.elf`: the same sources, clang `-mcpu=cortex-m85` (gcc 12 does not know the M85), linked by gcc
 //!   against the same libgcc; run by QEMU mps3-an547 too (same Armv8.1-M + MVE instruction set).
 //! - `pqhelium-m7.elf`: every source except `*.mve.c`, `-mcpu=cortex-m7 -mfpu=fpv5-d16`, run by unicorn.
+//! - the harness objects of each image and `arm/harness/link.ld` are embedded too (`Harness`), so that `pqhelium link`
+//!   links a user's objects with them.
 //! - `libpqh_icount.so`: the TCG plugin that counts instructions, built with the host C compiler.
 //! - `libpqh_trace.so`: the TCG plugin that builds leakage traces (`pqhelium ct`), likewise.
 //!
@@ -13,26 +15,9 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const CROSS_CC: &str = "arm-none-eabi-gcc";
-const CLANG: &str = "clang-19";
-const INSTALL_HINT: &str = "run `ci/setup` (or `apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi clang-19`)";
-
-/// C flags shared by every image. `-ffp-contract=off`: no fused multiply-add may change an FP64 result.
-/// `-fomit-frame-pointer` is gcc's -O2 default; clang would otherwise keep r7 as the Thumb frame pointer.
-const COMMON_FLAGS: &[&str] = &[
-    "-std=c11",
-    "-O2",
-    "-fomit-frame-pointer",
-    "-g",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-ffp-contract=off",
-    "-ffreestanding",
-    "-fno-common",
-    "-mthumb",
-    "-ffunction-sections",
-];
+#[path = "src/toolchain.rs"]
+mod toolchain;
+use toolchain::{CLANG, COMMON_FLAGS, CROSS_CC, INSTALL_HINT, LINK_FLAGS, M7_FLAGS, M55_FLAGS, M85_FLAGS};
 
 /// The compiler of an image's objects. gcc links every image (its libgcc, the same linker script).
 #[derive(Clone, Copy, PartialEq)]
@@ -53,9 +38,6 @@ struct Image {
     includes_mve: bool,
 }
 
-const M55_FLAGS: &[&str] = &["-mcpu=cortex-m55", "-mfloat-abi=hard"];
-const M7_FLAGS: &[&str] = &["-mcpu=cortex-m7", "-mfpu=fpv5-d16", "-mfloat-abi=hard"];
-
 const IMAGES: &[Image] = &[
     Image {
         file: "pqhelium-m55.elf",
@@ -67,7 +49,7 @@ const IMAGES: &[Image] = &[
     Image {
         file: "pqhelium-m85.elf",
         compiler: Compiler::Clang,
-        cpu_flags: &["-mcpu=cortex-m85", "-mfloat-abi=hard"],
+        cpu_flags: M85_FLAGS,
         // The M85's libgcc is the M55's: same architecture, FP64 and MVE, and gcc 12 knows no `cortex-m85`.
         link_cpu_flags: M55_FLAGS,
         includes_mve: true,
@@ -87,6 +69,7 @@ fn main() {
     let arm = root.join("arm");
     println!("cargo:rerun-if-changed=arm");
     println!("cargo:rerun-if-changed=plugin");
+    println!("cargo:rerun-if-changed=src/toolchain.rs");
 
     check_compiler(CROSS_CC);
     check_compiler(CLANG);
@@ -187,7 +170,7 @@ fn build_image(image: &Image, arm: &Path, sources: &[PathBuf], newlib_include: &
     }
     run(Command::new(CROSS_CC)
         .args(image.link_cpu_flags)
-        .args(["-mthumb", "-nostdlib", "-nostartfiles", "-Wl,--fatal-warnings", "-Wl,--no-warn-rwx-segments"])
+        .args(LINK_FLAGS)
         .arg(format!("-T{}", arm.join("harness/link.ld").display()))
         .args(&objects)
         .arg("-lgcc")

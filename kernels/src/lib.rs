@@ -5,9 +5,10 @@
 //! The images are embedded in this crate, so the testbench needs nothing at run time but QEMU itself.
 
 pub mod abi;
+pub mod toolchain;
 
 /// A guest image and the emulator it is built for.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GuestImage {
     pub name: &'static str,
     pub cpu: &'static str,
@@ -41,3 +42,38 @@ pub const ICOUNT_PLUGIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libpq
 
 /// The QEMU TCG plugin that builds leakage traces (`pqhelium ct`) into a host file the guest cannot see.
 pub const TRACE_PLUGIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libpqh_trace.so"));
+
+/// What a user's objects are linked with to run on the bench (`pqhelium link`): the harness objects built for one
+/// core, by the compiler of that core's image, and the linker script every image is linked with.
+#[derive(Debug, Clone, Copy)]
+pub struct Harness {
+    /// `(file name, object)`: the linker script places objects named `pqh_harness_*.o` in the harness range.
+    pub objects: [(&'static str, &'static [u8]); 2],
+}
+
+macro_rules! harness_of {
+    ($image:literal) => {
+        Harness {
+            objects: [
+                (
+                    "pqh_harness_harness_entry_S.o",
+                    include_bytes!(concat!(env!("OUT_DIR"), "/", $image, "/pqh_harness_harness_entry_S.o")),
+                ),
+                (
+                    "pqh_harness_harness_main_c.o",
+                    include_bytes!(concat!(env!("OUT_DIR"), "/", $image, "/pqh_harness_harness_main_c.o")),
+                ),
+            ],
+        }
+    };
+}
+
+/// The harness of the Cortex-M55 image (gcc).
+pub const M55_HARNESS: Harness = harness_of!("pqhelium-m55");
+/// The harness of the Cortex-M85 image (clang).
+pub const M85_HARNESS: Harness = harness_of!("pqhelium-m85");
+/// The harness of the Cortex-M7 image (gcc).
+pub const M7_HARNESS: Harness = harness_of!("pqhelium-m7");
+
+/// The linker script of every image (`arm/harness/link.ld`).
+pub const LINK_SCRIPT: &str = include_str!("../arm/harness/link.ld");

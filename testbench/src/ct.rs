@@ -37,6 +37,11 @@ impl Core {
             Image::M7 => Core::M7,
             Image::M55 => Core::M55,
             Image::M85 => Core::M85,
+            Image::User(guest) => match guest.cpu {
+                "cortex-m7" => Core::M7,
+                "cortex-m85" => Core::M85,
+                _ => Core::M55,
+            },
         }
     }
 }

@@ -324,13 +324,27 @@ pub fn check_object_code(
             if let Err(violation) = registry::check_output_bounds(kernel, args, &actual, backend.name()) {
                 return (Some(instructions), Some(Failure::Bound(violation)));
             }
+            let (actual, right) = if kernel.canonicalises_object_code() {
+                (kernel.canon(&actual), canonicalised(backend))
+            } else {
+                (actual, backend.name())
+            };
             let failure = compare(expected, &actual).map(|difference| Failure::Mismatch {
                 left: kernel.expected_side(),
-                right: backend.name(),
+                right,
                 difference,
             });
             (Some(instructions), failure)
         }
+    }
+}
+
+/// How a report names a backend's outcome after the kernel's canonicalisation.
+fn canonicalised(backend: BackendKind) -> &'static str {
+    match backend {
+        BackendKind::Model => "canon(model)",
+        BackendKind::Unicorn => "canon(unicorn)",
+        BackendKind::Qemu => "canon(qemu)",
     }
 }
 

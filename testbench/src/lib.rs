@@ -14,6 +14,7 @@
 
 pub mod affinity;
 pub mod backend;
+pub mod byo;
 pub mod ct;
 pub mod cycles;
 pub mod diff;

@@ -38,14 +38,18 @@ enum Command {
     Merge(cli::merge::Args),
     /// Re-runs one case alone and prints its inputs, every output and the first difference or the fault.
     Repro {
+        /// Kernel id (with --manifest: one of its symbols).
         #[arg(long)]
         kernel: String,
         /// Implied by --image when absent.
-        #[arg(long, value_enum, required_unless_present = "image")]
+        #[arg(long, value_enum, required_unless_present_any = ["image", "manifest"])]
         backend: Option<BackendKind>,
         /// The guest image (m55, m85 on QEMU; m7 on unicorn); the backend's default when absent.
         #[arg(long, value_enum)]
         image: Option<Image>,
+        /// Your kernels' manifest instead: the symbol on the image linked from it.
+        #[arg(long, conflicts_with_all = ["backend", "image"])]
+        manifest: Option<PathBuf>,
         #[arg(long)]
         seed: u64,
         #[arg(long)]
@@ -67,6 +71,10 @@ enum Command {
     /// Constant-time evidence: pairs of inputs differing only in secret arguments, the object code's leakage traces
     /// (instruction addresses, data addresses, variable-latency operands) compared; the first difference is a leak.
     Ct(cli::ct::Args),
+    /// Links your objects or sources (a manifest: README "Check your own kernel") with the bench's harness, after
+    /// checking their architecture and float ABI and linting them; names each symbol and the contract it is checked
+    /// against.
+    Link(cli::byo::LinkArgs),
     /// Every instruction of the guest images (or of your objects) checked for encodings the architecture calls
     /// UNDEFINED or UNPREDICTABLE, which QEMU runs without complaint; a finding names `symbol+offset` and the rule.
     Lint(cli::lint::Args),
@@ -74,9 +82,12 @@ enum Command {
     Cycles(cli::cycles::Args),
     /// Throughput per kernel and backend, instructions per call, harness efficiency.
     Bench {
-        /// Kernel id or glob.
+        /// Kernel id or glob (with --manifest: its symbols).
         #[arg(long, default_value = "*")]
         kernel: String,
+        /// Your kernels' manifest instead: its symbols on the image linked from it.
+        #[arg(long, conflicts_with_all = ["image", "schemes"])]
+        manifest: Option<PathBuf>,
         #[arg(long, default_value_t = 10_000)]
         calls: u64,
         /// Measure this guest image only (m55, m85 on QEMU; m7 on unicorn); every emulator's default when absent.
@@ -105,12 +116,18 @@ fn main() -> ExitCode {
         }),
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Merge(args) => cli::merge::run(args),
-        Command::Repro { kernel, backend, image, seed, case } => cli::repro(&kernel, backend, image, seed, case),
+        Command::Repro { kernel, backend, image, manifest, seed, case } => {
+            cli::repro(&kernel, (backend, image, manifest.as_deref()), seed, case)
+        }
         Command::Kat { suite, provider, image } => cli::kat(&suite, &provider, image),
         Command::Ct(args) => cli::ct::run(args),
         Command::Lint(args) => cli::lint::run(args),
         Command::Cycles(args) => cli::cycles::run(args),
+        Command::Link(args) => cli::byo::link(args),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),
+        Command::Bench { kernel, calls, manifest: Some(manifest), json, .. } => {
+            cli::bench::run_manifest(&manifest, &kernel, calls, json.as_deref())
+        }
         Command::Bench { kernel, calls, image, json, .. } => cli::bench::run(&kernel, calls, image, json.as_deref()),
     };
     match outcome {

@@ -383,7 +383,10 @@ pub fn failure_report_on_image(
         Failure::Fault(e) => ("fault", e.to_string()),
         Failure::Bound(v) => ("bound", v.to_string()),
     };
-    let on = other_image.map_or(format!("--backend {backend}"), |i| format!("--image {i}"));
+    let on = match image.and_then(crate::byo::manifest_of) {
+        Some(manifest) => format!("--manifest {}", manifest.display()),
+        None => other_image.map_or(format!("--backend {backend}"), |i| format!("--image {i}")),
+    };
     let repro = format!("pqhelium repro --kernel {kernel} {on} --seed {seed} --case {}", f.case);
     let args = f.shrunk.as_ref().unwrap_or(&f.args);
     let regression_test = match other_image {

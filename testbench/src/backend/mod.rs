@@ -262,7 +262,7 @@ impl BackendKind {
 }
 
 /// The guest images (`kernels/build.rs`): which compiler built them for which core, and the emulator that runs them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Image {
     /// gcc, Cortex-M55 (FP64 + MVE), on QEMU mps3-an547.
     M55,
@@ -270,6 +270,23 @@ pub enum Image {
     M85,
     /// gcc, Cortex-M7 (FP64, no MVE), on unicorn.
     M7,
+    /// A user's objects linked with our harness (`pqhelium link`), leaked so that an image stays `Copy`; its core
+    /// (`cortex-m7` on unicorn, the others on QEMU) picks the emulator.
+    User(&'static pqhelium_kernels::GuestImage),
+}
+
+/// `--image` names the built-in images only; a user's image comes from `--manifest`.
+impl clap::ValueEnum for Image {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Image::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            Image::User(_) => None,
+            builtin => Some(clap::builder::PossibleValue::new(builtin.name())),
+        }
+    }
 }
 
 impl Image {
@@ -280,6 +297,7 @@ impl Image {
             Image::M55 => "m55",
             Image::M85 => "m85",
             Image::M7 => "m7",
+            Image::User(guest) => guest.name,
         }
     }
 
@@ -293,6 +311,7 @@ impl Image {
             Image::M55 => pqhelium_kernels::M55_IMAGE,
             Image::M85 => pqhelium_kernels::M85_IMAGE,
             Image::M7 => pqhelium_kernels::M7_IMAGE,
+            Image::User(guest) => *guest,
         }
     }
 
@@ -301,6 +320,8 @@ impl Image {
         match self {
             Image::M55 | Image::M85 => BackendKind::Qemu,
             Image::M7 => BackendKind::Unicorn,
+            Image::User(guest) if guest.cpu == "cortex-m7" => BackendKind::Unicorn,
+            Image::User(_) => BackendKind::Qemu,
         }
     }
 
@@ -316,9 +337,9 @@ impl Image {
 
     /// Opens the emulator of this image, loaded with it.
     pub fn open(self, limits: Limits) -> Result<Box<dyn Backend>, BackendError> {
-        match self {
-            Image::M55 | Image::M85 => Ok(Box::new(qemu::QemuBackend::open(&self.guest(), limits)?)),
-            Image::M7 => Ok(Box::new(unicorn::UnicornBackend::open(&self.guest(), limits)?)),
+        match self.backend() {
+            BackendKind::Unicorn => Ok(Box::new(unicorn::UnicornBackend::open(&self.guest(), limits)?)),
+            _ => Ok(Box::new(qemu::QemuBackend::open(&self.guest(), limits)?)),
         }
     }
 }

@@ -48,6 +48,21 @@ pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>)
     if kernels.is_empty() {
         bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
     }
+    measure(kernels, calls, image, json)
+}
+
+/// `--manifest`: the manifest's symbols matching `pattern`, on the image linked from it.
+pub fn run_manifest(manifest: &Path, pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
+    let loaded = super::byo::load(manifest, None)?;
+    measure(super::byo::matching(&loaded, pattern)?, calls, Some(loaded.image), json)
+}
+
+fn measure(
+    kernels: Vec<&'static registry::Kernel>,
+    calls: u64,
+    image: Option<Image>,
+    json: Option<&Path>,
+) -> Result<ExitCode> {
     println!(
         "{calls} calls per measurement, {ROUNDS} rounds (rates: the best round; ratios: the median of the rounds' \
          ratios), one worker per backend; campaigns with {} cases per round trip\n",

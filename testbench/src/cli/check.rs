@@ -26,6 +26,10 @@ pub struct Args {
     /// Write the campaigns as JUnit XML.
     #[arg(long)]
     junit: Option<PathBuf>,
+    /// Your kernels instead (README "Check your own kernel"): their objects linted and linked, each symbol checked
+    /// against its contract.
+    #[arg(long, conflicts_with_all = ["report", "junit"])]
+    manifest: Option<PathBuf>,
 }
 
 /// Pairs per kernel and image in the constant-time section: enough for every planted leak (each shows on pair 0),
@@ -113,6 +117,9 @@ fn cases_for(kernel: &registry::Kernel, cases: u64) -> u64 {
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.jobs == 0 {
         anyhow::bail!("--jobs 0: at least one job is needed");
+    }
+    if let Some(manifest) = &args.manifest {
+        return super::byo::check(manifest, args.cases, args.seed, args.jobs);
     }
     for (flag, path) in [("--report", &args.report), ("--junit", &args.junit)] {
         if let Some(path) = path {

@@ -31,9 +31,12 @@ pub fn default_jobs() -> usize {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Kernel id or glob pattern (`keccak.*`, `*`).
-    #[arg(long)]
+    /// Kernel id or glob pattern (`keccak.*`, `*`); with --manifest, its symbols (all when absent).
+    #[arg(long, required_unless_present = "manifest", default_value = "*")]
     kernel: String,
+    /// Your kernels' manifest instead (README "Check your own kernel"): its symbols on the image linked from it.
+    #[arg(long, conflicts_with = "image")]
+    manifest: Option<PathBuf>,
     /// Backends to run (repeatable); every backend the kernel has when absent.
     #[arg(long, value_enum)]
     backend: Vec<BackendKind>,
@@ -132,7 +135,11 @@ const DEFAULT_CASES: u64 = 10_000;
 
 pub fn run(args: Args) -> Result<ExitCode> {
     validate(&args)?;
-    let kernels = registry::matching(&args.kernel);
+    let user = args.manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
+    let kernels = match &user {
+        Some(loaded) => super::byo::matching(loaded, &args.kernel)?,
+        None => registry::matching(&args.kernel),
+    };
     if kernels.is_empty() {
         bail!("no kernel matches `{}` (see `pqhelium list`)", args.kernel);
     }
@@ -154,6 +161,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // A resumed campaign runs as it was started: its plan, not this command line's defaults.
     let plan = report.plan.clone().unwrap_or(plan);
     let image = match plan.image.as_deref() {
+        _ if let Some(loaded) = &user => Some(loaded.image),
         Some(name) => Some(Image::from_name(name).with_context(|| format!("unknown image `{name}` in the plan"))?),
         None => None,
     };

@@ -1,6 +1,7 @@
 //! The commands of `pqhelium`. Each returns the process exit code: 0 when everything it checked passed.
 
 pub mod bench;
+pub mod byo;
 pub mod check;
 pub mod ct;
 pub mod cycles;
@@ -67,6 +68,7 @@ pub fn print_failures(result: &CampaignResult) {
         println!("FAILED to start: {e}");
     }
     let on = match result.image {
+        Some(image) if let Some(manifest) = byo::reproduce_on(image) => manifest,
         Some(image) if !image.is_default() => format!("--image {image}"),
         _ => format!("--backend {}", result.backend),
     };
@@ -195,15 +197,24 @@ pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> R
     Ok(exit(print_kat_summary(&runs)))
 }
 
+/// `manifest`: the kernel is one of its symbols, run on its image.
 pub fn repro(
     kernel: &str,
-    backend: Option<BackendKind>,
-    image: Option<Image>,
+    (backend, image, manifest): (Option<BackendKind>, Option<Image>, Option<&std::path::Path>),
     seed: u64,
     case: u64,
 ) -> Result<ExitCode> {
-    let (backend, image) = target(backend, image)?;
-    let kernel = find_kernel(kernel)?;
+    let (backend, image, kernel) = match manifest {
+        Some(manifest) => {
+            let loaded = byo::load(manifest, None)?;
+            let found = byo::matching(&loaded, kernel)?;
+            (loaded.image.backend(), Some(loaded.image), found[0])
+        }
+        None => {
+            let (backend, image) = target(backend, image)?;
+            (backend, image, find_kernel(kernel)?)
+        }
+    };
     if !kernel.runs_on(backend) {
         bail!("{} does not run on {backend} (see `pqhelium list`: its images and how it is checked)", kernel.id);
     }

@@ -437,6 +437,11 @@ pub(super) trait Behaviour: Send + Sync {
     /// computing nothing else.
     fn expected(&self, args: &[Arg]) -> Outcome;
     fn canonical(&self, outcome: &Outcome) -> Outcome;
+    /// Whether the object code's outcome goes through `canonical` before it is compared (a kernel of someone else's,
+    /// in their order and representation); otherwise it is compared as it is.
+    fn canonicalises_object_code(&self) -> bool {
+        false
+    }
     fn checked(&self) -> Checked;
     /// Whether the registered model is the reference function itself (never allowed: see the registry's tests).
     fn model_is_reference(&self) -> bool;

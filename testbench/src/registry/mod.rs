@@ -14,6 +14,7 @@ pub(crate) mod fndsa_keygen_fft;
 pub(crate) mod fndsa_ntt;
 mod fndsa_scheme;
 pub mod fndsa_verify;
+pub mod foreign;
 mod keccak;
 pub(crate) mod mlkem_ntt;
 pub mod mlkem_poly;
@@ -130,6 +131,12 @@ impl Kernel {
     /// Maps the kernel's outcome (model or object code) to the reference's layout.
     pub fn canon(&self, outcome: &Outcome) -> Outcome {
         self.behaviour.canonical(outcome)
+    }
+
+    /// Whether the object code's outcome is canonicalised (through [`Kernel::canon`]) before it is compared with
+    /// the reference: a kernel of someone else's, in their order and representation.
+    pub fn canonicalises_object_code(&self) -> bool {
+        self.behaviour.canonicalises_object_code()
     }
 
     /// What the object code must produce on `args`: the model's outcome, or for two-way kernels the reference's
