@@ -24,7 +24,9 @@ static inline int16_t canonical(int16_t x)
     int32_t t = ((int32_t)x * MLKEM_BARRETT26) >> 16;
     t = (t + 512) >> 10;
     int16_t r = (int16_t)(x - t * MLKEM_Q);
-    return (int16_t)(r + ((r >> 15) & MLKEM_Q));
+    int32_t negative = r >> 15;
+    __asm__("" : "+r"(negative)); /* a secret sign clang would otherwise predicate an add on (an IT block) */
+    return (int16_t)(r + (negative & MLKEM_Q));
 }
 
 static inline uint32_t compress16(int16_t x, unsigned d)
@@ -41,6 +43,7 @@ static inline uint32_t compress10(int16_t x)
 
 static inline int16_t decompress(uint32_t y, unsigned d)
 {
+    __asm__("" : "+r"(y)); /* for d = 1 clang would select 0 or 1665 with an IT block on the secret bit */
     return (int16_t)((y * MLKEM_Q + (1u << (d - 1))) >> d);
 }
 

@@ -48,7 +48,8 @@ static void lookup(uint32_t entry[X25519_NIELS_WORDS], int window, uint32_t magn
     entry[N] = 1;
     for (int j = 0; j < X25519_BASE_ENTRIES; j++) {
         const uint32_t x = (uint32_t)(j + 1) ^ magnitude; /* below 8: x - 1 borrows only from 0 */
-        const uint32_t mask = 0u - ((x - 1u) >> 31);
+        uint32_t mask = 0u - ((x - 1u) >> 31);
+        __asm__("" : "+r"(mask)); /* clang would otherwise select with an IT block on the secret magnitude */
         for (int w = 0; w < X25519_NIELS_WORDS; w++) {
             entry[w] = (entry[w] & ~mask) | (x25519_base_table[window][j][w] & mask);
         }
