@@ -58,7 +58,7 @@ fn xwing_vectors_with_the_x25519_and_mlkem_object_code_on_every_image() {
         let x25519 = ["x25519.base", "x25519.scalarmult", "x25519.inv2", "x25519.ladder_step", "x25519.fe.mul"];
         assert_served(&run, &x25519);
         assert_served(&run, &[cswap(image)]);
-        let mlkem = if image == Image::M7 { "mlkem.basemul.scalar" } else { "mlkem.basemul" };
+        let mlkem = if image == Image::M7 { "mlkem.matvec.k3.scalar" } else { "mlkem.matvec.k3.mve" };
         assert_served(&run, &[mlkem]);
     }
 }
