@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Result, anyhow, bail};
 use pqhelium_testbench::backend::Image;
 use pqhelium_testbench::byo::{self, Loaded};
-use pqhelium_testbench::diff::{self, Campaign, summary_line};
+use pqhelium_testbench::diff::{self, Campaign};
 use pqhelium_testbench::registry::Kernel;
 
 #[derive(clap::Args)]
@@ -65,18 +65,7 @@ pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize) -> Result<Exit
         let image = loaded.image;
         let campaign = Campaign { image: Some(image), ..Campaign::new(kernel, image.backend(), seed, cases, jobs) };
         let r = diff::run(&campaign);
-        let instructions = r.instructions.mean().map_or("-".to_string(), |m| format!("{m:.0}"));
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {:.0} | {instructions} | {} |",
-            r.kernel,
-            contract,
-            r.target(),
-            r.cases_run(),
-            r.mismatches(),
-            r.faults(),
-            r.cases_per_second(),
-            if r.passed() { "pass" } else { "FAIL" }
-        );
+        println!("{}", super::check::campaign_row(&r, Some(contract)));
         results.push(r);
     }
     println!();
@@ -87,11 +76,6 @@ pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize) -> Result<Exit
         super::print_failures(r);
     }
     let passed = results.iter().all(|r| r.passed());
-    let cases = results.iter().map(|r| r.cases_run()).sum();
-    let elapsed = results.iter().map(|r| r.elapsed).sum();
-    let mismatches = results.iter().map(|r| r.mismatches()).sum();
-    let faults = results.iter().map(|r| r.faults()).sum();
-    println!("{}", summary_line(cases, mismatches, faults, elapsed));
-    println!("{}", if passed { "check passed" } else { "check FAILED" });
+    super::check::print_totals(&results, passed);
     Ok(super::exit(passed))
 }

@@ -161,17 +161,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         for (backend, image) in targets {
             let cases = cases_for(kernel, args.cases);
             let r = diff::run(&Campaign { image, ..Campaign::new(kernel, backend, args.seed, cases, args.jobs) });
-            let instructions = r.instructions.mean().map_or("-".to_string(), |m| format!("{m:.0}"));
-            println!(
-                "| {} | {} | {} | {} | {} | {:.0} | {instructions} | {} |",
-                r.kernel,
-                r.target(),
-                r.cases_run(),
-                r.mismatches(),
-                r.faults(),
-                r.cases_per_second(),
-                if r.passed() { "pass" } else { "FAIL" }
-            );
+            println!("{}", campaign_row(&r, None));
             passed &= r.passed();
             let entry = report.campaign_on_image_mut(r.kernel, r.backend.name(), r.image.map(Image::name));
             entry.cases_requested = Some(cases);
@@ -191,11 +181,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(path) = &args.junit {
         std::fs::write(path, report::junit(&report)).with_context(|| format!("writing {}", path.display()))?;
     }
+    print_totals(&results, passed);
+    Ok(super::exit(passed))
+}
+
+/// A campaign's row of the results table: kernel, its contract (for a kernel of yours), target, cases, mismatches,
+/// faults, cases/s, instructions/call, result.
+pub(super) fn campaign_row(r: &diff::CampaignResult, contract: Option<&str>) -> String {
+    let instructions = r.instructions.mean().map_or("-".to_string(), |m| format!("{m:.0}"));
+    let contract = contract.map_or(String::new(), |c| format!(" {c} |"));
+    format!(
+        "| {} |{contract} {} | {} | {} | {} | {:.0} | {instructions} | {} |",
+        r.kernel,
+        r.target(),
+        r.cases_run(),
+        r.mismatches(),
+        r.faults(),
+        r.cases_per_second(),
+        if r.passed() { "pass" } else { "FAIL" }
+    )
+}
+
+/// The lines after the campaigns: their totals and the verdict.
+pub(super) fn print_totals(results: &[diff::CampaignResult], passed: bool) {
     let cases = results.iter().map(|r| r.cases_run()).sum();
     let elapsed = results.iter().map(|r| r.elapsed).sum();
     let mismatches = results.iter().map(|r| r.mismatches()).sum();
     let faults = results.iter().map(|r| r.faults()).sum();
     println!("{}", summary_line(cases, mismatches, faults, elapsed));
     println!("{}", if passed { "check passed" } else { "check FAILED" });
-    Ok(super::exit(passed))
 }
