@@ -13,9 +13,12 @@ use serde::Serialize;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Kernel id or glob.
-    #[arg(long)]
-    kernel: String,
+    /// Kernel id or glob; with --manifest, its symbols (all when absent).
+    #[arg(long, required_unless_present = "manifest")]
+    kernel: Option<String>,
+    /// Your kernels' manifest instead (README "Check your own kernel"): its symbols traced on the image linked from it.
+    #[arg(long, conflicts_with = "image")]
+    manifest: Option<PathBuf>,
     /// Pairs per kernel; pair i compares case i with the secret arguments of a later case.
     #[arg(long, default_value_t = 100)]
     pairs: u64,
@@ -39,9 +42,14 @@ struct Report<'a> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let kernels = registry::matching(&args.kernel);
+    let pattern = args.kernel.as_deref().unwrap_or("*");
+    let loaded = args.manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
+    let (kernels, mut images) = match &loaded {
+        Some(loaded) => (super::byo::matching(loaded, pattern)?, vec![loaded.image]),
+        None => (registry::matching(pattern), args.image.clone()),
+    };
     if kernels.is_empty() {
-        bail!("no kernel matches `{}` (see `pqhelium list`)", args.kernel);
+        bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
     }
     if let Some(path) = &args.report {
         super::ensure_writable("--report", path)?;
@@ -50,7 +58,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(pair) => pair..pair + 1,
         None => 0..args.pairs,
     };
-    let mut images = args.image.clone();
     images.dedup();
     let mut reports = Vec::new();
     for image in images {
@@ -86,10 +93,11 @@ fn print_verdict(report: &KernelReport) {
         Verdict::Leak { pair, case_a, case_b, leak } => {
             println!("LEAK {kernel}: {leak}");
             println!("     pair {pair}: case {case_a} with the secret arguments of case {case_b}");
-            println!(
-                "     reproduce: pqhelium ct --kernel {kernel} --image {} --seed {} --pair {pair}",
-                report.image, report.seed
-            );
+            let on = match pqhelium_testbench::byo::manifest_of(&report.image) {
+                Some(manifest) => format!("--manifest {}", manifest.display()),
+                None => format!("--image {}", report.image),
+            };
+            println!("     reproduce: pqhelium ct --kernel {kernel} {on} --seed {} --pair {pair}", report.seed);
         }
     }
     if let Some(fault) = &report.first_fault {

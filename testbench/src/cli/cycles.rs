@@ -5,18 +5,22 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use pqhelium_testbench::backend::BackendKind;
+use pqhelium_testbench::backend::{BackendKind, Image};
 use pqhelium_testbench::cycles::{Class, Core, Estimator, calibration, plot};
 use pqhelium_testbench::registry::{self, case_rng};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Kernel id or glob.
+    /// Kernel id or glob; with --manifest, its symbols.
     #[arg(long, default_value = "*")]
     kernel: String,
     /// The core (its image and its scheduling model); both when absent.
     #[arg(long, value_enum)]
     core: Vec<Core>,
+    /// Your kernels' manifest instead (README "Check your own kernel"): its symbols on the image linked from it, timed
+    /// by the model of the manifest's core (m55 or m85).
+    #[arg(long, conflicts_with_all = ["core", "calibration"])]
+    manifest: Option<PathBuf>,
     /// Calls profiled per kernel (random cases after the edge cases; the estimate is their average).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=256))]
     calls: u64,
@@ -40,19 +44,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.calibration {
         return calibration(&args.core);
     }
-    let kernels: Vec<_> =
-        registry::matching(&args.kernel).into_iter().filter(|k| k.runs_on(BackendKind::Qemu)).collect();
-    if kernels.is_empty() {
-        bail!("no kernel with object code for the M55/M85 images matches `{}` (see `pqhelium list`)", args.kernel);
-    }
+    let loaded = args.manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
+    let (kernels, targets): (Vec<_>, Vec<(Core, Image)>) = match &loaded {
+        Some(loaded) => {
+            let cpu = loaded.image.guest().cpu;
+            let Some(core) = Core::ALL.into_iter().find(|c| c.cpu() == cpu) else {
+                bail!("cycles are estimated for the Cortex-M55 and Cortex-M85; the manifest's core is {cpu}");
+            };
+            (super::byo::matching(loaded, &args.kernel)?, vec![(core, loaded.image)])
+        }
+        None => {
+            let kernels: Vec<_> =
+                registry::matching(&args.kernel).into_iter().filter(|k| k.runs_on(BackendKind::Qemu)).collect();
+            if kernels.is_empty() {
+                bail!(
+                    "no kernel with object code for the M55/M85 images matches `{}` (see `pqhelium list`)",
+                    args.kernel
+                );
+            }
+            let cores = if args.core.is_empty() { Core::ALL.to_vec() } else { args.core.clone() };
+            (kernels, cores.into_iter().map(|c| (c, c.image())).collect())
+        }
+    };
     if let Some(path) = &args.plot {
         super::ensure_writable("--plot", path)?;
     }
-    let cores = if args.core.is_empty() { Core::ALL.to_vec() } else { args.core.clone() };
     let mut bars = Vec::new();
     let mut estimated = 0;
-    for core in cores {
-        let mut estimator = Estimator::new(core)?;
+    for (core, image) in targets {
+        let mut estimator = Estimator::on_image(core, image)?;
         for kernel in &kernels {
             if !estimator.has_symbol(kernel.symbol) {
                 continue;

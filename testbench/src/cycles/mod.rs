@@ -31,7 +31,12 @@ pub struct Estimator {
 
 impl Estimator {
     pub fn new(core: Core) -> Result<Self> {
-        let image = core.image().guest();
+        Self::on_image(core, core.image())
+    }
+
+    /// An estimator on another image built for `core` (a user's, `--manifest`).
+    pub fn on_image(core: Core, image: crate::backend::Image) -> Result<Self> {
+        let image = image.guest();
         // llvm-mca first: without it nothing can be estimated, and the error says what to install.
         let mca = mca::Mca::new(core, image.elf)?;
         let disassembly = mca::Disassembly::of_image(image.elf)?;
@@ -54,7 +59,7 @@ impl Estimator {
         profile::reset(self.backend.profile_mut().context("the QEMU worker has no block profile")?);
         let mut counted = 0u64;
         for result in self.backend.run_batch(&calls) {
-            counted += result.with_context(|| format!("{symbol} on the {} image", self.core.image()))?.instructions;
+            counted += result.with_context(|| format!("{symbol} on the {} image", self.elf.name))?.instructions;
         }
         let profile = profile::read(self.backend.profile_mut().context("the QEMU worker has no block profile")?)?;
         if profile.instructions() != counted {
