@@ -43,6 +43,25 @@ pub struct Plan {
     pub image: Option<String>,
     /// `--shard`; absent for a whole campaign (and in a merged report).
     pub shard: Option<Shard>,
+    /// `--manifest`: your kernels' manifest as given and the SHA-256 of its text; `--resume` refuses a changed one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<ManifestRecord>,
+}
+
+/// The manifest a campaign ran from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestRecord {
+    pub path: std::path::PathBuf,
+    pub sha256: String,
+}
+
+impl ManifestRecord {
+    /// The record of the manifest at `path` as it is now.
+    pub fn of(path: &Path) -> Result<Self, String> {
+        use sha2::Digest;
+        let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Self { path: path.to_path_buf(), sha256: hex::encode(sha2::Sha256::digest(&text)) })
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -523,6 +542,7 @@ mod tests {
             cases: Some(10),
             image: None,
             shard: Some(Shard { index, count: 2 }),
+            manifest: None,
         });
         let c = report.campaign_mut("k", "model");
         c.cases_requested = Some(10);

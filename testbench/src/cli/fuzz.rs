@@ -22,7 +22,7 @@ use pqhelium_testbench::backend::{BackendKind, Image, Limits, target_label};
 use pqhelium_testbench::diff::{self, Campaign, CampaignResult, CaseFailure, Control, summary_line};
 use pqhelium_testbench::ranges::Ranges;
 use pqhelium_testbench::registry;
-use pqhelium_testbench::report::{self, Plan, Report};
+use pqhelium_testbench::report::{self, ManifestRecord, Plan, Report};
 use pqhelium_testbench::shard::Shard;
 
 pub fn default_jobs() -> usize {
@@ -135,7 +135,10 @@ const DEFAULT_CASES: u64 = 10_000;
 
 pub fn run(args: Args) -> Result<ExitCode> {
     validate(&args)?;
-    let user = args.manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
+    // A checkpoint that this command line contradicts, or whose manifest changed, is refused before anything links.
+    let resumed = args.resume.as_deref().map(|path| resumed(path, &args)).transpose()?;
+    let manifest = manifest_of_run(&args, resumed.as_ref());
+    let user = manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
     let kernels = match &user {
         Some(loaded) => super::byo::matching(loaded, &args.kernel)?,
         None => registry::matching(&args.kernel),
@@ -149,10 +152,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         cases: args.duration.is_none().then_some(args.cases.unwrap_or(DEFAULT_CASES)),
         image: args.image.map(|i| i.name().to_string()),
         shard: args.shard,
+        manifest: manifest.as_deref().map(ManifestRecord::of).transpose().map_err(anyhow::Error::msg)?,
     };
-    let (mut report, state_path) = match &args.resume {
-        Some(path) => (resumed(path, &args)?, path.clone()),
-        None => {
+    let (mut report, state_path) = match (resumed, &args.resume) {
+        (Some(report), Some(path)) => (report, path.clone()),
+        _ => {
             let mut report = Report::new(args.seed.unwrap_or_else(fresh_seed));
             report.plan = Some(plan.clone());
             (report, args.state.clone())
@@ -262,6 +266,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(if interrupted { ExitCode::from(130) } else { super::exit(report.passed()) })
 }
 
+/// The manifest a run links: `--manifest`, or the one the checkpoint to resume records.
+fn manifest_of_run(args: &Args, resumed: Option<&Report>) -> Option<PathBuf> {
+    let recorded = resumed.and_then(|r| r.plan.as_ref()).and_then(|p| p.manifest.as_ref()).map(|m| m.path.clone());
+    args.manifest.clone().or(recorded)
+}
+
 /// The checkpoint to resume, if this command line does not contradict it.
 fn resumed(path: &Path, args: &Args) -> Result<Report> {
     let report = Report::load(path).map_err(anyhow::Error::msg)?;
@@ -295,6 +305,29 @@ fn resumed(path: &Path, args: &Args) -> Result<Report> {
         }
         if args.cases.is_some() && args.cases != plan.cases {
             return Err(differs("--cases", format!("{:?}", args.cases), format!("{:?}", plan.cases)));
+        }
+        match (&plan.manifest, &args.manifest) {
+            (None, Some(given)) => {
+                bail!("--manifest {}: the checkpoint {} ran our kernels", given.display(), path.display())
+            }
+            (Some(recorded), given) => {
+                if given.as_ref().is_some_and(|g| *g != recorded.path) {
+                    let given = given.as_ref().expect("given").display().to_string();
+                    return Err(differs("--manifest", given, recorded.path.display().to_string()));
+                }
+                let now = ManifestRecord::of(&recorded.path).map_err(anyhow::Error::msg)?;
+                if now.sha256 != recorded.sha256 {
+                    bail!(
+                        "{} changed since the checkpoint {} was written (SHA-256 {} then, {} now): the resumed \
+                         part would check other kernels; start a new campaign",
+                        recorded.path.display(),
+                        path.display(),
+                        &recorded.sha256[..16],
+                        &now.sha256[..16]
+                    );
+                }
+            }
+            (None, None) => {}
         }
         if args.shard.is_some() && args.shard != plan.shard {
             let shard = |s: Option<Shard>| s.map_or("none".to_string(), |s| s.to_string());
