@@ -11,7 +11,12 @@
  * Montgomery reduction: mont(p) = (p - t q) / 2^16 with t = (int16_t)(p q^-1 mod 2^16), |mont(p)| < q for
  * |p| < 2^15 q; inputs centred (|x| <= 1664) keep every product and sum below that.
  *
- * Built with -DMUTANT, one constant of the table is wrong: the check must catch it.
+ * Built with -DIN_PLACE it works in place, as byo_basemul_bitrev_mont(int16_t a[256], const int16_t b[256],
+ * const int16_t gammas[128]) with the product written over a: each step reads a[j] and a[j + 128] before it writes them.
+ *
+ * Built with -DMUTANT, one constant of the table is wrong: the check must catch it. Built with -DLEAKY, it also reads
+ * a byte of a table at an index taken from each secret coefficient a0 (the value read is not used): the results stay
+ * right and `pqhelium ct` must report the secret-dependent address.
  */
     .syntax unified
     .thumb
@@ -34,12 +39,21 @@
     .thumb_func
 byo_basemul_bitrev_mont:
     push    {r4-r11, lr}
+#ifdef IN_PLACE
+    mov     r3, r2              /* gammas */
+    mov     r2, r0              /* out = a */
+#endif
     movw    r11, #QINV
     movw    r12, #Q
     movs    r4, #128
 1:
     ldrsh.w r6, [r0, #HALF]     /* a1 */
     ldrsh   r5, [r0], #2        /* a0 */
+#ifdef LEAKY
+    ubfx    r9, r5, #0, #8
+    ldr     r10, =byo_leak_table
+    ldrb    r9, [r10, r9]       /* the address depends on a0 */
+#endif
     ldrsh.w r8, [r1, #HALF]     /* b1 */
     ldrsh   r7, [r1], #2        /* b0 */
     ldrsh   lr, [r3], #2        /* gamma_j * 2^16 */
@@ -58,7 +72,14 @@ byo_basemul_bitrev_mont:
     subs    r4, r4, #1
     bne     1b
     pop     {r4-r11, pc}
+    .ltorg
     .size byo_basemul_bitrev_mont, . - byo_basemul_bitrev_mont
+
+#ifdef LEAKY
+    .section .rodata.byo_leak_table, "a"
+byo_leak_table:
+    .space 256
+#endif
 
     .section .rodata.byo_gammas_mont, "a"
     .global byo_gammas_mont

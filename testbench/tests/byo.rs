@@ -214,3 +214,259 @@ fn a_kernel_that_overruns_or_clobbers_fails_the_check() {
         assert!(out.contains(expected), "expected `{expected}` in: {out}");
     }
 }
+
+/// The instruction offset of the first `mnemonic` in `symbol` of a linked image, from binutils' disassembler.
+fn offset_of(elf: &Path, symbol: &str, mnemonic: &str) -> u32 {
+    let out = Command::new("arm-none-eabi-objdump").args(["-d", &format!("--disassemble={symbol}")]).arg(elf).output();
+    let text = String::from_utf8(out.unwrap().stdout).unwrap();
+    let address = |line: &str| u32::from_str_radix(line.trim().split(':').next().unwrap().trim(), 16).unwrap();
+    let start = text.lines().find(|l| l.ends_with(&format!("<{symbol}>:"))).expect("the symbol");
+    let start = u32::from_str_radix(start.split_whitespace().next().unwrap(), 16).unwrap();
+    // `ldrb` or its wide form `ldrb.w`.
+    let is = |m: &str| m.trim() == mnemonic || m.trim().strip_prefix(mnemonic) == Some(".w");
+    let line = text.lines().find(|l| l.split('\t').nth(2).is_some_and(is)).expect(mnemonic);
+    address(line) - start
+}
+
+#[test]
+fn ct_passes_the_example_and_reports_a_secret_indexed_load_with_its_symbol_and_offset() {
+    let (code, out, err) = pqhelium(&["ct", "--manifest", &example("byo.toml"), "--pairs", "3"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(&format!("pass {KERNEL}: 3 pairs, equal traces")), "{out}");
+    assert!(out.contains("leakage traces on qemu (byo-m55 image)"), "{out}");
+
+    let manifest = example("leaky.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let elf = dir.path().join("leaky.elf");
+    let (code, out, err) = pqhelium(&["link", "--manifest", &manifest, "-o", elf.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let load = offset_of(&elf, KERNEL, "ldrb");
+    let (code, out, err) = pqhelium(&["ct", "--manifest", &manifest, "--pairs", "3"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains(&format!("LEAK {KERNEL}: memory address leak at {KERNEL}+{load:#x} (")), "{out}");
+    let line = out.lines().find(|l| l.contains("reproduce: pqhelium ct")).expect("a reproduction line");
+    assert!(line.contains(&format!("--kernel {KERNEL} --manifest {manifest} --seed 1 --pair ")), "{line}");
+    let command: Vec<&str> = line.split("pqhelium ").nth(1).unwrap().split_whitespace().collect();
+    let (code, out, _) = pqhelium(&command);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(&format!("{KERNEL}+{load:#x}")), "{out}");
+}
+
+/// The example's loop is 26 instructions for each of the 128 pairs, with 4 before it and the return after it.
+const EXAMPLE_INSTRUCTIONS: u64 = 4 + 128 * 26 + 1;
+
+#[test]
+fn cycles_estimates_their_symbol_on_the_manifest_s_core() {
+    let (code, out, err) = pqhelium(&["cycles", "--manifest", &example("byo.toml"), "--calls", "2"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let line = out.lines().find(|l| l.starts_with(&format!("{KERNEL} m55: "))).expect("a line for their symbol");
+    assert!(line.ends_with(&format!(" cycles/call, {EXAMPLE_INSTRUCTIONS} instructions/call")), "{line}");
+    let cycles: f64 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+    // At least one cycle per instruction on the in-order M55 less the dual issue it does not have for these.
+    assert!(cycles >= EXAMPLE_INSTRUCTIONS as f64 * 0.9, "{line}");
+    assert!(out.contains("1 estimates"), "{out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), &format!("core = \"m7\"\nsources = [\"k.S\"]\n{BASEMUL}"), &[("k.S", K_SOURCE)]);
+    let (code, out, err) = pqhelium(&["cycles", "--manifest", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("cycles are estimated for the Cortex-M55 and Cortex-M85; the manifest's core is cortex-m7"));
+}
+
+/// The example's manifest with its three `order = "bit-reversal"` lines replaced by `order`.
+fn example_with_order(dir: &Path, order: &str, files: &[(&str, &str)]) -> PathBuf {
+    let source = std::fs::read_to_string(example("basemul_bitrev_mont.S")).unwrap();
+    let manifest = std::fs::read_to_string(example("byo.toml")).unwrap().replace("order = \"bit-reversal\"", order);
+    let mut files = files.to_vec();
+    files.push(("basemul_bitrev_mont.S", &source));
+    write(dir, &manifest, &files)
+}
+
+fn check(path: &Path, cases: &str) -> (i32, String, String) {
+    pqhelium(&["check", "--manifest", path.to_str().unwrap(), "--cases", cases, "--jobs", "1"])
+}
+
+#[test]
+fn storage_orders_as_a_formula_or_a_file_of_indices() {
+    // The example's bit reversal of 8-bit indices, as a formula and as a list computed here.
+    let dir = tempfile::tempdir().unwrap();
+    let path = example_with_order(dir.path(), "order-formula = \"bitrev(i, 8)\"", &[]);
+    let (code, out, err) = check(&path, "100");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("order-formula `bitrev(i, 8)`"), "{out}");
+
+    let list: Vec<String> = (0..256u32).map(|s| (s.reverse_bits() >> 24).to_string()).collect();
+    let file = format!("# bit-reversed\n{}\n", list.join(", "));
+    let path = example_with_order(dir.path(), "order-file = \"bitrev.txt\"", &[("bitrev.txt", &file)]);
+    let (code, out, err) = check(&path, "100");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("order from order-file bitrev.txt"), "{out}");
+
+    // Another permutation (pairs swapped: the even-odd map of another library) is not the kernel's order: caught.
+    let path = example_with_order(dir.path(), "order-formula = \"bitrev(i ^ 1, 8)\"", &[]);
+    let (code, out, err) = check(&path, "20");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("reference and canon(qemu) differ"), "{out}");
+}
+
+#[test]
+fn an_order_that_is_not_a_permutation_of_the_length_is_refused() {
+    let head = format!("core = \"m55\"\nsources = [\"k.S\"]\n{BASEMUL}[kernel.adapt.a]\n");
+    let files = [("k.S", K_SOURCE)];
+    refused(
+        &format!("{head}order-formula = \"(i % 2) * 128 + i / 4\"\n"),
+        &files,
+        "`a`: order-formula `(i % 2) * 128 + i / 4`: indices 0 and 2 both give 0: not a permutation of 0..256",
+    );
+    refused(&format!("{head}order-formula = \"i + 1\"\n"), &files, "index 255 gives 256, outside 0..256");
+    refused(&format!("{head}order-formula = \"i / (i - 3)\"\n"), &files, "a division by zero at i = 3");
+    refused(
+        &format!("{head}order-formula = \"2 * j\"\n"),
+        &files,
+        "order-formula `2 * j`: at column 5: unknown name `j`",
+    );
+    let short: Vec<String> = (0..255).map(|i| i.to_string()).collect();
+    refused(
+        &format!("{head}order-file = \"p.txt\"\n"),
+        &[("k.S", K_SOURCE), ("p.txt", &short.join(" "))],
+        "`a`: order-file p.txt: 255 indices for 256 elements",
+    );
+    refused(
+        &format!("{head}order-file = \"p.txt\"\n"),
+        &[("k.S", K_SOURCE), ("p.txt", "0 1\n2 x\n")],
+        "p.txt:2: `x` is not an index",
+    );
+    refused(
+        &format!("{head}order = \"bit-reversal\"\norder-formula = \"i\"\n"),
+        &files,
+        "at most one of order, order-file and order-formula",
+    );
+}
+
+#[test]
+fn in_place_and_out_of_place_forms() {
+    // Their base multiplication in place over `a`, the contract's out of place.
+    let dir = tempfile::tempdir().unwrap();
+    let source = std::fs::read_to_string(example("basemul_bitrev_mont.S")).unwrap();
+    let manifest = std::fs::read_to_string(example("byo.toml"))
+        .unwrap()
+        .replace(
+            "sources = [\"basemul_bitrev_mont.S\"]",
+            "sources = [\"basemul_bitrev_mont.S\"]\nflags = [\"-DIN_PLACE\"]",
+        )
+        .replace("args = [\"a\", \"b\", \"out\",", "args = [{ in-place = [\"a\", \"out\"] }, \"b\",");
+    let path = write(dir.path(), &manifest, &[("basemul_bitrev_mont.S", &source)]);
+    let (code, out, err) = check(&path, "100");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("a and out: one buffer, in place"), "{out}");
+    // The in-place build given the out-of-place arguments reads gammas from where `out` is: caught.
+    let wrong = manifest.replace("args = [{ in-place = [\"a\", \"out\"] }, \"b\",", "args = [\"a\", \"b\", \"out\",");
+    let path = write(dir.path(), &wrong, &[]);
+    let (code, out, err) = check(&path, "20");
+    assert_eq!(code, 1, "{out}{err}");
+
+    // Their Keccak permutation out of place, the contract's in place.
+    let keccak = std::fs::read_to_string(example("keccak_x4.c")).unwrap();
+    let manifest = "core = \"m55\"\nsources = [\"keccak_x4.c\"]\nflags = [\"-O2\"]\n[[kernel]]\n\
+                    symbol = \"byo_keccak_f1600_oop\"\ncontract = \"keccak.f1600\"\nargs = [{ input = \"s\" }, \"s\"]\n";
+    let path = write(dir.path(), manifest, &[("keccak_x4.c", &keccak)]);
+    let (code, out, err) = check(&path, "40");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("s: out of place, its input in a buffer of its own"), "{out}");
+    // The two buffers swapped: it reads the poisoned output buffer and writes its read-only input: caught.
+    let path = write(dir.path(), &manifest.replace("[{ input = \"s\" }, \"s\"]", "[\"s\", { input = \"s\" }]"), &[]);
+    let (code, out, err) = check(&path, "20");
+    assert_eq!(code, 1, "{out}{err}");
+
+    let head = format!("core = \"m55\"\nsources = [\"k.S\"]\n{BASEMUL}");
+    let files = [("k.S", K_SOURCE)];
+    refused(
+        &format!("{head}args = [{{ input = \"a\" }}, \"a\", \"b\", \"out\"]\n"),
+        &files,
+        "{ input = \"a\" } takes the input of an in-out argument of the contract, once",
+    );
+    refused(
+        &format!("{head}args = [{{ in-place = [\"a\", \"b\"] }}, \"out\"]\n"),
+        &files,
+        "{ in-place = [\"a\", \"b\"] } takes an input and an output of the contract of one type and length",
+    );
+}
+
+#[test]
+fn a_four_way_keccak_is_checked_as_four_single_permutations() {
+    let manifest = example("keccak_x4.toml");
+    let (code, out, err) = pqhelium(&["check", "--manifest", &manifest, "--cases", "40", "--jobs", "1"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("| byo_keccak_f1600_x4 | keccak.f1600 | qemu (keccak_x4-m55) | 40 | 0 | 0 |"), "{out}");
+    assert!(out.contains("4 states per call (element e of state j at k e + j)"), "{out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let keccak = std::fs::read_to_string(example("keccak_x4.c")).unwrap();
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let variant = |flags: &str, layout: &str| {
+        let m = text.replace("flags = [\"-O2\"]", flags).replace("layout = \"interleaved\"", layout);
+        write(dir.path(), &m, &[("keccak_x4.c", &keccak)])
+    };
+    // The consecutive build declared consecutive passes; declared interleaved, it fails; the mutant fails.
+    let consecutive = "flags = [\"-O2\", \"-DCONSECUTIVE\"]";
+    let (code, out, err) = check(&variant(consecutive, "layout = \"consecutive\""), "20");
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = check(&variant(consecutive, "layout = \"interleaved\""), "20");
+    assert_eq!(code, 1, "{out}{err}");
+    let (code, out, err) = check(&variant("flags = [\"-O2\", \"-DMUTANT\"]", "layout = \"interleaved\""), "20");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("reference and canon(qemu) differ"), "{out}");
+
+    let path = variant("flags = [\"-O2\"]", "");
+    let (code, out, err) = check(&path, "1");
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("`byo_keccak_f1600_x4`: states = 4 needs a layout (interleaved, consecutive)"), "{err}");
+}
+
+#[test]
+fn resume_refuses_a_changed_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = std::fs::read_to_string(example("basemul_bitrev_mont.S")).unwrap();
+    let text = std::fs::read_to_string(example("byo.toml")).unwrap();
+    let path = write(dir.path(), &text, &[("basemul_bitrev_mont.S", &source)]);
+    let (manifest, state) = (path.to_str().unwrap(), dir.path().join("state.json"));
+    let state = state.to_str().unwrap();
+    let (code, out, err) =
+        pqhelium(&["fuzz", "--manifest", manifest, "--cases", "20", "--jobs", "1", "--state", state]);
+    assert_eq!(code, 0, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    assert_eq!(json["plan"]["manifest"]["path"], manifest);
+    assert_eq!(json["plan"]["manifest"]["sha256"].as_str().unwrap().len(), 64);
+    // Resumed without --manifest: the checkpoint's manifest, its kernel already complete.
+    let (code, out, err) = pqhelium(&["fuzz", "--kernel", "*", "--resume", state, "--jobs", "1"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(&format!("{KERNEL} on qemu (m-m55): already complete (20 cases)")), "{out}");
+    std::fs::write(&path, format!("{text}# changed\n")).unwrap();
+    let (code, out, err) = pqhelium(&["fuzz", "--kernel", "*", "--resume", state, "--jobs", "1"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("{manifest} changed since the checkpoint {state} was written")), "{err}");
+}
+
+/// FN-DSA's modulus (q = 12289) through the same adapters: their pointwise product takes unsigned residues.
+#[test]
+fn a_kernel_mod_the_fn_dsa_prime_with_unsigned_inputs() {
+    let source = |q: u32| {
+        format!(
+            "#include <stdint.h>\nvoid k(int16_t *r, const int16_t *a, const int16_t *b) {{\n    \
+             for (int i = 0; i < 512; i++) r[i] = (int16_t)(((int32_t)a[i] * b[i]) % {q});\n}}\n"
+        )
+    };
+    let manifest = "core = \"m55\"\nsources = [\"k.c\"]\nflags = [\"-O2\"]\n[[kernel]]\nsymbol = \"k\"\n\
+                    contract = \"fndsa.ntt512.pointwise.scalar\"\n[kernel.adapt.a]\nform = \"unsigned\"\n\
+                    [kernel.adapt.b]\nform = \"unsigned\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), manifest, &[("k.c", &source(12289))]);
+    let (code, out, err) = check(&path, "60");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("times 1 mod 12289, unsigned"), "{out}");
+    // The same kernel reducing mod 12288: caught.
+    let path = write(dir.path(), manifest, &[("k.c", &source(12288))]);
+    let (code, out, err) = check(&path, "60");
+    assert_eq!(code, 1, "{out}{err}");
+}

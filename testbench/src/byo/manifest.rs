@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::registry::foreign::{Adapter, Form, Order};
+use std::sync::Arc;
+
+use super::formula::Formula;
+use crate::registry::foreign::{Adapter, Form, Layout, Order};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -37,23 +40,52 @@ pub struct KernelEntry {
     /// Adapters by contract argument name.
     #[serde(default)]
     pub adapt: BTreeMap<String, AdapterEntry>,
+    /// Independent instances of the contract per call (a four-way Keccak: 4); 1 when absent.
+    pub states: Option<usize>,
+    /// With several states: `interleaved` (element e of state j at k e + j) or `consecutive` (at n j + e).
+    pub layout: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+impl KernelEntry {
+    /// Its states per call and their layout.
+    pub fn states(&self) -> Result<(usize, Layout), String> {
+        let states = self.states.unwrap_or(1);
+        let layout = match (states, self.layout.as_deref()) {
+            (1, None) => Layout::Consecutive,
+            (1, Some(_)) => return Err(format!("`{}`: a layout needs states = 2 or more", self.symbol)),
+            (_, Some("interleaved")) => Layout::Interleaved,
+            (_, Some("consecutive")) => Layout::Consecutive,
+            (_, None) => {
+                return Err(format!("`{}`: states = {states} needs a layout (interleaved, consecutive)", self.symbol));
+            }
+            (_, Some(other)) => {
+                return Err(format!("`{}`: unknown layout `{other}` (interleaved, consecutive)", self.symbol));
+            }
+        };
+        Ok((states, layout))
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
 pub enum ArgEntry {
     /// A contract argument.
     Name(String),
-    /// `{ symbol = "table" }`, `{ scratch = 1024 }` (bytes) or `{ constant = 256 }`.
+    /// `{ symbol = "table" }`, `{ scratch = 1024 }` (bytes), `{ constant = 256 }`, `{ input = "p" }` or
+    /// `{ in-place = ["a", "out"] }`.
     Extra(Extra),
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct Extra {
     pub symbol: Option<String>,
     pub scratch: Option<usize>,
     pub constant: Option<u32>,
+    /// `{ input = "p" }`: the input of the contract's in-out `p` in a buffer of its own (`"p"` is then the output).
+    pub input: Option<String>,
+    /// `{ in-place = ["a", "out"] }`: one buffer with the contract's input `a` in and its output `out` out.
+    pub in_place: Option<[String; 2]>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -61,6 +93,11 @@ pub struct Extra {
 pub struct AdapterEntry {
     /// `identity` or `bit-reversal`.
     pub order: Option<String>,
+    /// A file of indices (whitespace or commas, `#` comments): their index `s` holds the contract's element `s`-th
+    /// in the list. Relative to the manifest.
+    pub order_file: Option<PathBuf>,
+    /// A formula in `i` and `n` ([`super::formula`]): their index `i` holds the contract's element `formula(i)`.
+    pub order_formula: Option<String>,
     /// Their value = the contract's times this, mod q.
     pub factor: Option<i64>,
     /// `centred` or `unsigned`: the representative their inputs get.
@@ -71,11 +108,17 @@ pub struct AdapterEntry {
 }
 
 impl AdapterEntry {
-    pub fn adapter(&self) -> Result<Adapter, String> {
-        let order = match self.order.as_deref() {
-            None | Some("identity") => Order::Identity,
-            Some("bit-reversal") => Order::BitReversal,
-            Some(other) => return Err(format!("unknown order `{other}` (identity, bit-reversal)")),
+    /// The adapter; `dir` is the manifest's directory (an order file is relative to it).
+    pub fn adapter(&self, dir: &Path) -> Result<Adapter, String> {
+        let order = match (self.order.as_deref(), &self.order_file, &self.order_formula) {
+            (None | Some("identity"), None, None) => Order::Identity,
+            (Some("bit-reversal"), None, None) => Order::BitReversal,
+            (Some(other), None, None) => return Err(format!("unknown order `{other}` (identity, bit-reversal)")),
+            (None, Some(file), None) => read_order_file(&dir.join(file), file)?,
+            (None, None, Some(text)) => {
+                Order::Formula(Arc::new(Formula::parse(text).map_err(|e| format!("order-formula `{text}`: {e}"))?))
+            }
+            _ => return Err("at most one of order, order-file and order-formula".into()),
         };
         let form = match self.form.as_deref() {
             None => None,
@@ -96,6 +139,22 @@ impl AdapterEntry {
             output_bound: bound(self.output_bound, "output-bound")?,
         })
     }
+}
+
+/// A storage order as a list of indices: integers separated by whitespace or commas, `#` to the end of a line a
+/// comment. Whether it is a permutation of the right length is checked against the contract's argument.
+fn read_order_file(path: &Path, given: &Path) -> Result<Order, String> {
+    let source = format!("order-file {}", given.display());
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{source}: {e}"))?;
+    let mut map = Vec::new();
+    for (line, content) in text.lines().enumerate() {
+        let content = content.split('#').next().unwrap_or("");
+        for word in content.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()) {
+            let index = word.parse().map_err(|_| format!("{source}:{}: `{word}` is not an index", line + 1))?;
+            map.push(index);
+        }
+    }
+    Ok(Order::Listed { source, map: Arc::new(map) })
 }
 
 /// Reads a manifest; a TOML or schema error is one line: `path:line:column: message`.
@@ -136,7 +195,7 @@ mod tests {
              [kernel.adapt.a]\norder = \"bit-reversal\"\nfactor = 2285\nform = \"unsigned\"\noutput-bound = [-9, 9]\n",
         )
         .unwrap();
-        let adapter = m.kernels[0].adapt["a"].adapter().unwrap();
+        let adapter = m.kernels[0].adapt["a"].adapter(Path::new(".")).unwrap();
         assert_eq!(adapter.order, Order::BitReversal);
         assert_eq!((adapter.factor, adapter.form, adapter.output_bound), (2285, Some(Form::Unsigned), Some((-9, 9))));
         assert_eq!(m.kernels[0].args.as_ref().unwrap().len(), 4);

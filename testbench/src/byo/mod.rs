@@ -5,6 +5,7 @@
 //! Before anything links, every object is checked for the architecture and float ABI of the images and linted
 //! ([`crate::lint`]): a finding refuses the link with its `symbol+offset`.
 
+pub mod formula;
 pub mod manifest;
 
 use std::path::{Path, PathBuf};
@@ -160,39 +161,65 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
     }));
     let mut kernels = Vec::new();
     for entry in &manifest.kernels {
-        let spec = foreign_spec(entry, &elf, core.name).map_err(&at)?;
+        let spec = foreign_spec(entry, &elf, core.name, &dir).map_err(&at)?;
         kernels.push(foreign::foreign(&spec).map_err(&at)?);
     }
     let contracts = manifest.kernels.iter().map(|k| k.contract.clone()).collect();
     Ok(Loaded { image: Image::User(guest), kernels, contracts, elf: elf_path, _temporary: temporary })
 }
 
-fn foreign_spec(entry: &manifest::KernelEntry, elf: &GuestElf, core: &str) -> Result<ForeignSpec, String> {
+fn foreign_spec(entry: &manifest::KernelEntry, elf: &GuestElf, core: &str, dir: &Path) -> Result<ForeignSpec, String> {
     let contract = crate::registry::find(&entry.contract).expect("contracts were checked");
     let names: Vec<ArgEntry> = match &entry.args {
-        Some(args) => args.iter().map(clone_entry).collect(),
+        Some(args) => args.clone(),
         None => contract.args.iter().map(|a| ArgEntry::Name(a.name.to_string())).collect(),
     };
+    let adapter = |name: &str| match entry.adapt.get(name) {
+        Some(a) => a.adapter(dir).map_err(|e| format!("`{}` argument `{name}`: {e}", entry.symbol)),
+        None => Ok(Default::default()),
+    };
     let mut args = Vec::new();
+    let mut adapted = Vec::new();
     for arg in names {
         args.push(match arg {
             ArgEntry::Name(name) => {
-                let adapter = match entry.adapt.get(&name) {
-                    Some(a) => a.adapter().map_err(|e| format!("`{}` argument `{name}`: {e}", entry.symbol))?,
-                    None => Default::default(),
-                };
-                ForeignArg::Contract { name, adapter }
+                adapted.push(name.clone());
+                ForeignArg::Contract { adapter: adapter(&name)?, name }
             }
-            ArgEntry::Extra(extra) => match (extra.symbol, extra.scratch, extra.constant) {
-                (Some(name), None, None) => {
-                    let address = elf.symbol(&name).map_err(|_| format!("symbol `{name}` is not defined by your objects"))?;
+            ArgEntry::Extra(extra) => match extra {
+                manifest::Extra { symbol: Some(name), scratch: None, constant: None, input: None, in_place: None } => {
+                    let address =
+                        elf.symbol(&name).map_err(|_| format!("symbol `{name}` is not defined by your objects"))?;
                     ForeignArg::Symbol { name, address }
                 }
-                (None, Some(bytes), None) => ForeignArg::Scratch { bytes },
-                (None, None, Some(value)) => ForeignArg::Constant(value),
+                manifest::Extra { symbol: None, scratch: Some(bytes), constant: None, input: None, in_place: None } => {
+                    ForeignArg::Scratch { bytes }
+                }
+                manifest::Extra { symbol: None, scratch: None, constant: Some(value), input: None, in_place: None } => {
+                    ForeignArg::Constant(value)
+                }
+                manifest::Extra { symbol: None, scratch: None, constant: None, input: Some(name), in_place: None } => {
+                    ForeignArg::InputOf { adapter: adapter(&name)?, name }
+                }
+                manifest::Extra {
+                    symbol: None,
+                    scratch: None,
+                    constant: None,
+                    input: None,
+                    in_place: Some([input, output]),
+                } => {
+                    adapted.extend([input.clone(), output.clone()]);
+                    ForeignArg::InPlace {
+                        input_adapter: adapter(&input)?,
+                        output_adapter: adapter(&output)?,
+                        input,
+                        output,
+                    }
+                }
                 _ => {
                     return Err(format!(
-                        "`{}`: an extra argument is one of {{ symbol = \"name\" }}, {{ scratch = bytes }}, {{ constant = value }}",
+                        "`{}`: an extra argument is one of {{ symbol = \"name\" }}, {{ scratch = bytes }}, \
+                         {{ constant = value }}, {{ input = \"arg\" }}, {{ in-place = [\"in\", \"out\"] }}",
                         entry.symbol
                     ));
                 }
@@ -200,11 +227,19 @@ fn foreign_spec(entry: &manifest::KernelEntry, elf: &GuestElf, core: &str) -> Re
         });
     }
     for name in entry.adapt.keys() {
-        if !args.iter().any(|a| matches!(a, ForeignArg::Contract { name: n, .. } if n == name)) {
+        if !adapted.contains(name) {
             return Err(format!("`{}`: an adapter for `{name}`, which is not among its arguments", entry.symbol));
         }
     }
-    Ok(ForeignSpec { symbol: entry.symbol.clone(), contract: entry.contract.clone(), args, core: core.into() })
+    let (states, layout) = entry.states()?;
+    Ok(ForeignSpec {
+        symbol: entry.symbol.clone(),
+        contract: entry.contract.clone(),
+        args,
+        core: core.into(),
+        states,
+        layout,
+    })
 }
 
 /// The symbols the linked image defines (`--undefined` leaves those nobody defines in the table, undefined).
@@ -212,15 +247,6 @@ fn defined_symbols(elf: &[u8]) -> Result<std::collections::HashSet<String>, Stri
     use object::{Object, ObjectSymbol};
     let file = object::File::parse(elf).map_err(|e| e.to_string())?;
     Ok(file.symbols().filter(|s| s.is_definition()).filter_map(|s| s.name().ok().map(str::to_string)).collect())
-}
-
-fn clone_entry(a: &ArgEntry) -> ArgEntry {
-    match a {
-        ArgEntry::Name(n) => ArgEntry::Name(n.clone()),
-        ArgEntry::Extra(e) => {
-            ArgEntry::Extra(manifest::Extra { symbol: e.symbol.clone(), scratch: e.scratch, constant: e.constant })
-        }
-    }
 }
 
 /// Their objects, archive members and compiled sources, as files in `build`.

@@ -7,32 +7,65 @@
 //! canonicalisation). Cases are the contract's, adapted: inputs put in their order and representation, and reduced
 //! mod q into a narrowed input bound, which is sound because a contract with a modulus computes mod q.
 
+use std::sync::Arc;
+
 use super::contract::Behaviour;
 use super::{ArgSpec, Bound, CaseRng, Checked, Description, Dir, Elem, Evaluation, Images, Kernel, Len, Outcome};
 use crate::backend::Arg;
+use crate::byo::formula::{Formula, permutation};
 
 /// The modulus of the contracts whose outputs are correct modulo q, and whose references give canonical residues:
 /// the only contracts a factor, a form or an output canonicalisation applies to.
 pub fn modulus_of(contract: &str) -> Option<i64> {
     const MLKEM_Q: i64 = 3329;
-    ["mlkem.ntt.", "mlkem.basemul"].iter().any(|p| contract.starts_with(p)).then_some(MLKEM_Q)
+    const FNDSA_Q: i64 = 12289;
+    if ["mlkem.ntt.", "mlkem.basemul"].iter().any(|p| contract.starts_with(p)) {
+        Some(MLKEM_Q)
+    } else {
+        contract.starts_with("fndsa.ntt").then_some(FNDSA_Q)
+    }
 }
 
 /// Where their buffer keeps element `i` of the contract's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Order {
     Identity,
     /// Their index `s` holds the contract's element `bitrev(s)` (the index's bits reversed; a power-of-two length).
     BitReversal,
+    /// Their index `s` holds the contract's element `formula(s)` (checked to be a permutation of the length).
+    Formula(Arc<Formula>),
+    /// Their index `s` holds the contract's element `map[s]` (a permutation; `source` says where it came from).
+    Listed {
+        source: String,
+        map: Arc<Vec<usize>>,
+    },
 }
 
 impl Order {
     /// The contract index of their index `s` in a buffer of `n` elements.
-    fn contract_index(self, s: usize, n: usize) -> usize {
+    fn contract_index(&self, s: usize, n: usize) -> usize {
         match self {
             Order::Identity => s,
             Order::BitReversal if n <= 1 => s,
             Order::BitReversal => s.reverse_bits() >> (usize::BITS - n.trailing_zeros()),
+            // A formula is resolved into a checked table before any case runs ([`foreign`]).
+            Order::Formula(f) => f.eval(s as i64, n as i64).map_or(s, |c| c as usize),
+            Order::Listed { map, .. } => map[s],
+        }
+    }
+
+    /// Its table for a buffer of `n` elements, or why it is not a permutation of `0..n`.
+    fn resolve(&self, n: usize) -> Result<Order, String> {
+        match self {
+            Order::Formula(f) => Ok(Order::Listed {
+                source: format!("order-formula `{}`", f.text()),
+                map: Arc::new(f.table(n).map_err(|e| format!("order-formula `{}`: {e}", f.text()))?),
+            }),
+            Order::Listed { source, map } => {
+                permutation(map.to_vec(), n).map_err(|e| format!("{source}: {e}"))?;
+                Ok(self.clone())
+            }
+            other => Ok(other.clone()),
         }
     }
 }
@@ -77,6 +110,11 @@ pub enum ForeignArg {
     Scratch { bytes: usize },
     /// A constant passed in a register.
     Constant(u32),
+    /// The input of the contract's in-out argument `name` in a buffer of its own: their function writes `name` out of
+    /// place (`name` itself is then their output buffer).
+    InputOf { name: String, adapter: Adapter },
+    /// One buffer for the contract's input `input` and its output `output`: their function works in place.
+    InPlace { input: String, output: String, input_adapter: Adapter, output_adapter: Adapter },
 }
 
 /// What the manifest says about one of their symbols.
@@ -87,12 +125,69 @@ pub struct ForeignSpec {
     pub args: Vec<ForeignArg>,
     /// The core their image is built for (`m7` runs on unicorn, the others on QEMU).
     pub core: String,
+    /// Independent instances of the contract per call (a four-way Keccak: 4), laid out in each buffer by `layout`.
+    pub states: usize,
+    pub layout: Layout,
+}
+
+/// Where element `e` of state `j` of `k` states of `n` elements sits in their buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `k * e + j`: element `e` of every state together (one state per vector lane).
+    Interleaved,
+    /// `n * j + e`: one state after the other.
+    Consecutive,
+}
+
+impl Layout {
+    fn position(self, j: usize, e: usize, k: usize, n: usize) -> usize {
+        match self {
+            Layout::Interleaved => k * e + j,
+            Layout::Consecutive => n * j + e,
+        }
+    }
+}
+
+/// Most states per call.
+pub const MAX_STATES: usize = 16;
+
+/// What part of a contract argument one of their arguments carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// The argument as the contract has it.
+    Whole,
+    /// The input of a contract in-out buffer, in a buffer of its own (their function is out of place).
+    InputOf,
+    /// The output of a contract in-out buffer, in a buffer of its own.
+    OutputOf,
 }
 
 /// An argument resolved against the contract.
 enum Slot {
-    Contract { index: usize, adapter: Adapter },
+    Contract {
+        index: usize,
+        adapter: Adapter,
+        role: Role,
+    },
+    /// One buffer their function works on in place: the contract's input `input` in, its output `output` out.
+    InPlace {
+        input: usize,
+        output: usize,
+        input_adapter: Adapter,
+        output_adapter: Adapter,
+    },
     Fixed(Arg),
+}
+
+impl Slot {
+    /// The adapter of the contract's output `index`, if this argument carries it back.
+    fn carries_output(&self, index: usize) -> Option<&Adapter> {
+        match self {
+            Slot::Contract { index: i, adapter, role } if *i == index && *role != Role::InputOf => Some(adapter),
+            Slot::InPlace { output, output_adapter, .. } if *output == index => Some(output_adapter),
+            _ => None,
+        }
+    }
 }
 
 struct Foreign {
@@ -210,14 +305,26 @@ impl Foreign {
             return Err(format!("{} arguments, the manifest declares {}", args.len(), self.slots.len()));
         }
         for (slot, arg) in self.slots.iter().zip(args) {
-            let Slot::Contract { index, adapter } = slot else { continue };
-            let spec = &self.base.args[*index];
-            let reduce = self.transforms(adapter);
-            contract[*index] = Some(match arg {
-                Arg::In(b) => Arg::In(self.unadapt(spec, adapter, b, reduce)),
-                Arg::InOut(b) => Arg::InOut(self.unadapt(spec, adapter, b, reduce)),
-                other => other.clone(),
-            });
+            match (slot, arg) {
+                (Slot::Fixed(_) | Slot::Contract { role: Role::OutputOf, .. }, _) => {}
+                (Slot::Contract { index, adapter, role }, arg) => {
+                    let spec = &self.base.args[*index];
+                    let reduce = self.transforms(adapter);
+                    contract[*index] = Some(match (arg, role) {
+                        (Arg::In(b), Role::InputOf) => Arg::InOut(self.unadapt(spec, adapter, b, reduce)),
+                        (Arg::In(b), _) => Arg::In(self.unadapt(spec, adapter, b, reduce)),
+                        (Arg::InOut(b), _) => Arg::InOut(self.unadapt(spec, adapter, b, reduce)),
+                        (other, _) => other.clone(),
+                    });
+                }
+                (Slot::InPlace { input, output, input_adapter, .. }, Arg::InOut(b)) => {
+                    let spec = &self.base.args[*input];
+                    let reduce = self.transforms(input_adapter);
+                    contract[*input] = Some(Arg::In(self.unadapt(spec, input_adapter, b, reduce)));
+                    contract[*output] = Some(Arg::Out(b.len()));
+                }
+                (Slot::InPlace { .. }, other) => return Err(format!("an in-place buffer, given {other:?}")),
+            }
         }
         Ok(contract.into_iter().map(|a| a.expect("every contract argument has a slot")).collect())
     }
@@ -230,14 +337,20 @@ impl Behaviour for Foreign {
             .iter()
             .map(|slot| match slot {
                 Slot::Fixed(arg) => arg.clone(),
-                Slot::Contract { index, adapter } => {
+                Slot::Contract { index, adapter, role } => {
                     let spec = &self.base.args[*index];
-                    match &contract[*index] {
-                        Arg::In(b) => Arg::In(self.adapt(spec, adapter, b)),
-                        Arg::InOut(b) => Arg::InOut(self.adapt(spec, adapter, b)),
-                        other => other.clone(),
+                    match (&contract[*index], role) {
+                        (Arg::InOut(b), Role::InputOf) => Arg::In(self.adapt(spec, adapter, b)),
+                        (Arg::InOut(b), Role::OutputOf) => Arg::Out(b.len()),
+                        (Arg::In(b), _) => Arg::In(self.adapt(spec, adapter, b)),
+                        (Arg::InOut(b), _) => Arg::InOut(self.adapt(spec, adapter, b)),
+                        (other, _) => other.clone(),
                     }
                 }
+                Slot::InPlace { input, input_adapter, .. } => match &contract[*input] {
+                    Arg::In(b) => Arg::InOut(self.adapt(&self.base.args[*input], input_adapter, b)),
+                    other => other.clone(),
+                },
             })
             .collect()
     }
@@ -259,11 +372,8 @@ impl Behaviour for Foreign {
         let mut buffers = Vec::new();
         for (&theirs, &(index, spec)) in self.outputs.iter().zip(&contract_outputs) {
             let Some(data) = outcome.buffers.get(theirs) else { return outcome.clone() };
-            let adapter = self.slots.iter().find_map(|s| match s {
-                Slot::Contract { index: i, adapter } if *i == index => Some(adapter),
-                _ => None,
-            });
-            let adapter = adapter.expect("every contract argument has a slot");
+            let adapter = self.slots.iter().find_map(|s| s.carries_output(index));
+            let adapter = adapter.expect("every contract output has a slot");
             buffers.push(self.unadapt(spec, adapter, data, self.q.is_some()));
         }
         self.base.canon(&Outcome { buffers, ret: outcome.ret })
@@ -304,18 +414,85 @@ pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
     let mut slots = Vec::new();
     let mut specs = Vec::new();
     let mut seen = vec![false; base.args.len()];
+    let index_of = |name: &str| {
+        names.iter().position(|n| *n == name).ok_or_else(|| {
+            fit(format!("`{name}` is not an argument of the contract (its arguments: {})", names.join(", ")))
+        })
+    };
+    let mut mark = |index: usize| {
+        if std::mem::replace(&mut seen[index], true) {
+            return Err(fit(format!("`{}` is given twice", names[index])));
+        }
+        Ok(())
+    };
+    // Their adapter with its order resolved into a checked table, and their argument's spec.
+    let resolve = |index: usize, adapter: &Adapter| -> Result<(Adapter, ArgSpec), String> {
+        let (name, base_spec) = (names[index], base.args[index]);
+        let mut adapter = adapter.clone();
+        if matches!(adapter.order, Order::Formula(_) | Order::Listed { .. }) {
+            let Len::Fixed(n) = base_spec.len else {
+                let len = base_spec.len;
+                return Err(fit(format!("`{name}`: a permutation needs a fixed length, the contract's is {len}")));
+            };
+            adapter.order = adapter.order.resolve(n).map_err(|e| fit(format!("`{name}`: {e}")))?;
+        }
+        let spec = adapted_spec(&base_spec, &adapter, q).map_err(|e| fit(format!("`{name}`: {e}")))?;
+        Ok((adapter, spec))
+    };
+    let split: Vec<&str> = spec
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            ForeignArg::InputOf { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
     for arg in &spec.args {
         match arg {
             ForeignArg::Contract { name, adapter } => {
-                let index = names.iter().position(|n| n == name).ok_or_else(|| {
-                    fit(format!("`{name}` is not an argument of the contract (its arguments: {})", names.join(", ")))
-                })?;
-                if std::mem::replace(&mut seen[index], true) {
-                    return Err(fit(format!("`{name}` is given twice")));
+                let index = index_of(name)?;
+                mark(index)?;
+                let (adapter, mut their) = resolve(index, adapter)?;
+                let role = if split.contains(&name.as_str()) { Role::OutputOf } else { Role::Whole };
+                if role == Role::OutputOf {
+                    (their.dir, their.input) = (Dir::Out, None);
                 }
-                let base_spec = base.args[index];
-                specs.push(adapted_spec(&base_spec, adapter, q).map_err(|e| fit(format!("`{name}`: {e}")))?);
-                slots.push(Slot::Contract { index, adapter: adapter.clone() });
+                specs.push(their);
+                slots.push(Slot::Contract { index, adapter, role });
+            }
+            ForeignArg::InputOf { name, adapter } => {
+                let index = index_of(name)?;
+                if base.args[index].dir != Dir::InOut || split.iter().filter(|n| *n == name).count() > 1 {
+                    return Err(fit(format!(
+                        "{{ input = \"{name}\" }} takes the input of an in-out argument of the contract, once"
+                    )));
+                }
+                let (adapter, mut their) = resolve(index, adapter)?;
+                (their.name, their.dir, their.output) = (leak(format!("{name} (input)")), Dir::In, None);
+                specs.push(their);
+                slots.push(Slot::Contract { index, adapter, role: Role::InputOf });
+            }
+            ForeignArg::InPlace { input, output, input_adapter, output_adapter } => {
+                let (i, o) = (index_of(input)?, index_of(output)?);
+                let (a, b) = (base.args[i], base.args[o]);
+                if a.dir != Dir::In || b.dir != Dir::Out || a.elem != b.elem || a.len != b.len {
+                    return Err(fit(format!(
+                        "{{ in-place = [\"{input}\", \"{output}\"] }} takes an input and an output of the contract \
+                         of one type and length"
+                    )));
+                }
+                mark(i)?;
+                mark(o)?;
+                let (input_adapter, their_in) = resolve(i, input_adapter)?;
+                let (output_adapter, their_out) = resolve(o, output_adapter)?;
+                specs.push(ArgSpec {
+                    name: leak(format!("{input}/{output}")),
+                    dir: Dir::InOut,
+                    output: their_out.output,
+                    secret: their_in.secret || their_out.secret,
+                    ..their_in
+                });
+                slots.push(Slot::InPlace { input: i, output: o, input_adapter, output_adapter });
             }
             ForeignArg::Symbol { name, address } => {
                 let value = i64::from(*address);
@@ -355,7 +532,7 @@ pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
         .enumerate()
         .filter(|(_, a)| a.dir != Dir::In)
         .map(|(index, _)| {
-            let slot = slots.iter().position(|s| matches!(s, Slot::Contract { index: i, .. } if *i == index));
+            let slot = slots.iter().position(|s| s.carries_output(index).is_some());
             their_buffers.iter().position(|&b| Some(b) == slot).expect("a contract output is one of theirs")
         })
         .collect();
@@ -366,6 +543,8 @@ pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
             ForeignArg::Contract { name, adapter } if *adapter != Adapter::default() => {
                 Some(format!("{name}: {}", describe(adapter, q)))
             }
+            ForeignArg::InputOf { name, .. } => Some(format!("{name}: out of place, its input in a buffer of its own")),
+            ForeignArg::InPlace { input, output, .. } => Some(format!("{input} and {output}: one buffer, in place")),
             _ => None,
         })
         .collect();
@@ -386,13 +565,193 @@ pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
         results: vec![],
     };
     let behaviour = Foreign { base, q, slots, outputs };
+    if spec.states == 1 {
+        return Ok(Box::leak(Box::new(Kernel::from_behaviour(description, Box::new(behaviour)))));
+    }
+    if !(2..=MAX_STATES).contains(&spec.states) {
+        return Err(fit(format!("states = {}: between 1 and {MAX_STATES}", spec.states)));
+    }
+    let unsplittable = base.args.iter().find(|a| !matches!(a.len, Len::Fixed(_)));
+    if let Some(arg) = unsplittable.map(|a| a.name).or(base.returns.map(|_| "the return value")) {
+        return Err(fit(format!("several states per call need buffers of fixed length only; `{arg}` is not one")));
+    }
+    if behaviour.slots.iter().any(|s| !matches!(s, Slot::Contract { role: Role::Whole, .. } | Slot::Fixed(_))) {
+        return Err(fit("several states per call take no { input } or { in-place } argument".into()));
+    }
+    let k = spec.states;
+    let mut description = description;
+    for (their, slot) in description.args.iter_mut().zip(&behaviour.slots) {
+        if let (Slot::Contract { .. }, Len::Fixed(n)) = (slot, their.len) {
+            their.len = Len::Fixed(n * k);
+        }
+    }
+    let layout = match spec.layout {
+        Layout::Interleaved => "element e of state j at k e + j",
+        Layout::Consecutive => "element e of state j at n j + e",
+    };
+    description.computes = format!("{k} states per call ({layout}), each: {}", description.computes);
+    description.edge_cases = base.edge_cases.div_ceil(k as u64);
+    let behaviour = States { one: behaviour, k, layout: spec.layout };
     Ok(Box::leak(Box::new(Kernel::from_behaviour(description, Box::new(behaviour)))))
+}
+
+/// Their kernel on `k` states per call: each state is one case of the contract, checked as one call of it.
+struct States {
+    one: Foreign,
+    k: usize,
+    layout: Layout,
+}
+
+impl States {
+    /// The element size of their buffer `i` when it carries a contract argument.
+    fn unit(&self, slot: &Slot) -> Option<usize> {
+        match slot {
+            Slot::Contract { index, .. } => Some(self.one.base.args[*index].elem.bytes()),
+            _ => None,
+        }
+    }
+
+    /// `k` buffers of one state each, laid out in one.
+    fn merge(&self, parts: &[&[u8]], unit: usize) -> Vec<u8> {
+        let n = parts[0].len() / unit;
+        let mut out = vec![0; n * self.k * unit];
+        for (j, part) in parts.iter().enumerate() {
+            for e in 0..n {
+                let at = self.layout.position(j, e, self.k, n) * unit;
+                out[at..at + unit].copy_from_slice(&part[e * unit..(e + 1) * unit]);
+            }
+        }
+        out
+    }
+
+    /// State `j` of a laid-out buffer.
+    fn part(&self, data: &[u8], unit: usize, j: usize) -> Vec<u8> {
+        let n = data.len() / unit / self.k;
+        (0..n)
+            .flat_map(|e| {
+                let at = self.layout.position(j, e, self.k, n) * unit;
+                data[at..at + unit].to_vec()
+            })
+            .collect()
+    }
+
+    /// Their arguments for state `j` alone.
+    fn state_args(&self, args: &[Arg], j: usize) -> Vec<Arg> {
+        self.one
+            .slots
+            .iter()
+            .zip(args)
+            .map(|(slot, arg)| match (self.unit(slot), arg) {
+                (Some(unit), Arg::In(b)) => Arg::In(self.part(b, unit, j)),
+                (Some(unit), Arg::InOut(b)) => Arg::InOut(self.part(b, unit, j)),
+                (Some(_), Arg::Out(bytes)) => Arg::Out(bytes / self.k),
+                (_, other) => other.clone(),
+            })
+            .collect()
+    }
+
+    /// Outcomes of one state each, their buffers one after the other (the contract's layout, state by state).
+    fn concatenate(outcomes: Vec<Outcome>) -> Outcome {
+        let buffers = (0..outcomes.first().map_or(0, |o| o.buffers.len()))
+            .map(|b| outcomes.iter().flat_map(|o| o.buffers[b].clone()).collect())
+            .collect();
+        Outcome { buffers, ret: None }
+    }
+}
+
+impl Behaviour for States {
+    /// State `j` of case `c` is case `k c + j` of the contract (its edge cases spread over the states), from a seed
+    /// that the case's own generator gives.
+    fn generate_args(&self, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+        use rand::Rng;
+        let seed: u64 = rng.r#gen();
+        let states: Vec<Vec<Arg>> = (0..self.k as u64)
+            .map(|j| {
+                let c = case * self.k as u64 + j;
+                self.one.generate_args(c, &mut super::case_rng(seed, c))
+            })
+            .collect();
+        (0..self.one.slots.len())
+            .map(|i| match (self.unit(&self.one.slots[i]), &states[0][i]) {
+                (Some(unit), Arg::In(_) | Arg::InOut(_)) => {
+                    let parts: Vec<&[u8]> = states.iter().map(|s| super::buffer(&s[i])).collect();
+                    let merged = self.merge(&parts, unit);
+                    if matches!(states[0][i], Arg::In(_)) { Arg::In(merged) } else { Arg::InOut(merged) }
+                }
+                (Some(_), Arg::Out(bytes)) => Arg::Out(bytes * self.k),
+                (_, other) => other.clone(),
+            })
+            .collect()
+    }
+
+    fn evaluate(&self, args: &[Arg]) -> Result<Evaluation, String> {
+        let mut references = Vec::new();
+        for j in 0..self.k {
+            let one = self.one.evaluate(&self.state_args(args, j)).map_err(|e| format!("state {j}: {e}"))?;
+            references.push(one.reference);
+        }
+        Ok(Evaluation { reference: Self::concatenate(references), model: None })
+    }
+
+    fn expected(&self, args: &[Arg]) -> Outcome {
+        self.evaluate(args).map_or(Outcome { buffers: vec![], ret: None }, |e| e.reference)
+    }
+
+    /// Each state of their outcome canonicalised as one call's.
+    fn canonical(&self, outcome: &Outcome) -> Outcome {
+        let buffered: Vec<&Slot> = self
+            .one
+            .slots
+            .iter()
+            .filter(|s| match s {
+                Slot::Contract { index, .. } => self.one.base.args[*index].dir != Dir::In,
+                Slot::Fixed(arg) => matches!(arg, Arg::Out(_)),
+                Slot::InPlace { .. } => true,
+            })
+            .collect();
+        if buffered.len() != outcome.buffers.len() {
+            return outcome.clone();
+        }
+        let states = (0..self.k)
+            .map(|j| {
+                let buffers = buffered
+                    .iter()
+                    .zip(&outcome.buffers)
+                    .map(|(slot, data)| match self.unit(slot) {
+                        Some(unit) => self.part(data, unit, j),
+                        None => data.clone(),
+                    })
+                    .collect();
+                self.one.canonical(&Outcome { buffers, ret: outcome.ret })
+            })
+            .collect();
+        Self::concatenate(states)
+    }
+
+    fn canonicalises_object_code(&self) -> bool {
+        true
+    }
+
+    fn checked(&self) -> Checked {
+        Checked::TwoWay
+    }
+
+    fn model_is_reference(&self) -> bool {
+        false
+    }
+
+    fn declassified_events(&self) -> &'static [crate::ct::Declassification] {
+        &[]
+    }
 }
 
 fn describe(adapter: &Adapter, q: Option<i64>) -> String {
     let mut parts = Vec::new();
-    if adapter.order == Order::BitReversal {
-        parts.push("bit-reversed order".to_string());
+    match &adapter.order {
+        Order::Identity => {}
+        Order::BitReversal => parts.push("bit-reversed order".to_string()),
+        Order::Formula(f) => parts.push(format!("order-formula `{}`", f.text())),
+        Order::Listed { source, .. } => parts.push(format!("order from {source}")),
     }
     if let Some(q) = q
         && (adapter.factor != 1 || adapter.form.is_some())
@@ -423,7 +782,7 @@ fn adapted_spec(base: &ArgSpec, adapter: &Adapter, q: Option<i64>) -> Result<Arg
     if !is_integer(base.elem) && (transforms || adapter.input_bound.is_some() || adapter.output_bound.is_some()) {
         return Err(format!("{} elements take no factor, form or bound", base.elem.name()));
     }
-    if adapter.order == Order::BitReversal {
+    if matches!(adapter.order, Order::BitReversal) {
         match base.len {
             Len::Fixed(n) if n.is_power_of_two() => {}
             Len::PowerOfTwo { .. } => {}
@@ -541,6 +900,8 @@ mod tests {
                 })
                 .collect(),
             core: "m55".into(),
+            states: 1,
+            layout: Layout::Consecutive,
         };
         let kernel = foreign(&spec).unwrap();
         let base = super::super::find("mlkem.basemul.scalar").unwrap();
