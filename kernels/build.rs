@@ -17,7 +17,7 @@ use std::process::Command;
 
 #[path = "src/toolchain.rs"]
 mod toolchain;
-use toolchain::{CLANG, COMMON_FLAGS, CROSS_CC, INSTALL_HINT, LINK_FLAGS, M7_FLAGS, M55_FLAGS, M85_FLAGS};
+use toolchain::{CLANG, COMMON_FLAGS, CROSS_AR, CROSS_CC, INSTALL_HINT, LINK_FLAGS, M7_FLAGS, M55_FLAGS, M85_FLAGS};
 
 /// The compiler of an image's objects. gcc links every image (its libgcc, the same linker script).
 #[derive(Clone, Copy, PartialEq)]
@@ -119,6 +119,9 @@ fn collect_sources(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// The archive of an image's kernel objects (`Harness::kernels`).
+const KERNEL_ARCHIVE: &str = "libpqh_kernels.a";
+
 /// Object name: the linker script places `pqh_harness_*.o` in the harness range that counters skip.
 fn object_name(arm: &Path, src: &Path) -> String {
     let rel = src.strip_prefix(arm).unwrap();
@@ -168,6 +171,13 @@ fn build_image(image: &Image, arm: &Path, sources: &[PathBuf], newlib_include: &
             .arg(&obj));
         objects.push(obj);
     }
+    // The kernel objects as an archive, for users' objects that name our tables (`aliases` in a manifest): the
+    // linker takes only the members that define what is asked for. Rebuilt from scratch so no stale member stays.
+    let archive = obj_dir.join(KERNEL_ARCHIVE);
+    let _ = std::fs::remove_file(&archive);
+    let kernel_objects =
+        objects.iter().filter(|o| !o.file_name().unwrap().to_str().unwrap().starts_with("pqh_harness_"));
+    run(Command::new(CROSS_AR).arg("rcsD").arg(&archive).args(kernel_objects));
     run(Command::new(CROSS_CC)
         .args(image.link_cpu_flags)
         .args(LINK_FLAGS)

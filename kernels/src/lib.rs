@@ -49,6 +49,8 @@ pub const TRACE_PLUGIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libpqh
 pub struct Harness {
     /// `(file name, object)`: the linker script places objects named `pqh_harness_*.o` in the harness range.
     pub objects: [(&'static str, &'static [u8]); 2],
+    /// Every kernel object of the image, as an archive: what a user's objects link against to use our tables.
+    pub kernels: &'static [u8],
 }
 
 macro_rules! harness_of {
@@ -64,6 +66,7 @@ macro_rules! harness_of {
                     include_bytes!(concat!(env!("OUT_DIR"), "/", $image, "/pqh_harness_harness_main_c.o")),
                 ),
             ],
+            kernels: include_bytes!(concat!(env!("OUT_DIR"), "/", $image, "/libpqh_kernels.a")),
         }
     };
 }

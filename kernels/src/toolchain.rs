@@ -1,6 +1,7 @@
 //! The cross toolchain and its flags, shared by `build.rs` (our images) and `pqhelium link` (a user's objects).
 
 pub const CROSS_CC: &str = "arm-none-eabi-gcc";
+pub const CROSS_AR: &str = "arm-none-eabi-ar";
 pub const CLANG: &str = "clang-19";
 pub const INSTALL_HINT: &str =
     "run `ci/setup` (or `apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi clang-19`)";

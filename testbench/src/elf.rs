@@ -141,13 +141,13 @@ fn check_identity(bytes: &[u8]) -> Result<(), ElfError> {
 }
 
 /// A copy of a byte string at 8-byte alignment.
-struct Aligned {
+pub(crate) struct Aligned {
     words: Vec<u64>,
     len: usize,
 }
 
 impl Aligned {
-    fn copy_of(bytes: &[u8]) -> Self {
+    pub(crate) fn copy_of(bytes: &[u8]) -> Self {
         let mut words = vec![0u64; bytes.len().div_ceil(8)];
         for (word, chunk) in words.iter_mut().zip(bytes.chunks(8)) {
             let mut b = [0u8; 8];
@@ -157,7 +157,7 @@ impl Aligned {
         Self { words, len: bytes.len() }
     }
 
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         // SAFETY: `words` holds at least `len` initialised bytes; u8 has no alignment requirement.
         unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<u8>(), self.len) }
     }

@@ -496,3 +496,38 @@ fn code_in_non_standard_sections_and_tables_in_writable_data() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains(&format!("| {KERNEL} | mlkem.basemul.scalar | qemu (m-m55) | 40 | 0 | 0 |")), "{out}");
 }
+
+/// The alias example with its `[aliases]` entry replaced.
+fn alias_example(dir: &Path, alias: &str) -> PathBuf {
+    let source = std::fs::read_to_string(example("ntt_alias.c")).unwrap();
+    let manifest = std::fs::read_to_string(example("ntt_alias.toml")).unwrap();
+    assert!(manifest.contains("byo_zeta = \"pqh_mlkem_zeta\""));
+    let manifest = manifest.replace("byo_zeta = \"pqh_mlkem_zeta\"", alias);
+    write(dir, &manifest, &[("ntt_alias.c", &source)])
+}
+
+#[test]
+fn a_table_aliased_to_one_of_ours_links_and_passes_and_a_wrong_or_unknown_table_does_not() {
+    // The NTT declares `byo_zeta` and defines no table: the alias to ours makes it correct.
+    let (code, out, err) = check(Path::new(&example("ntt_alias.toml")), "100");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("byo_ntt_fwd_alias") && out.contains("100 cases, 0 mismatches, 0 faults"), "{out}");
+    // Aliased to another table of ours of the same shape (the base multiplication's gammas): wrong results.
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = alias_example(dir.path(), "byo_zeta = \"pqh_mlkem_gamma\"");
+    let (code, out, err) = check(&wrong, "20");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("check FAILED"), "{out}");
+    // A table we do not have, and a name that is no symbol: one line each, exit 2.
+    for (alias, expected) in [
+        ("byo_zeta = \"pqh_no_table\"", "our m55 kernels have no table `pqh_no_table`"),
+        ("\"byo zeta\" = \"pqh_mlkem_zeta\"", "`byo zeta` is not a symbol name"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = alias_example(dir.path(), alias);
+        let (code, out, err) = check(&path, "20");
+        assert_eq!(code, 2, "{out}{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(expected), "expected `{expected}` in: {err}");
+    }
+}

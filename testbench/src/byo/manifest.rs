@@ -24,6 +24,10 @@ pub struct Manifest {
     /// Flags for the sources (`-DNAME`, `-I dir`, `-O3`...).
     #[serde(default)]
     pub flags: Vec<String>,
+    /// Symbols of yours that are our tables: your name -> ours (`pqh_mlkem_zeta`); our kernel objects are then
+    /// linked in for them.
+    #[serde(default)]
+    pub aliases: BTreeMap<String, String>,
     /// One entry per symbol to check.
     #[serde(rename = "kernel")]
     pub kernels: Vec<KernelEntry>,

@@ -8,10 +8,13 @@
 pub mod formula;
 pub mod manifest;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use pqhelium_kernels::toolchain::{CLANG, CROSS_CC, INSTALL_HINT, LINK_FLAGS, M7_FLAGS, M55_FLAGS, M85_FLAGS};
+use pqhelium_kernels::toolchain::{
+    CLANG, CROSS_AR, CROSS_CC, INSTALL_HINT, LINK_FLAGS, M7_FLAGS, M55_FLAGS, M85_FLAGS,
+};
 use pqhelium_kernels::{GuestImage, Harness};
 
 use crate::backend::Image;
@@ -112,6 +115,9 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
             return Err(at(format!("`{}`: no contract `{}` (see `pqhelium list`)", k.symbol, k.contract)));
         }
     }
+    for (theirs, ours) in &manifest.aliases {
+        check_alias(core, theirs, ours).map_err(&at)?;
+    }
     let dir = manifest_path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
     let build = tempfile::Builder::new().prefix("pqhelium-link-").tempdir().map_err(|e| e.to_string())?;
@@ -143,7 +149,7 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
             std::iter::once(k.symbol.as_str()).chain(extras)
         })
         .collect();
-    link(core, build.path(), &objects, &wanted, &elf_path)?;
+    link(core, build.path(), &objects, &wanted, &manifest.aliases, &elf_path)?;
     let bytes = std::fs::read(&elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
     let elf = GuestElf::parse(core.name, &bytes).map_err(|e| format!("{}: {e}", elf_path.display()))?;
     let defined = defined_symbols(&bytes)?;
@@ -287,7 +293,7 @@ fn build_objects(manifest: &Manifest, core: &Core, dir: &Path, build: &Path) -> 
                 let members = build.join(format!("archive_{i}"));
                 std::fs::create_dir_all(&members).map_err(|e| e.to_string())?;
                 let absolute = std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                run(Command::new("arm-none-eabi-ar").arg("x").arg(&absolute).current_dir(&members), "ar")?;
+                run(Command::new(CROSS_AR).arg("x").arg(&absolute).current_dir(&members), "ar")?;
                 let mut listed: Vec<PathBuf> =
                     std::fs::read_dir(&members).map_err(|e| e.to_string())?.map(|e| e.unwrap().path()).collect();
                 listed.sort();
@@ -328,8 +334,51 @@ fn check_object(path: &Path, isa: Isa) -> Result<(), String> {
     Ok(())
 }
 
+/// An alias must name a table (a data object) of our kernels for this core, and a name of theirs that is a plain
+/// symbol: the linker is given both as they are.
+fn check_alias(core: &Core, theirs: &str, ours: &str) -> Result<(), String> {
+    use object::read::archive::ArchiveFile;
+    use object::{Object, ObjectSymbol, SymbolKind};
+    let is_name = |s: &str| {
+        s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if !is_name(theirs) {
+        return Err(format!("aliases: `{theirs}` is not a symbol name"));
+    }
+    let archive = ArchiveFile::parse(core.harness.kernels).map_err(|e| e.to_string())?;
+    let mut tables = Vec::new();
+    for member in archive.members() {
+        let member = member.map_err(|e| e.to_string())?;
+        let aligned = crate::elf::Aligned::copy_of(member.data(core.harness.kernels).map_err(|e| e.to_string())?);
+        let file = object::File::parse(aligned.bytes()).map_err(|e| e.to_string())?;
+        for symbol in file.symbols().filter(|s| s.is_definition() && s.is_global() && s.kind() == SymbolKind::Data) {
+            match symbol.name() {
+                Ok(name) if name == ours => return Ok(()),
+                Ok(name) => tables.push(name.to_string()),
+                Err(_) => {}
+            }
+        }
+    }
+    tables.sort();
+    let near: Vec<&str> = tables.iter().map(String::as_str).filter(|t| t.starts_with("pqh_")).take(6).collect();
+    Err(format!(
+        "aliases: `{theirs}` = `{ours}`: our {} kernels have no table `{ours}` (tables: {}, ...; `arm-none-eabi-nm` on \
+         an image lists them all)",
+        core.name,
+        near.join(", ")
+    ))
+}
+
 /// Links their objects with our harness and linker script; an undefined symbol is named.
-fn link(core: &Core, build: &Path, objects: &[PathBuf], wanted: &[&str], output: &Path) -> Result<(), String> {
+fn link(
+    core: &Core,
+    build: &Path,
+    objects: &[PathBuf],
+    wanted: &[&str],
+    aliases: &BTreeMap<String, String>,
+    output: &Path,
+) -> Result<(), String> {
     let script = build.join("link.ld");
     std::fs::write(&script, pqhelium_kernels::LINK_SCRIPT).map_err(|e| e.to_string())?;
     let mut harness = Vec::new();
@@ -343,6 +392,14 @@ fn link(core: &Core, build: &Path, objects: &[PathBuf], wanted: &[&str], output:
     // Archive members come in only when something asks for them: their kernels and tables are asked for.
     for symbol in wanted {
         command.arg(format!("-Wl,--undefined={symbol}"));
+    }
+    if !aliases.is_empty() {
+        let archive = build.join("libpqh_kernels.a");
+        std::fs::write(&archive, core.harness.kernels).map_err(|e| e.to_string())?;
+        for (theirs, ours) in aliases {
+            command.arg(format!("-Wl,--undefined={ours}")).arg(format!("-Wl,--defsym={theirs}={ours}"));
+        }
+        command.arg(&archive);
     }
     // C library helpers (memcpy, memset, __aeabi_*) from newlib and libgcc. newlib's objects say nothing of their
     // stack and are built with variable-size enums, which clang's objects and ours are not: ld's warnings about
