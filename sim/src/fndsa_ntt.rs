@@ -723,9 +723,9 @@ pub mod steps {
     use super::{FWD_IN, INV_IN, bounds, passes, steps_of};
     use crate::coverage::{Found, Step, seek};
 
-    const DEPENDENT: &str = "past a pass's first layer the proof adds the worst |u| and the worst |w v| of a \
-                             butterfly, but u and v are functions of the same inputs, so no proof says one input \
-                             drives both to their extremes; the corner cases are the best a search found";
+    const DEPENDENT: &str = "the best a search found, not solved exactly: past a pass's first layer the proof adds \
+                             each layer's worst multiplication error and reduction output, which one input may not \
+                             attain at every layer";
 
     /// The layers that start a register pass, the last one (three layers after its gathers) included.
     fn pass_starts(logn: u32) -> Vec<usize> {
@@ -799,11 +799,14 @@ pub mod steps {
             if forward { super::ntt_fwd(logn, &mut a) } else { super::ntt_inv(logn, &mut a) }
         };
         let mut out = Vec::new();
+        let mut from = vec![max; n];
         for (k, step) in searched(logn, forward).into_iter().enumerate() {
-            // The high end from the all-max input; the low end is its negation (the models are odd functions but
+            // The high end, from the input found for the step before (steps in layer order: a deeper layer's
+            // extreme builds on the shallower ones'); the low end is its negation (the models are odd functions but
             // for the rounding of exact ties, so the negated input reaches the negated extreme within a unit).
-            let Found { input, .. } = seek(step, true, &vec![max; n], (-max, max), ITERATIONS, k as u64, run);
+            let Found { input, .. } = seek(step, true, &from, (-max, max), ITERATIONS, k as u64, run);
             out.push(input.iter().map(|x| -x).collect());
+            from.clone_from(&input);
             out.push(input);
         }
         out

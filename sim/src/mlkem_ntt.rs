@@ -700,7 +700,9 @@ pub mod steps {
     use std::sync::LazyLock;
 
     use super::bounds::{self, mulmod_bound};
-    use super::{ANY_I16, BASEMUL_IN_MAX, FWD_IN_MAX, GAMMA, GAMMA_TW, Steps, ZETA, ZETA_TW, mulmod};
+    use super::solver::Solver;
+    use super::{ANY_I16, BASEMUL_IN_MAX, FWD_IN_MAX, GAMMA, GAMMA_TW, Steps, mulmod};
+    use crate::coverage::Proven;
     use crate::coverage::Step;
 
     /// max |mulmod(b, z)| over every |b| <= b_max, exhaustively.
@@ -708,43 +710,36 @@ pub mod steps {
         (-b_max..=b_max).map(|b| i64::from(mulmod(b as i16, z, zt)).abs()).max().unwrap()
     }
 
-    /// Where the proof's worst cases meet in one input and where they cannot.
-    const DEPENDENT: &str = "the proof adds the worst |u| and the worst |zeta v| of a butterfly, but from layer 2 on u \
-                             and v are functions of the same inputs, so no proof says one input drives both to their \
-                             extremes; the corner cases are the best a search found";
+    /// Why an inverse NTT step may stay short of the proof's ends.
+    const DEPENDENT: &str = "the best a search found, not solved exactly: the proof adds each layer's worst \
+                             multiplication error, which one input may not attain at every layer";
 
-    /// Forward NTT: each layer's multiplication input and butterfly outputs.
+    /// Forward NTT: each layer's multiplication input and butterfly outputs, with the exact reachable ends where
+    /// the proof's are out of reach ([`super::solver`]).
     pub fn fwd(s: &Steps) -> Vec<Step> {
         let (_, layers) = bounds::fwd_layers(FWD_IN_MAX).expect("the forward NTT's bounds hold");
+        let solver = &*super::SOLVER;
+        let exact = |step: Step, l: usize, js: &dyn Fn() -> Box<dyn Iterator<Item = usize>>| {
+            let (_, hi) = solver.best(l, js(), true);
+            let (_, lo) = solver.best(l, js(), false);
+            match step.proven {
+                Proven::Range { lo: plo, hi: phi } if lo > plo || hi < phi => step.reachable(lo, hi, SOLVED),
+                _ => step,
+            }
+        };
         let mut out = Vec::new();
         for (l, [mul, sum]) in layers.into_iter().enumerate() {
-            out.push(if l == 0 {
-                Step::magnitude(s.fwd_mulmod[l], mul)
-            } else {
-                Step::magnitude(s.fwd_mulmod[l], mul).note(DEPENDENT)
-            });
-            let step = Step::magnitude(s.fwd_sum[l], sum);
-            out.push(if l == 0 {
-                // Layer 1: u = x[j] and v = x[j + 128] are independent inputs, so the reachable extreme is exact.
-                let t = mulmod_reached(FWD_IN_MAX, ZETA[1], ZETA_TW[1]);
-                let reached = FWD_IN_MAX + t;
-                if reached < sum {
-                    step.reachable(
-                        -reached,
-                        reached,
-                        format!(
-                            "|x[j]| <= {FWD_IN_MAX} plus max |zeta_1 x[j+128] mod+-| = {t} (exhaustive over x[j+128])"
-                        ),
-                    )
-                } else {
-                    step
-                }
-            } else {
-                step.note(DEPENDENT)
-            });
+            let layer = l + 1;
+            let mulmod = Step::magnitude(s.fwd_mulmod[l], mul);
+            out.push(if layer == 1 { mulmod } else { exact(mulmod, layer - 1, &|| Box::new(Solver::v_side(layer))) });
+            out.push(exact(Step::magnitude(s.fwd_sum[l], sum), layer, &|| Box::new(0..super::N)));
         }
         out
     }
+
+    const SOLVED: &str = "exact (solved backwards): a butterfly's u and v depend on disjoint inputs, so their \
+                          extremes add; the proof adds each layer's worst multiplication error, which no input \
+                          attains at every layer";
 
     /// Inverse NTT: the first reduction's input (any int16_t), each layer's sums and differences, the middle
     /// reduction's input.
@@ -813,13 +808,14 @@ pub mod steps {
 pub mod corners {
     use std::sync::LazyLock;
 
-    use super::{ANY_I16, FWD_IN_MAX, N, Poly, SCALAR_STEPS};
-    use crate::coverage::{Found, seek};
+    use super::solver::Solver;
+    use super::{ANY_I16, N, Poly, SCALAR_STEPS};
+    use crate::coverage::seek;
 
     /// How many corner cases each kernel has (known without searching: `pqhelium list` shows them): two per step
     /// searched.
-    pub const FWD_CASES: usize = 2 * (6 + 7);
-    pub const INV_CASES: usize = 2 * (7 + 7 + 1);
+    pub const FWD_CASES: usize = 2 + 4 * 6;
+    pub const INV_CASES: usize = 4 + 2 * (6 + 6 + 1);
     pub const BASEMUL_CASES: usize = 4;
 
     /// Moves per search: enough for every step to reach the extreme a longer search reaches (see docs/coverage.md).
@@ -829,27 +825,41 @@ pub mod corners {
         v.try_into().expect("a polynomial")
     }
 
-    /// Searches the high end of each step from the all-max input, the low end from the all-min one.
+    /// Searches the high end of each step, then the low end, each from the input found for the step before it
+    /// (steps in layer order: a deeper layer's extreme builds on the shallower ones'), the first from the all-max
+    /// (all-min) input.
     fn search(steps: &[&'static str], domain: (i16, i16), run: fn(&mut Poly)) -> Vec<Poly> {
         let mut out = Vec::new();
+        let mut from = [[domain.1; N], [domain.0; N]];
         for (k, &step) in steps.iter().enumerate() {
-            for high in [true, false] {
-                let start = [if high { domain.1 } else { domain.0 }; N];
+            for (end, high) in [true, false].into_iter().enumerate() {
                 let seed = 2 * k as u64 + u64::from(high);
-                let Found { input, .. } = seek(step, high, &start, domain, ITERATIONS, seed, |x| run(&mut poly(x)));
-                out.push(poly(&input));
+                let found = seek(step, high, &from[end], domain, ITERATIONS, seed, |x| run(&mut poly(x)));
+                from[end] = poly(&found.input);
+                out.push(from[end]);
             }
         }
         out
     }
 
-    /// The forward NTT: every step but layer 1's multiplication input (the input itself, at its ends in the edge
-    /// cases), high end then low end.
+    /// The forward NTT, solved backwards through the butterflies ([`super::solver`]): per layer, the butterfly
+    /// outputs at their high and low ends, and (from layer 2) the multiplication's input at its ends (layer 1's is
+    /// the input itself, at its ends in the edge cases).
     pub static FWD: LazyLock<Vec<Poly>> = LazyLock::new(|| {
-        let s = &SCALAR_STEPS;
-        let steps: Vec<&'static str> = s.fwd_mulmod[1..].iter().chain(&s.fwd_sum).copied().collect();
-        let max = FWD_IN_MAX as i16;
-        let found = search(&steps, (-max, max), super::ntt_fwd_scalar);
+        let solver = &*super::SOLVER;
+        let mut found = Vec::new();
+        for l in 1..=7 {
+            if l > 1 {
+                for high in [true, false] {
+                    let (j, _) = solver.best(l - 1, Solver::v_side(l), high);
+                    found.push(solver.extreme(l - 1, j, high));
+                }
+            }
+            for high in [true, false] {
+                let (j, _) = solver.best(l, 0..N, high);
+                found.push(solver.extreme(l, j, high));
+            }
+        }
         assert_eq!(found.len(), FWD_CASES);
         found
     });
@@ -857,9 +867,17 @@ pub mod corners {
     /// The inverse NTT: every layer's sums and differences, and the middle reduction.
     pub static INV: LazyLock<Vec<Poly>> = LazyLock::new(|| {
         let s = &SCALAR_STEPS;
-        let mut steps: Vec<&'static str> = s.inv_sum.iter().chain(&s.inv_mulmod).copied().collect();
-        steps.push(s.inv_reduce_mid);
-        let found = search(&steps, (-ANY_I16 as i16, (ANY_I16 - 1) as i16), super::ntt_inv_scalar);
+        let mut steps: Vec<&'static str> = (1..7).flat_map(|l| [s.inv_sum[l], s.inv_mulmod[l]]).collect();
+        steps.insert(4, s.inv_reduce_mid);
+        // Layer 1 adds two reductions of independent inputs: each x the one whose reduction is largest in
+        // magnitude, signed so that both add up (u + v) or cancel (v - u) at an end (exhaustive).
+        let r = |x: i16| super::reduce1(x);
+        let x = (i16::MIN..=i16::MAX).max_by_key(|&x| (r(x).unsigned_abs(), x)).unwrap();
+        let neg = (i16::MIN..=i16::MAX).find(|&y| r(y) == -r(x)).unwrap_or(x);
+        let same = |flip: bool| -> Poly { std::array::from_fn(|_| if flip { neg } else { x }) };
+        let apart = |flip: bool| -> Poly { std::array::from_fn(|c| if (c % 4 < 2) != flip { x } else { neg }) };
+        let mut found = vec![same(false), same(true), apart(false), apart(true)];
+        found.extend(search(&steps, (-ANY_I16 as i16, (ANY_I16 - 1) as i16), super::ntt_inv_scalar));
         assert_eq!(found.len(), INV_CASES);
         found
     });
@@ -885,4 +903,112 @@ pub mod corners {
         assert_eq!(found.len(), BASEMUL_CASES);
         found
     });
+}
+
+/// The forward NTT's reachable intervals, computed once ([`solver`]): the steps' reachable ends and the corner
+/// cases read them.
+pub static SOLVER: LazyLock<solver::Solver> = LazyLock::new(solver::Solver::new);
+
+/// Solving backwards through the forward NTT's butterflies (FIPS order, the scalar model's arithmetic, which the
+/// MVE kernel performs on each coefficient too).
+///
+/// After layer L, coefficient j depends only on the inputs i = j mod 2^(8-L) (its class). A butterfly's u and v
+/// (coefficients j and j + len before it) are in different classes, so they depend on disjoint inputs: the
+/// extremes of u + t and u - t (t = mulmod(v, zeta)) are u's extreme plus t's, and t's extreme is exhaustive over
+/// v's reachable interval. Every value of that interval is reachable ([`Solver::build`] constructs it, and the
+/// corner cases are checked on the model), so the intervals computed here are exact, not bounds.
+pub mod solver {
+    use super::{FWD_IN_MAX, N, Poly, ZETA, ZETA_TW, mulmod};
+
+    /// Reachable intervals of every coefficient after every layer: `range[L][j]` for L = 0 (the input) ..= 7.
+    pub struct Solver {
+        pub range: Vec<[(i64, i64); N]>,
+    }
+
+    /// The butterfly that writes coefficient j at layer L (1..=7): (u index, v index, zeta index, whether j is u's
+    /// side: u + t, else u - t).
+    fn butterfly(l: usize, j: usize) -> (usize, usize, usize, bool) {
+        let len = N >> l;
+        let block = j / (2 * len);
+        let lower = j % (2 * len) < len;
+        let u = if lower { j } else { j - len };
+        (u, u + len, (1 << (l - 1)) + block, lower)
+    }
+
+    fn t(v: i64, k: usize) -> i64 {
+        i64::from(mulmod(v as i16, ZETA[k], ZETA_TW[k]))
+    }
+
+    impl Solver {
+        pub fn new() -> Solver {
+            let mut range = vec![[(-FWD_IN_MAX, FWD_IN_MAX); N]];
+            for l in 1..=7 {
+                let before = range[l - 1];
+                let mut now = [(0, 0); N];
+                for (j, r) in now.iter_mut().enumerate() {
+                    let (u, v, k, lower) = butterfly(l, j);
+                    let (vlo, vhi) = before[v];
+                    let (tmin, tmax) =
+                        (vlo..=vhi).map(|v| t(v, k)).fold((i64::MAX, i64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+                    let (ulo, uhi) = before[u];
+                    *r = if lower { (ulo + tmin, uhi + tmax) } else { (ulo - tmax, uhi - tmin) };
+                }
+                range.push(now);
+            }
+            Solver { range }
+        }
+
+        /// Sets the inputs of coefficient j's class so that it holds `target` after layer `l`; false when no
+        /// choice of v (smallest first) leaves u inside its reachable interval (never, for a target inside j's).
+        pub fn build(&self, l: usize, j: usize, target: i64, x: &mut Poly) -> bool {
+            if l == 0 {
+                if target.abs() > FWD_IN_MAX {
+                    return false;
+                }
+                x[j] = target as i16;
+                return true;
+            }
+            let (u, v, k, lower) = butterfly(l, j);
+            let ((ulo, uhi), (vlo, vhi)) = (self.range[l - 1][u], self.range[l - 1][v]);
+            let reach = vlo.abs().max(vhi);
+            for m in 0..=reach {
+                for vv in [m, -m] {
+                    if vv < vlo || vv > vhi {
+                        continue;
+                    }
+                    let need = if lower { target - t(vv, k) } else { target + t(vv, k) };
+                    if (ulo..=uhi).contains(&need) && self.build(l - 1, u, need, x) && self.build(l - 1, v, vv, x) {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+
+        /// An input that puts coefficient j at its high (or low) end after layer l.
+        pub fn extreme(&self, l: usize, j: usize, high: bool) -> Poly {
+            let (lo, hi) = self.range[l][j];
+            let mut x = [0; N];
+            assert!(self.build(l, j, if high { hi } else { lo }, &mut x), "layer {l} coefficient {j}");
+            x
+        }
+
+        /// The coefficient with the highest (lowest) reachable value after layer l among `js`, and that value.
+        pub fn best(&self, l: usize, js: impl Iterator<Item = usize>, high: bool) -> (usize, i64) {
+            let value = |j: usize| if high { self.range[l][j].1 } else { self.range[l][j].0 };
+            let j = js.max_by_key(|&j| if high { value(j) } else { -value(j) }).unwrap();
+            (j, value(j))
+        }
+
+        /// The coefficients that are some butterfly's v at layer l (1..=7): its multiplication's inputs.
+        pub fn v_side(l: usize) -> impl Iterator<Item = usize> {
+            (0..N).filter(move |j| j % (2 * (N >> l)) >= N >> l)
+        }
+    }
+
+    impl Default for Solver {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
 }

@@ -19,6 +19,9 @@ pub struct Args {
     cases: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Random cases only (those after the edge and corner cases): what the corner cases add.
+    #[arg(long, conflicts_with = "docs")]
+    random: bool,
     /// Write the tables as the Markdown page docs/coverage.md is (to this file) instead of printing them.
     #[arg(long)]
     docs: Option<PathBuf>,
@@ -41,8 +44,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let mut page = String::new();
     for kernel in kernels {
-        let c = coverage::measure(kernel, args.seed, 0..args.cases).expect("the kernel declares steps");
-        write!(page, "{}", section(kernel, &c, args.cases))?;
+        let first = if args.random { kernel.edge_cases } else { 0 };
+        let c = coverage::measure(kernel, args.seed, first..first + args.cases).expect("the kernel declares steps");
+        write!(page, "{}", section(kernel, &c, args.cases, args.random))?;
     }
     match &args.docs {
         Some(path) => {
@@ -54,15 +58,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn section(kernel: &Kernel, c: &Coverage, cases: u64) -> String {
-    let corners = kernel.edge_cases;
-    format!(
-        "## {}\n\n{} cases (edge and corner cases 0..{corners} first): {}\n\n{}\n",
-        kernel.id,
-        cases.max(corners),
-        c.line(),
-        c.table()
-    )
+fn section(kernel: &Kernel, c: &Coverage, cases: u64, random: bool) -> String {
+    let e = kernel.edge_cases;
+    let which = if random {
+        format!("{cases} random cases ({e}..{})", e + cases)
+    } else {
+        format!("{cases} cases (edge and corner cases 0..{e} first)")
+    };
+    format!("## {}\n\n{which}: {}\n\n{}\n", kernel.id, c.line(), c.table())
 }
 
 fn docs_page(sections: &str, cases: u64, seed: u64) -> String {

@@ -64,8 +64,9 @@ pub struct Kernel {
     description: Description,
     /// How it is checked (from the contract's [`Ways`]).
     pub checked: Checked,
-    /// The steps whose bound coverage is reported (`Contract::coverage_steps`).
-    steps: Vec<Step>,
+    /// The steps whose bound coverage is reported (`Contract::coverage_steps`), computed when first asked for
+    /// (their reachable ends may take an exhaustive search).
+    steps: std::sync::OnceLock<Vec<Step>>,
     behaviour: Box<dyn Behaviour>,
 }
 
@@ -109,13 +110,13 @@ impl Kernel {
             Checked::ThreeWay if description.images == Images::HostOnly => Checked::ModelOnly,
             checked => checked,
         };
-        Self { description, checked, steps: behaviour.steps(), behaviour }
+        Self { description, checked, steps: std::sync::OnceLock::new(), behaviour }
     }
 
     /// The reduction, rounding and truncation steps the model observes, with what the bounds proof allows (empty
     /// for a family that does not report bound coverage yet).
     pub fn coverage_steps(&self) -> &[Step] {
-        &self.steps
+        self.steps.get_or_init(|| self.behaviour.steps())
     }
 
     /// The arguments of case `case` (the rng is `case_rng(seed, case)`).
