@@ -23,6 +23,7 @@ use std::sync::LazyLock;
 
 use pqhelium_core::fndsa::fpu::{BerExponent, FpuKernels, Reference, SamplerCentre};
 use pqhelium_core::fndsa::sampler::{INV_SIGMA, SIGMA_MIN};
+use pqhelium_sim::corner_search;
 use rand::Rng;
 
 use super::softfloat::LOGN;
@@ -430,7 +431,7 @@ static SPECS: [Spec; 16] = [
             },
         ],
         requires: "c from sampler_centre; z = b + (2b - 1) z0 for a bit b",
-        edge_cases: 380,
+        edge_cases: EXPONENT_EDGE_CASES,
         generate: generate_sampler_exponent,
         run: |fpu, input| {
             let centre = input.centre.as_ref().expect("a centre");
@@ -970,8 +971,22 @@ fn centre_edges() -> Vec<(f64, f64, f64)> {
     mus.iter().flat_map(|&mu| sigmas.map(|(i, s)| (mu, i, s))).collect()
 }
 
+/// The Bernoulli exponent's edge cases: every candidate around five centres (380), then the corners where x / ln2
+/// is an integer or one ulp from one (`corner_search::sampler_exponent_corners`, checked against the list's length).
+const EXPONENT_EDGE_CASES: u64 = 380 + 58;
+
+static EXPONENT_EDGES: LazyLock<Vec<(f64, f64, i32, i32)>> = LazyLock::new(|| {
+    let mut v = exponent_candidates();
+    v.extend(corner_search::sampler_exponent_corners(SIGMA_MIN[9]));
+    v
+});
+
+fn exponent_edges() -> &'static [(f64, f64, i32, i32)] {
+    &EXPONENT_EDGES
+}
+
 /// (mu, isigma, z, z0): every candidate of the base sampler (z0 in 0..=18, both signs) around a few centres.
-fn exponent_edges() -> Vec<(f64, f64, i32, i32)> {
+fn exponent_candidates() -> Vec<(f64, f64, i32, i32)> {
     let mus = [0.0, 0.5, f64::from_bits(0x3FEF_FFFF_FFFF_FFFF), -0.25, pow2(LO)];
     let mut v = Vec::new();
     for mu in mus {
