@@ -388,25 +388,3 @@ mod tests {
         assert!(kinds.iter().all(|&k| k > 10), "{kinds:?}");
     }
 }
-#[cfg(test)]
-mod debug {
-    use super::*;
-    #[test]
-    fn dbg_exponent() {
-        let sigma_min = pqhelium_core::fndsa::sampler::SIGMA_MIN[9];
-        let corners = sampler_exponent_corners(sigma_min);
-        let mut differ = 0;
-        let mut kinds = [0; 3];
-        for &(mu, isigma, z, z0) in &corners {
-            let c = Reference.sampler_centre(mu, isigma, sigma_min);
-            let d = f64::from(z) - c.r;
-            let x = d * d * c.dss - f64::from(z0 * z0) * INV_2SQRSIGMA0;
-            let q = x * INV_LOG2;
-            kinds[(ulps_from_integer(q).unwrap() + 1) as usize] += 1;
-            if (x * INV_LOG2) as i64 != (x / LOG2) as i64 {
-                differ += 1;
-            }
-        }
-        eprintln!("corners {} kinds {kinds:?} differ {differ}", corners.len());
-    }
-}
