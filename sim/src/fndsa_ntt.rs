@@ -11,7 +11,69 @@
 
 use pqhelium_core::fndsa::ntt::G;
 
+use crate::coverage::{self, observe_s16};
 use crate::mve::*;
+
+/// The names of a step at each layer (0-based, as the bounds proof counts): `<prefix>/layer<L>.<step>`.
+macro_rules! per_layer {
+    ($prefix:literal, $step:literal) => {
+        [
+            concat!($prefix, "/layer0.", $step),
+            concat!($prefix, "/layer1.", $step),
+            concat!($prefix, "/layer2.", $step),
+            concat!($prefix, "/layer3.", $step),
+            concat!($prefix, "/layer4.", $step),
+            concat!($prefix, "/layer5.", $step),
+            concat!($prefix, "/layer6.", $step),
+            concat!($prefix, "/layer7.", $step),
+            concat!($prefix, "/layer8.", $step),
+            concat!($prefix, "/layer9.", $step),
+        ]
+    };
+}
+
+/// The steps the MVE models observe ([`crate::coverage`]), per size. Forward: each pass's reduction of its loaded
+/// input (named by the pass's first layer), each layer's multiplication input and butterfly outputs. Inverse: each
+/// layer's sums (the reduction's input; at layer 0 the multiplication by n^-1's) and differences (the
+/// multiplication's input).
+pub struct Steps {
+    pub fwd_red: [&'static str; 10],
+    pub fwd_mul: [&'static str; 10],
+    pub fwd_sum: [&'static str; 10],
+    pub inv_sum: [&'static str; 10],
+    pub inv_dif: [&'static str; 10],
+}
+
+pub const STEPS_512: Steps = Steps {
+    fwd_red: per_layer!("fndsa.ntt512.fwd", "red"),
+    fwd_mul: per_layer!("fndsa.ntt512.fwd", "mul"),
+    fwd_sum: per_layer!("fndsa.ntt512.fwd", "sum"),
+    inv_sum: per_layer!("fndsa.ntt512.inv", "sum"),
+    inv_dif: per_layer!("fndsa.ntt512.inv", "dif"),
+};
+
+pub const STEPS_1024: Steps = Steps {
+    fwd_red: per_layer!("fndsa.ntt1024.fwd", "red"),
+    fwd_mul: per_layer!("fndsa.ntt1024.fwd", "mul"),
+    fwd_sum: per_layer!("fndsa.ntt1024.fwd", "sum"),
+    inv_sum: per_layer!("fndsa.ntt1024.inv", "sum"),
+    inv_dif: per_layer!("fndsa.ntt1024.inv", "dif"),
+};
+
+/// The steps of a size.
+pub fn steps_of(logn: u32) -> &'static Steps {
+    if logn == 9 { &STEPS_512 } else { &STEPS_1024 }
+}
+
+/// Observes a and b's lanes as integers, added (`sub`: subtracted): a wrapped lane shows past the bound.
+#[inline(always)]
+fn observe_sum(step: &'static str, a: Q, b: Q, sub: bool) {
+    if coverage::enabled() {
+        for (x, y) in a.i16().into_iter().zip(b.i16()) {
+            coverage::observe(step, if sub { i64::from(x) - i64::from(y) } else { i64::from(x) + i64::from(y) });
+        }
+    }
+}
 
 // The family's constants, defined here once: the model, the bounds proof (`bounds`, `sim/tests/fndsa_ntt_bounds.rs`)
 // and the contracts read them; the C kernels' `fndsa_ntt.h` repeats them by name, checked against these by
@@ -186,6 +248,7 @@ macro_rules! network {
 /// A register pass of log2(`NR`) layers from layer `l0`, on `NR` registers (a constant, as in the kernel;
 /// `network!` writes its butterflies out).
 fn fwd_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
+    let steps = steps_of(logn);
     let nl = NR.trailing_zeros();
     let n = 1usize << logn;
     let (group, d) = (n >> l0, n >> (l0 + nl));
@@ -195,13 +258,18 @@ fn fwd_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
             let column = load_column::<NR>(a, base, d);
             let mut r = [Q::ZERO; 8];
             for (x, &c) in r.iter_mut().zip(&column) {
+                observe_s16(steps.fwd_red[l0 as usize], c);
                 *x = red(c);
             }
             macro_rules! butterfly {
                 ($s:literal, $k:literal, $dist:literal) => {{
                     let (s, k, dist) = ($s, $k, $dist);
                     let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
+                    let layer = (l0 + s) as usize;
+                    observe_s16(steps.fwd_mul[layer], r[k + dist]);
                     let t = mul_n(r[k + dist], ZETA[z], ZETA_BR[z]);
+                    observe_sum(steps.fwd_sum[layer], r[k], t, false);
+                    observe_sum(steps.fwd_sum[layer], r[k], t, true);
                     r[k + dist] = vsubq_s16(r[k], t);
                     r[k] = vaddq_s16(r[k], t);
                 }};
@@ -213,32 +281,39 @@ fn fwd_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
 }
 
 #[inline(always)]
-fn ct_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q) {
+fn ct_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q, steps: [&'static str; 2]) {
+    observe_s16(steps[0], r[y]);
     let t = mul_v(r[y], w, wbr);
+    observe_sum(steps[1], r[x], t, false);
+    observe_sum(steps[1], r[x], t, true);
     r[y] = vsubq_s16(r[x], t);
     r[x] = vaddq_s16(r[x], t);
 }
 
 fn fwd_last(a: &mut [i16], logn: u32) {
     let n = 1usize << logn;
+    let steps = steps_of(logn);
+    let first = logn as usize - 3;
+    let layer = |l: usize| [steps.fwd_mul[l], steps.fwd_sum[l]];
     for c in 0..n / 64 {
         let base = 64 * c;
         // The kernel's eight gathers with transpose_offsets, each followed by a reduction.
         let mut r = vldrhq_gather_transpose8_s16(&a[base..]);
         for x in &mut r {
+            observe_s16(steps.fwd_red[first], *x);
             *x = red(*x);
         }
         let (w, wb) = (vld1q_s16(&ZETA[n / 8 + 8 * c..]), vld1q_s16(&ZETA_BR[n / 8 + 8 * c..]));
         for k in 0..4 {
-            ct_v(&mut r, k, k + 4, w, wb);
+            ct_v(&mut r, k, k + 4, w, wb, layer(first));
         }
         let (w2, wb2) = (vld2q_s16(&ZETA[n / 4 + 16 * c..]), vld2q_s16(&ZETA_BR[n / 4 + 16 * c..]));
         for k in (0..8).filter(|k| k & 2 == 0) {
-            ct_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2]);
+            ct_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2], layer(first + 1));
         }
         let (w4, wb4) = (vld4q_s16(&ZETA[n / 2 + 32 * c..]), vld4q_s16(&ZETA_BR[n / 2 + 32 * c..]));
         for k in (0..8).step_by(2) {
-            ct_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1]);
+            ct_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1], layer(first + 2));
         }
         for (k, v) in r.into_iter().enumerate() {
             vst1q_s16(&mut a[base + 8 * k..], v);
@@ -247,7 +322,9 @@ fn fwd_last(a: &mut [i16], logn: u32) {
 }
 
 #[inline(always)]
-fn gs_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q) {
+fn gs_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q, steps: [&'static str; 2]) {
+    observe_sum(steps[0], r[x], r[y], false);
+    observe_sum(steps[1], r[x], r[y], true);
     let s = vaddq_s16(r[x], r[y]);
     let d = vsubq_s16(r[x], r[y]);
     r[x] = red(s);
@@ -256,6 +333,9 @@ fn gs_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q) {
 
 fn inv_first(a: &mut [i16], logn: u32) {
     let n = 1usize << logn;
+    let steps = steps_of(logn);
+    let layer = |l: usize| [steps.inv_sum[l], steps.inv_dif[l]];
+    let last = logn as usize - 1;
     for c in 0..n / 64 {
         let base = 64 * c;
         let mut r = [Q::ZERO; 8];
@@ -264,15 +344,15 @@ fn inv_first(a: &mut [i16], logn: u32) {
         }
         let (w4, wb4) = (vld4q_s16(&IZETA[n / 2 + 32 * c..]), vld4q_s16(&IZETA_BR[n / 2 + 32 * c..]));
         for k in (0..8).step_by(2) {
-            gs_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1]);
+            gs_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1], layer(last));
         }
         let (w2, wb2) = (vld2q_s16(&IZETA[n / 4 + 16 * c..]), vld2q_s16(&IZETA_BR[n / 4 + 16 * c..]));
         for k in (0..8).filter(|k| k & 2 == 0) {
-            gs_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2]);
+            gs_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2], layer(last - 1));
         }
         let (w, wb) = (vld1q_s16(&IZETA[n / 8 + 8 * c..]), vld1q_s16(&IZETA_BR[n / 8 + 8 * c..]));
         for k in 0..4 {
-            gs_v(&mut r, k, k + 4, w, wb);
+            gs_v(&mut r, k, k + 4, w, wb, layer(last - 2));
         }
         // The kernel's eight scatters with transpose_offsets.
         vstrhq_scatter_transpose8_s16(&mut a[base..], r);
@@ -280,6 +360,7 @@ fn inv_first(a: &mut [i16], logn: u32) {
 }
 
 fn inv_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
+    let steps = steps_of(logn);
     let nl = NR.trailing_zeros();
     let n = 1usize << logn;
     let ni = ninv(logn);
@@ -295,6 +376,8 @@ fn inv_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
             macro_rules! butterfly {
                 ($s:literal, $k:literal, $dist:literal) => {{
                     let (s, k, dist) = ($s, $k, $dist);
+                    observe_sum(steps.inv_sum[(l0 + s) as usize], r[k], r[k + dist], false);
+                    observe_sum(steps.inv_dif[(l0 + s) as usize], r[k], r[k + dist], true);
                     let sum = vaddq_s16(r[k], r[k + dist]);
                     let dif = vsubq_s16(r[k], r[k + dist]);
                     if l0 + s == 0 {
@@ -483,20 +566,47 @@ pub mod bounds {
     /// Per-coefficient output bounds of the forward kernel for |input| <= in_max (storage order of the output);
     /// the maximum over every intermediate value is checked against [`LIMIT`].
     pub fn forward(logn: u32, in_max: i64) -> Result<Vec<i64>, String> {
+        forward_layers(logn, in_max).map(|(out, _)| out)
+    }
+
+    /// Per layer, the bounds of the steps the models observe ([`super::Steps`]): forward, a pass's reduction input
+    /// (at the pass's first layer), the multiplication input and the butterfly outputs; inverse, the sums and
+    /// differences, in `sum` ([`inverse_layers`]).
+    #[derive(Debug, Clone, Default)]
+    pub struct Layers {
+        pub red: [i64; 10],
+        pub mul: [i64; 10],
+        pub sum: [i64; 10],
+    }
+
+    /// The output bounds of the forward kernel and the bounds of its steps.
+    pub fn forward_layers(logn: u32, in_max: i64) -> Result<(Vec<i64>, Layers), String> {
         let n = 1usize << logn;
         let rmax = red_max();
         let mut a = vec![in_max; n];
+        let mut layers = Layers::default();
+        let mut ct = |x: i64, y: i64, w: i16, layer: usize, place: &str| -> Result<(i64, i64), String> {
+            layers.mul[layer] = layers.mul[layer].max(y);
+            let (v, v2) = ct(x, y, w, place)?;
+            layers.sum[layer] = layers.sum[layer].max(v);
+            Ok((v, v2))
+        };
         for &(l0, nl) in passes(logn) {
             let (group, d) = (n >> l0, n >> (l0 + nl));
             for g in 0..1usize << l0 {
                 for col in 0..d {
                     let base = g * group + col;
+                    for k in 0..1usize << nl {
+                        layers.red[l0 as usize] = layers.red[l0 as usize].max(a[base + k * d]);
+                    }
                     let mut r: Vec<i64> = (0..1usize << nl).map(|_| rmax).collect();
                     for s in 0..nl {
                         let dist = 1usize << (nl - 1 - s);
                         for k in (0..r.len()).filter(|k| k & dist == 0) {
                             let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
-                            (r[k], r[k + dist]) = ct(r[k], r[k + dist], ZETA[z], &format!("fwd layer {}", l0 + s))?;
+                            let layer = (l0 + s) as usize;
+                            (r[k], r[k + dist]) =
+                                ct(r[k], r[k + dist], ZETA[z], layer, &format!("fwd layer {}", l0 + s))?;
                         }
                     }
                     for (k, v) in r.into_iter().enumerate() {
@@ -506,33 +616,46 @@ pub mod bounds {
             }
         }
         let mut out = vec![0; n];
+        let first = logn as usize - 3;
+        layers.red[first] = a.iter().copied().max().unwrap();
         for c in 0..n / 64 {
             for j in 0..8 {
                 // lane j of register k is coefficient 64c + 8j + k; its twiddles at distances 4, 2, 1:
                 let mut r: Vec<i64> = (0..8).map(|_| rmax).collect();
                 for k in 0..4 {
-                    (r[k], r[k + 4]) = ct(r[k], r[k + 4], ZETA[n / 8 + 8 * c + j], "fwd distance 4")?;
+                    (r[k], r[k + 4]) = ct(r[k], r[k + 4], ZETA[n / 8 + 8 * c + j], first, "fwd distance 4")?;
                 }
                 for k in (0..8).filter(|k| k & 2 == 0) {
                     let z = n / 4 + 16 * c + 2 * j + (k >> 2);
-                    (r[k], r[k + 2]) = ct(r[k], r[k + 2], ZETA[z], "fwd distance 2")?;
+                    (r[k], r[k + 2]) = ct(r[k], r[k + 2], ZETA[z], first + 1, "fwd distance 2")?;
                 }
                 for k in (0..8).step_by(2) {
                     let z = n / 2 + 32 * c + 4 * j + (k >> 1);
-                    (r[k], r[k + 1]) = ct(r[k], r[k + 1], ZETA[z], "fwd distance 1")?;
+                    (r[k], r[k + 1]) = ct(r[k], r[k + 1], ZETA[z], first + 2, "fwd distance 1")?;
                 }
                 for (k, v) in r.into_iter().enumerate() {
                     out[64 * c + 8 * k + j] = v;
                 }
             }
         }
-        Ok(out)
+        Ok((out, layers))
     }
 
     /// Per-coefficient output bounds of the inverse kernel for |input| <= in_max (natural output order).
     pub fn inverse(logn: u32, in_max: i64) -> Result<Vec<i64>, String> {
+        inverse_layers(logn, in_max).map(|(out, _)| out)
+    }
+
+    /// The output bounds of the inverse kernel and, per layer, the bound of its butterflies' sums and differences
+    /// (the same: |x - y| <= |x| + |y|), in `Layers::sum`.
+    pub fn inverse_layers(logn: u32, in_max: i64) -> Result<(Vec<i64>, Layers), String> {
         let n = 1usize << logn;
         let rmax = red_max();
+        let mut layers = Layers::default();
+        let mut gs = |x: i64, y: i64, w: i16, sum_mul: Option<i16>, layer: usize, place: &str| {
+            layers.sum[layer] = layers.sum[layer].max(x + y);
+            gs(x, y, w, rmax, sum_mul, place)
+        };
         // After the first pass, in the natural order.
         let mut a = vec![0; n];
         for c in 0..n / 64 {
@@ -540,14 +663,15 @@ pub mod bounds {
                 let mut r = [in_max; 8];
                 for k in (0..8).step_by(2) {
                     let z = n / 2 + 32 * c + 4 * j + (k >> 1);
-                    (r[k], r[k + 1]) = gs(r[k], r[k + 1], IZETA[z], rmax, None, "inv distance 1")?;
+                    (r[k], r[k + 1]) = gs(r[k], r[k + 1], IZETA[z], None, logn as usize - 1, "inv distance 1")?;
                 }
                 for k in (0..8).filter(|k| k & 2 == 0) {
                     let z = n / 4 + 16 * c + 2 * j + (k >> 2);
-                    (r[k], r[k + 2]) = gs(r[k], r[k + 2], IZETA[z], rmax, None, "inv distance 2")?;
+                    (r[k], r[k + 2]) = gs(r[k], r[k + 2], IZETA[z], None, logn as usize - 2, "inv distance 2")?;
                 }
                 for k in 0..4 {
-                    (r[k], r[k + 4]) = gs(r[k], r[k + 4], IZETA[n / 8 + 8 * c + j], rmax, None, "inv distance 4")?;
+                    let z = IZETA[n / 8 + 8 * c + j];
+                    (r[k], r[k + 4]) = gs(r[k], r[k + 4], z, None, logn as usize - 3, "inv distance 4")?;
                 }
                 for (k, v) in r.into_iter().enumerate() {
                     a[64 * c + 8 * j + k] = v;
@@ -566,11 +690,12 @@ pub mod bounds {
                         let dist = 1usize << (nl - 1 - s);
                         for k in (0..r.len()).filter(|k| k & dist == 0) {
                             let place = format!("inv layer {}", l0 + s);
+                            let layer = (l0 + s) as usize;
                             (r[k], r[k + dist]) = if l0 + s == 0 {
-                                gs(r[k], r[k + dist], last, rmax, Some(ni), &place)?
+                                gs(r[k], r[k + dist], last, Some(ni), layer, &place)?
                             } else {
                                 let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
-                                gs(r[k], r[k + dist], IZETA[z], rmax, None, &place)?
+                                gs(r[k], r[k + dist], IZETA[z], None, layer, &place)?
                             };
                         }
                     }
@@ -580,12 +705,122 @@ pub mod bounds {
                 }
             }
         }
-        Ok(a)
+        Ok((a, layers))
     }
 
     /// Bound of the pointwise output for |a|, |b| <= in_max.
     pub fn pointwise(in_max: i64) -> Result<i64, String> {
         let m = check((in_max * in_max + 32768 * i64::from(Q)) / 65536, "pointwise montgomery")?;
         check(mul_max(m, MONT_C), "pointwise correction")
+    }
+}
+
+/// The steps of the MVE kernels with their proven intervals ([`bounds`]), and corner cases found by hill climbing on
+/// the models ([`crate::coverage::seek`]).
+pub mod steps {
+    use std::sync::LazyLock;
+
+    use super::{FWD_IN, INV_IN, bounds, passes, steps_of};
+    use crate::coverage::{Found, Step, seek};
+
+    const DEPENDENT: &str = "past a pass's first layer the proof adds the worst |u| and the worst |w v| of a \
+                             butterfly, but u and v are functions of the same inputs, so no proof says one input \
+                             drives both to their extremes; the corner cases are the best a search found";
+
+    /// The layers that start a register pass, the last one (three layers after its gathers) included.
+    fn pass_starts(logn: u32) -> Vec<usize> {
+        passes(logn).iter().map(|&(l0, _)| l0 as usize).chain([logn as usize - 3]).collect()
+    }
+
+    /// The forward kernel of size 2^logn: each pass's reduction input, each layer's multiplication input and
+    /// butterfly outputs.
+    pub fn fwd(logn: u32) -> Vec<Step> {
+        let s = steps_of(logn);
+        let (_, l) = bounds::forward_layers(logn, i64::from(FWD_IN)).expect("the forward bounds hold");
+        let starts = pass_starts(logn);
+        let mut out = Vec::new();
+        for layer in 0..logn as usize {
+            if starts.contains(&layer) {
+                let red = l.red[layer];
+                out.push(if layer == 0 {
+                    Step::range(s.fwd_red[layer], -red, red - 1)
+                } else {
+                    Step::magnitude(s.fwd_red[layer], red).note(DEPENDENT)
+                });
+            }
+            let first = starts.contains(&layer);
+            let note = |step: Step| if first { step } else { step.note(DEPENDENT) };
+            out.push(note(Step::magnitude(s.fwd_mul[layer], l.mul[layer])));
+            out.push(note(Step::magnitude(s.fwd_sum[layer], l.sum[layer])));
+        }
+        out
+    }
+
+    /// The inverse kernel: each layer's sums and differences; the first layer it runs (the last, logn - 1) adds
+    /// independent inputs.
+    pub fn inv(logn: u32) -> Vec<Step> {
+        let s = steps_of(logn);
+        let (_, l) = bounds::inverse_layers(logn, i64::from(INV_IN)).expect("the inverse bounds hold");
+        let mut out = Vec::new();
+        for layer in (0..logn as usize).rev() {
+            let note = |step: Step| if layer == logn as usize - 1 { step } else { step.note(DEPENDENT) };
+            out.push(note(Step::magnitude(s.inv_sum[layer], l.sum[layer])));
+            out.push(note(Step::magnitude(s.inv_dif[layer], l.sum[layer])));
+        }
+        out
+    }
+
+    /// Moves per search (the model of a 1024-point NTT takes tens of microseconds).
+    pub const ITERATIONS: usize = 400;
+
+    /// The steps searched: those the edge cases do not already drive to their ends (the first reduction's input
+    /// is the kernel's input).
+    fn searched(logn: u32, forward: bool) -> Vec<&'static str> {
+        let s = steps_of(logn);
+        if forward {
+            let starts = pass_starts(logn);
+            let reds = starts.iter().skip(1).map(|&l| s.fwd_red[l]);
+            reds.chain((0..logn as usize).flat_map(|l| [s.fwd_mul[l], s.fwd_sum[l]])).collect()
+        } else {
+            (0..logn as usize).flat_map(|l| [s.inv_sum[l], s.inv_dif[l]]).collect()
+        }
+    }
+
+    /// How many corner cases a kernel has (two per searched step), without searching.
+    pub fn corner_cases(logn: u32, forward: bool) -> usize {
+        2 * searched(logn, forward).len()
+    }
+
+    fn search(logn: u32, forward: bool) -> Vec<Vec<i16>> {
+        let n = 1usize << logn;
+        let max = if forward { i16::MAX } else { INV_IN as i16 };
+        let run = |x: &[i16]| {
+            let mut a = x.to_vec();
+            if forward { super::ntt_fwd(logn, &mut a) } else { super::ntt_inv(logn, &mut a) }
+        };
+        let mut out = Vec::new();
+        for (k, step) in searched(logn, forward).into_iter().enumerate() {
+            // The high end from the all-max input; the low end is its negation (the models are odd functions but
+            // for the rounding of exact ties, so the negated input reaches the negated extreme within a unit).
+            let Found { input, .. } = seek(step, true, &vec![max; n], (-max, max), ITERATIONS, k as u64, run);
+            out.push(input.iter().map(|x| -x).collect());
+            out.push(input);
+        }
+        out
+    }
+
+    pub static FWD_512: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(9, true));
+    pub static FWD_1024: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(10, true));
+    pub static INV_512: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(9, false));
+    pub static INV_1024: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(10, false));
+
+    /// The corner cases of a kernel.
+    pub fn corners(logn: u32, forward: bool) -> &'static [Vec<i16>] {
+        match (logn, forward) {
+            (9, true) => &FWD_512,
+            (9, false) => &INV_512,
+            (_, true) => &FWD_1024,
+            (_, false) => &INV_1024,
+        }
     }
 }

@@ -10,6 +10,7 @@
 
 use std::sync::LazyLock;
 
+use crate::coverage::{self, observe};
 use crate::mve::*;
 
 // The family's constants, defined here once: the model, the bounds proof (`bounds`, `sim/tests/mlkem_ntt_bounds.rs`)
@@ -96,6 +97,65 @@ pub const fn mve_coeff(s: usize) -> usize {
     ((s & 1) << 1) | ((s & 2) << 1) | ((s >> 2) & 1) | ((s & 8) << 1) | ((s & 16) << 1) | ((s >> 2) & 8) | (s & 0xC0)
 }
 
+// ---- bound coverage ----
+
+/// The names of a step at each of the 7 layers: `<prefix>/layer<L>.<step>`.
+macro_rules! per_layer {
+    ($prefix:literal, $step:literal) => {
+        [
+            concat!($prefix, "/layer1.", $step),
+            concat!($prefix, "/layer2.", $step),
+            concat!($prefix, "/layer3.", $step),
+            concat!($prefix, "/layer4.", $step),
+            concat!($prefix, "/layer5.", $step),
+            concat!($prefix, "/layer6.", $step),
+            concat!($prefix, "/layer7.", $step),
+        ]
+    };
+}
+
+/// The steps a model observes ([`crate::coverage`]), named per build: the MVE kernels and the scalar baselines
+/// perform the same operations on each coefficient, so both have the same steps and the same proven intervals.
+pub struct Steps {
+    /// Forward: the input of each layer's multiplication by zeta, and the butterfly's outputs u + t, u - t.
+    pub fwd_mulmod: [&'static str; 7],
+    pub fwd_sum: [&'static str; 7],
+    /// Inverse: the first reduction's input, each layer's u + v and v - u (the multiplication's input), the
+    /// reduction after layer 3.
+    pub inv_reduce_in: &'static str,
+    pub inv_sum: [&'static str; 7],
+    pub inv_mulmod: [&'static str; 7],
+    pub inv_reduce_mid: &'static str,
+    /// Basemul: the multiplication of b1 by gamma, and the two 32-bit sums the Barrett reduction takes.
+    pub bm_gamma: &'static str,
+    pub bm_even: &'static str,
+    pub bm_odd: &'static str,
+}
+
+pub const MVE_STEPS: Steps = Steps {
+    fwd_mulmod: per_layer!("mlkem.ntt.fwd.mve", "mulmod"),
+    fwd_sum: per_layer!("mlkem.ntt.fwd.mve", "sum"),
+    inv_reduce_in: "mlkem.ntt.inv.mve/layer0.reduce",
+    inv_sum: per_layer!("mlkem.ntt.inv.mve", "sum"),
+    inv_mulmod: per_layer!("mlkem.ntt.inv.mve", "mulmod"),
+    inv_reduce_mid: "mlkem.ntt.inv.mve/layer3.reduce",
+    bm_gamma: "mlkem.basemul.mve/gamma.mulmod",
+    bm_even: "mlkem.basemul.mve/even.barrett",
+    bm_odd: "mlkem.basemul.mve/odd.barrett",
+};
+
+pub const SCALAR_STEPS: Steps = Steps {
+    fwd_mulmod: per_layer!("mlkem.ntt.fwd.scalar", "mulmod"),
+    fwd_sum: per_layer!("mlkem.ntt.fwd.scalar", "sum"),
+    inv_reduce_in: "mlkem.ntt.inv.scalar/layer0.reduce",
+    inv_sum: per_layer!("mlkem.ntt.inv.scalar", "sum"),
+    inv_mulmod: per_layer!("mlkem.ntt.inv.scalar", "mulmod"),
+    inv_reduce_mid: "mlkem.ntt.inv.scalar/layer3.reduce",
+    bm_gamma: "mlkem.basemul.scalar/gamma.mulmod",
+    bm_even: "mlkem.basemul.scalar/even.barrett",
+    bm_odd: "mlkem.basemul.scalar/odd.barrett",
+};
+
 // ---- scalar arithmetic (the C baselines, and the reference of the per-lane arithmetic) ----
 
 /// Barrett multiplication with a twisted constant: a z - q round(a z' / 2^15).
@@ -116,29 +176,38 @@ pub fn barrett32(x: i32) -> i16 {
 
 /// `mlkem_ntt_fwd_scalar`: FIPS order in and out.
 pub fn ntt_fwd_scalar(p: &mut Poly) {
+    let s = &SCALAR_STEPS;
     let mut k = 1;
     let mut len = 128;
+    let mut layer = 0;
     while len >= 2 {
         for start in (0..N).step_by(2 * len) {
             let (z, zt) = (ZETA[k], ZETA_TW[k]);
             k += 1;
             for j in start..start + len {
+                observe(s.fwd_mulmod[layer], i64::from(p[j + len]));
                 let t = mulmod(p[j + len], z, zt);
                 let u = p[j];
                 p[j + len] = u.wrapping_sub(t);
                 p[j] = u.wrapping_add(t);
+                observe(s.fwd_sum[layer], i64::from(u) - i64::from(t));
+                observe(s.fwd_sum[layer], i64::from(u) + i64::from(t));
             }
         }
         len /= 2;
+        layer += 1;
     }
 }
 
-fn inv_layer(p: &mut Poly, len: usize) {
+fn inv_layer(p: &mut Poly, len: usize, layer: usize) {
+    let s = &SCALAR_STEPS;
     let mut k = N / len - 1;
     for start in (0..N).step_by(2 * len) {
         let (z, zt) = (ZETA[k], ZETA_TW[k]);
         for j in start..start + len {
             let (u, v) = (p[j], p[j + len]);
+            observe(s.inv_sum[layer], i64::from(u) + i64::from(v));
+            observe(s.inv_mulmod[layer], i64::from(v) - i64::from(u));
             p[j] = u.wrapping_add(v);
             p[j + len] = mulmod(v.wrapping_sub(u), z, zt);
         }
@@ -148,16 +217,25 @@ fn inv_layer(p: &mut Poly, len: usize) {
 
 /// `mlkem_ntt_inv_scalar`: FIPS order in and out, scaled by 128^-1.
 pub fn ntt_inv_scalar(p: &mut Poly) {
-    p.iter_mut().for_each(|x| *x = reduce1(*x));
-    for len in [2, 4, 8] {
-        inv_layer(p, len);
+    let s = &SCALAR_STEPS;
+    let reduce = |p: &mut Poly, step| {
+        p.iter_mut().for_each(|x| {
+            observe(step, i64::from(*x));
+            *x = reduce1(*x);
+        })
+    };
+    reduce(p, s.inv_reduce_in);
+    for (layer, len) in [2, 4, 8].into_iter().enumerate() {
+        inv_layer(p, len, layer);
     }
-    p.iter_mut().for_each(|x| *x = reduce1(*x));
-    for len in [16, 32, 64] {
-        inv_layer(p, len);
+    reduce(p, s.inv_reduce_mid);
+    for (layer, len) in [16, 32, 64].into_iter().enumerate() {
+        inv_layer(p, len, 3 + layer);
     }
     for j in 0..128 {
         let (u, v) = (p[j], p[j + 128]);
+        observe(s.inv_sum[6], i64::from(u) + i64::from(v));
+        observe(s.inv_mulmod[6], i64::from(v) - i64::from(u));
         p[j] = mulmod(u.wrapping_add(v), F, twist(F));
         p[j + 128] = mulmod(v.wrapping_sub(u), ZF, twist(ZF));
     }
@@ -169,9 +247,13 @@ pub fn basemul_scalar(a: &Poly, b: &Poly) -> Poly {
     for i in 0..128 {
         let (a0, a1) = (i32::from(a[2 * i]), i32::from(a[2 * i + 1]));
         let (b0, b1) = (i32::from(b[2 * i]), i32::from(b[2 * i + 1]));
+        observe(SCALAR_STEPS.bm_gamma, i64::from(b1));
         let bg = i32::from(mulmod(b1 as i16, GAMMA[i], GAMMA_TW[i]));
-        out[2 * i] = barrett32((a0 * b0).wrapping_add(a1 * bg));
-        out[2 * i + 1] = barrett32((a0 * b1).wrapping_add(a1 * b0));
+        let (even, odd) = ((a0 * b0).wrapping_add(a1 * bg), (a0 * b1).wrapping_add(a1 * b0));
+        observe(SCALAR_STEPS.bm_even, i64::from(even));
+        observe(SCALAR_STEPS.bm_odd, i64::from(odd));
+        out[2 * i] = barrett32(even);
+        out[2 * i + 1] = barrett32(odd);
     }
     out
 }
@@ -245,17 +327,30 @@ fn reduce1_v(a: Q) -> Q {
     vmlaq_n_s16(a, vqrdmulhq_n_s16(a, ONE_TW), -Q)
 }
 
-/// Cooley-Tukey butterfly on x[u], x[v] with t = x[v] * zeta.
+/// Cooley-Tukey butterfly of layer `layer` (0-based) on x[u], x[v] with t = x[v] * zeta.
 #[inline(always)]
-fn ct(x: &mut [Q], u: usize, v: usize, t: impl Fn(Q) -> Q) {
+fn ct(x: &mut [Q], u: usize, v: usize, layer: usize, t: impl Fn(Q) -> Q) {
+    coverage::observe_s16(MVE_STEPS.fwd_mulmod[layer], x[v]);
     let t = t(x[v]);
+    if coverage::enabled() {
+        // The sums as integers: a lane past 16 bits shows as past the proven bound, not wrapped back inside it.
+        let wide =
+            |f: fn(i64, i64) -> i64| x[u].i16().into_iter().zip(t.i16()).map(move |(a, b)| f(a.into(), b.into()));
+        wide(|a, b| a + b).chain(wide(|a, b| a - b)).for_each(|v| observe(MVE_STEPS.fwd_sum[layer], v));
+    }
     x[v] = vsubq_s16(x[u], t);
     x[u] = vaddq_s16(x[u], t);
 }
 
-/// Gentleman-Sande butterfly: (u, v) -> (u + v, (v - u) * zeta).
+/// Gentleman-Sande butterfly of layer `layer`: (u, v) -> (u + v, (v - u) * zeta).
 #[inline(always)]
-fn gs(x: &mut [Q], u: usize, v: usize, m: impl Fn(Q) -> Q) {
+fn gs(x: &mut [Q], u: usize, v: usize, layer: usize, m: impl Fn(Q) -> Q) {
+    if coverage::enabled() {
+        for (a, b) in x[u].i16().into_iter().zip(x[v].i16()) {
+            observe(MVE_STEPS.inv_sum[layer], i64::from(a) + i64::from(b));
+            observe(MVE_STEPS.inv_mulmod[layer], i64::from(b) - i64::from(a));
+        }
+    }
     let d = vsubq_s16(x[v], x[u]);
     x[u] = vaddq_s16(x[u], x[v]);
     x[v] = m(d);
@@ -306,26 +401,26 @@ pub fn ntt_fwd_mve(p: &mut Poly) {
     for j in 0..8 {
         let o = [8 * j, 8 * j + 64, 8 * j + 128, 8 * j + 192];
         let mut x = load4(p, o);
-        ct(&mut x, 0, 2, zeta_n(1));
-        ct(&mut x, 1, 3, zeta_n(1));
-        ct(&mut x, 0, 1, zeta_n(2));
-        ct(&mut x, 2, 3, zeta_n(3));
+        ct(&mut x, 0, 2, 0, zeta_n(1));
+        ct(&mut x, 1, 3, 0, zeta_n(1));
+        ct(&mut x, 0, 1, 1, zeta_n(2));
+        ct(&mut x, 2, 3, 1, zeta_n(3));
         store4(p, o, x);
     }
     for g in 0..8 {
         let m = g >> 1;
         let o = [32 * g, 32 * g + 8, 32 * g + 16, 32 * g + 24];
         let mut x = load4(p, o);
-        ct(&mut x, 0, 2, zeta_n(4 + m));
-        ct(&mut x, 1, 3, zeta_n(4 + m));
-        ct(&mut x, 0, 1, zeta_n(8 + 2 * m));
-        ct(&mut x, 2, 3, zeta_n(9 + 2 * m));
+        ct(&mut x, 0, 2, 2, zeta_n(4 + m));
+        ct(&mut x, 1, 3, 2, zeta_n(4 + m));
+        ct(&mut x, 0, 1, 3, zeta_n(8 + 2 * m));
+        ct(&mut x, 2, 3, 3, zeta_n(9 + 2 * m));
         store4(p, o, x);
     }
     for i in 0..16 {
         let r = 64 * (i >> 2) + 8 * (i & 3);
         let mut x = [vld1q_s16(&p[r..]), vld1q_s16(&p[r + 32..])];
-        ct(&mut x, 0, 1, zeta_n(16 + i));
+        ct(&mut x, 0, 1, 4, zeta_n(16 + i));
         vst1q_s16(&mut p[r..], x[0]);
         vst1q_s16(&mut p[r + 32..], x[1]);
     }
@@ -333,10 +428,10 @@ pub fn ntt_fwd_mve(p: &mut Poly) {
         let r = 32 * blk;
         let z = &t.fwd_d[3 * blk..3 * blk + 3];
         let mut a = vld4q_s16(&p[r..]);
-        ct(&mut a, 0, 2, zeta_v(&z[0]));
-        ct(&mut a, 1, 3, zeta_v(&z[0]));
-        ct(&mut a, 0, 1, zeta_v(&z[1]));
-        ct(&mut a, 2, 3, zeta_v(&z[2]));
+        ct(&mut a, 0, 2, 5, zeta_v(&z[0]));
+        ct(&mut a, 1, 3, 5, zeta_v(&z[0]));
+        ct(&mut a, 0, 1, 6, zeta_v(&z[1]));
+        ct(&mut a, 2, 3, 6, zeta_v(&z[2]));
         vst4q_s16(&mut p[r..], a);
     }
 }
@@ -349,17 +444,22 @@ pub fn ntt_inv_mve(p: &mut Poly) {
         let z = &t.inv_d[3 * blk..3 * blk + 3];
         // Written out: `[Q; 4]::map` left reduce1_v as a call per vector.
         let [a0, a1, a2, a3] = vld4q_s16(&p[r..]);
+        for v in [a0, a1, a2, a3] {
+            coverage::observe_s16(MVE_STEPS.inv_reduce_in, v);
+        }
         let mut a = [reduce1_v(a0), reduce1_v(a1), reduce1_v(a2), reduce1_v(a3)];
-        gs(&mut a, 0, 1, zeta_v(&z[0]));
-        gs(&mut a, 2, 3, zeta_v(&z[1]));
-        gs(&mut a, 0, 2, zeta_v(&z[2]));
-        gs(&mut a, 1, 3, zeta_v(&z[2]));
+        gs(&mut a, 0, 1, 0, zeta_v(&z[0]));
+        gs(&mut a, 2, 3, 0, zeta_v(&z[1]));
+        gs(&mut a, 0, 2, 1, zeta_v(&z[2]));
+        gs(&mut a, 1, 3, 1, zeta_v(&z[2]));
         vst4q_s16(&mut p[r..], a);
     }
     for i in 0..16 {
         let r = 64 * (i >> 2) + 8 * (i & 3);
         let mut x = [vld1q_s16(&p[r..]), vld1q_s16(&p[r + 32..])];
-        gs(&mut x, 0, 1, zeta_n(31 - i));
+        gs(&mut x, 0, 1, 2, zeta_n(31 - i));
+        coverage::observe_s16(MVE_STEPS.inv_reduce_mid, x[0]);
+        coverage::observe_s16(MVE_STEPS.inv_reduce_mid, x[1]);
         vst1q_s16(&mut p[r..], reduce1_v(x[0]));
         vst1q_s16(&mut p[r + 32..], reduce1_v(x[1]));
     }
@@ -367,17 +467,25 @@ pub fn ntt_inv_mve(p: &mut Poly) {
         let m = g >> 1;
         let o = [32 * g, 32 * g + 8, 32 * g + 16, 32 * g + 24];
         let mut x = load4(p, o);
-        gs(&mut x, 0, 1, zeta_n(15 - 2 * m));
-        gs(&mut x, 2, 3, zeta_n(14 - 2 * m));
-        gs(&mut x, 0, 2, zeta_n(7 - m));
-        gs(&mut x, 1, 3, zeta_n(7 - m));
+        gs(&mut x, 0, 1, 3, zeta_n(15 - 2 * m));
+        gs(&mut x, 2, 3, 3, zeta_n(14 - 2 * m));
+        gs(&mut x, 0, 2, 4, zeta_n(7 - m));
+        gs(&mut x, 1, 3, 4, zeta_n(7 - m));
         store4(p, o, x);
     }
     for j in 0..8 {
         let o = [8 * j, 8 * j + 64, 8 * j + 128, 8 * j + 192];
         let mut x = load4(p, o);
-        gs(&mut x, 0, 1, zeta_n(3));
-        gs(&mut x, 2, 3, zeta_n(2));
+        gs(&mut x, 0, 1, 5, zeta_n(3));
+        gs(&mut x, 2, 3, 5, zeta_n(2));
+        if coverage::enabled() {
+            for (u, v) in [(x[0], x[2]), (x[1], x[3])] {
+                for (a, b) in u.i16().into_iter().zip(v.i16()) {
+                    observe(MVE_STEPS.inv_sum[6], i64::from(a) + i64::from(b));
+                    observe(MVE_STEPS.inv_mulmod[6], i64::from(b) - i64::from(a));
+                }
+            }
+        }
         let (d0, d1) = (vsubq_s16(x[2], x[0]), vsubq_s16(x[3], x[1]));
         x[0] = mulmod_n(vaddq_s16(x[0], x[2]), F, twist(F));
         x[1] = mulmod_n(vaddq_s16(x[1], x[3]), F, twist(F));
@@ -401,10 +509,16 @@ pub fn basemul_mve(a: &Poly, b: &Poly) -> Poly {
         let (x, y) = (vld4q_s16(&a[32 * blk..]), vld4q_s16(&b[32 * blk..]));
         let g = &t.bm_g[4 * blk..4 * blk + 4];
         let product = |k: usize| {
+            if coverage::enabled() {
+                // b1 sits in the odd lanes of y[k]; the even lanes' products are discarded.
+                y[k].i16().into_iter().skip(1).step_by(2).for_each(|b1| observe(MVE_STEPS.bm_gamma, b1.into()));
+            }
             let bg = mulmod_v(y[k], &g[k]);
             let bs = vrev32q_s16(y[k]);
             let even = vaddq_s32(vmullbq_int_s16(x[k], y[k]), vmulltq_int_s16(x[k], bg));
             let odd = vaddq_s32(vmullbq_int_s16(x[k], bs), vmulltq_int_s16(x[k], bs));
+            coverage::observe_s32(MVE_STEPS.bm_even, even);
+            coverage::observe_s32(MVE_STEPS.bm_odd, odd);
             barrett32_pair(even, odd, bg)
         };
         // Written out: `array::from_fn` left the closure as a call per vector.
@@ -471,67 +585,96 @@ pub mod bounds {
 
     /// Output bounds of the forward NTT, coefficient by coefficient (FIPS order), for |x| <= input.
     pub fn fwd(input: i64) -> Result<[i64; N], String> {
+        fwd_layers(input).map(|(b, _)| b)
+    }
+
+    /// Per layer: the bound of the multiplication's input and of the butterfly's outputs (the steps
+    /// `Steps::fwd_mulmod`, `Steps::fwd_sum`); and the output bounds.
+    pub fn fwd_layers(input: i64) -> Result<([i64; N], [[i64; 2]; 7]), String> {
         let mut b = [input; N];
-        let (mut k, mut len) = (1, 128);
+        let mut layers = [[0; 2]; 7];
+        let (mut k, mut len, mut layer) = (1, 128, 0);
         while len >= 2 {
             for start in (0..N).step_by(2 * len) {
                 for j in start..start + len {
                     let t = mulmod_bound(b[j + len], ZETA[k]);
                     let s = fits(&format!("fwd len {len} coefficient {j}"), b[j] + t, I16_MAX)?;
+                    layers[layer][0] = layers[layer][0].max(b[j + len]);
+                    layers[layer][1] = layers[layer][1].max(s);
                     b[j] = s;
                     b[j + len] = s;
                 }
                 k += 1;
             }
             len /= 2;
+            layer += 1;
         }
-        Ok(b)
+        Ok((b, layers))
     }
 
-    fn inv_layer(b: &mut [i64; N], len: usize) -> Result<(), String> {
+    /// One layer; the bound of its sums u + v (which also bounds v - u, the multiplication's input).
+    fn inv_layer(b: &mut [i64; N], len: usize) -> Result<i64, String> {
         let mut k = N / len - 1;
+        let mut sums = 0;
         for start in (0..N).step_by(2 * len) {
             for j in start..start + len {
                 let s = fits(&format!("inv len {len} coefficient {j}"), b[j] + b[j + len], I16_MAX)?;
+                sums = sums.max(s);
                 b[j] = s;
                 b[j + len] = mulmod_bound(s, ZETA[k]);
             }
             k = k.wrapping_sub(1);
         }
-        Ok(())
+        Ok(sums)
     }
 
     /// Output bounds of the inverse NTT for |x| <= input.
     pub fn inv(input: i64) -> Result<[i64; N], String> {
+        inv_layers(input).map(|(b, ..)| b)
+    }
+
+    /// The output bounds, the bound of each layer's sums (`Steps::inv_sum`, `Steps::inv_mulmod`), and of the
+    /// reduction's input after layer 3 (`Steps::inv_reduce_mid`).
+    pub fn inv_layers(input: i64) -> Result<([i64; N], [i64; 7], i64), String> {
         let one = |x: i64| mulmod_bound(x, 1);
         debug_assert_eq!(twist(1), ONE_TW);
         let mut b = [one(input); N];
-        for len in [2, 4, 8] {
-            inv_layer(&mut b, len)?;
+        let mut sums = [0; 7];
+        for (layer, len) in [2, 4, 8].into_iter().enumerate() {
+            sums[layer] = inv_layer(&mut b, len)?;
         }
+        let mid = b.into_iter().max().unwrap();
         b.iter_mut().for_each(|x| *x = one(*x));
-        for len in [16, 32, 64] {
-            inv_layer(&mut b, len)?;
+        for (layer, len) in [16, 32, 64].into_iter().enumerate() {
+            sums[3 + layer] = inv_layer(&mut b, len)?;
         }
         for j in 0..128 {
             let s = fits(&format!("inv last layer coefficient {j}"), b[j] + b[j + 128], I16_MAX)?;
+            sums[6] = sums[6].max(s);
             b[j] = mulmod_bound(s, F);
             b[j + 128] = mulmod_bound(s, ZF);
         }
-        Ok(b)
+        Ok((b, sums, mid))
     }
 
     /// Output bounds of the basemul for |a| <= a_max, |b| <= b_max; checks the 32-bit sums.
     pub fn basemul(a_max: i64, b_max: i64) -> Result<[i64; N], String> {
+        basemul_sums(a_max, b_max).map(|(out, _)| out)
+    }
+
+    /// The output bounds and the bounds of the even and odd 32-bit sums (`Steps::bm_even`, `Steps::bm_odd`).
+    pub fn basemul_sums(a_max: i64, b_max: i64) -> Result<([i64; N], [i64; 2]), String> {
         let mut out = [0; N];
+        let mut sums = [0; 2];
         for (i, &gamma) in GAMMA.iter().enumerate() {
             let bg = fits("b1 gamma", mulmod_bound(b_max, gamma), I16_MAX)?;
             let even = fits("even sum", a_max * b_max + a_max * bg, i64::from(i32::MAX))?;
             let odd = fits("odd sum", 2 * a_max * b_max, i64::from(i32::MAX))?;
+            sums = [sums[0].max(even), sums[1].max(odd)];
             out[2 * i] = fits("even", barrett32_bound(even), I16_MAX)?;
             out[2 * i + 1] = fits("odd", barrett32_bound(odd), I16_MAX)?;
         }
-        Ok(out)
+        Ok((out, sums))
     }
 
     /// from_mve: the reduction by 1 must land in (-q, q) for the conditional addition of q to give 0..q-1.
@@ -549,4 +692,197 @@ pub mod bounds {
             from_mve(ANY_I16)?,
         ))
     }
+}
+
+/// The steps of each kernel with their proven intervals ([`bounds`]) and what valid inputs can reach where it is
+/// less (both builds have the same; `s` names them).
+pub mod steps {
+    use std::sync::LazyLock;
+
+    use super::bounds::{self, mulmod_bound};
+    use super::{ANY_I16, BASEMUL_IN_MAX, FWD_IN_MAX, GAMMA, GAMMA_TW, Steps, ZETA, ZETA_TW, mulmod};
+    use crate::coverage::Step;
+
+    /// max |mulmod(b, z)| over every |b| <= b_max, exhaustively.
+    fn mulmod_reached(b_max: i64, z: i16, zt: i16) -> i64 {
+        (-b_max..=b_max).map(|b| i64::from(mulmod(b as i16, z, zt)).abs()).max().unwrap()
+    }
+
+    /// Where the proof's worst cases meet in one input and where they cannot.
+    const DEPENDENT: &str = "the proof adds the worst |u| and the worst |zeta v| of a butterfly, but from layer 2 on u \
+                             and v are functions of the same inputs, so no proof says one input drives both to their \
+                             extremes; the corner cases are the best a search found";
+
+    /// Forward NTT: each layer's multiplication input and butterfly outputs.
+    pub fn fwd(s: &Steps) -> Vec<Step> {
+        let (_, layers) = bounds::fwd_layers(FWD_IN_MAX).expect("the forward NTT's bounds hold");
+        let mut out = Vec::new();
+        for (l, [mul, sum]) in layers.into_iter().enumerate() {
+            out.push(if l == 0 {
+                Step::magnitude(s.fwd_mulmod[l], mul)
+            } else {
+                Step::magnitude(s.fwd_mulmod[l], mul).note(DEPENDENT)
+            });
+            let step = Step::magnitude(s.fwd_sum[l], sum);
+            out.push(if l == 0 {
+                // Layer 1: u = x[j] and v = x[j + 128] are independent inputs, so the reachable extreme is exact.
+                let t = mulmod_reached(FWD_IN_MAX, ZETA[1], ZETA_TW[1]);
+                let reached = FWD_IN_MAX + t;
+                if reached < sum {
+                    step.reachable(
+                        -reached,
+                        reached,
+                        format!(
+                            "|x[j]| <= {FWD_IN_MAX} plus max |zeta_1 x[j+128] mod+-| = {t} (exhaustive over x[j+128])"
+                        ),
+                    )
+                } else {
+                    step
+                }
+            } else {
+                step.note(DEPENDENT)
+            });
+        }
+        out
+    }
+
+    /// Inverse NTT: the first reduction's input (any int16_t), each layer's sums and differences, the middle
+    /// reduction's input.
+    pub fn inv(s: &Steps) -> Vec<Step> {
+        let (_, sums, mid) = bounds::inv_layers(ANY_I16).expect("the inverse NTT's bounds hold");
+        let mut out = vec![Step::range(s.inv_reduce_in, -ANY_I16, ANY_I16 - 1)];
+        // Layer 1 adds two reductions of independent inputs: the reachable extreme is exact.
+        let r = mulmod_reached(ANY_I16 - 1, 1, super::ONE_TW).max(i64::from(super::reduce1(i16::MIN)).abs());
+        for (l, sum) in sums.into_iter().enumerate() {
+            let exact = |step: Step| {
+                if 2 * r < sum {
+                    step.reachable(
+                        -2 * r,
+                        2 * r,
+                        format!("two reductions of any int16_t, each at most {r} (exhaustive)"),
+                    )
+                } else {
+                    step
+                }
+            };
+            if l == 0 {
+                out.push(exact(Step::magnitude(s.inv_sum[l], sum)));
+                out.push(exact(Step::magnitude(s.inv_mulmod[l], sum)));
+                continue;
+            }
+            out.push(Step::magnitude(s.inv_sum[l], sum).note(DEPENDENT));
+            out.push(Step::magnitude(s.inv_mulmod[l], sum).note(DEPENDENT));
+            if l == 2 {
+                out.push(Step::magnitude(s.inv_reduce_mid, mid).note(DEPENDENT));
+            }
+        }
+        out
+    }
+
+    /// The largest |mulmod(b1, gamma_i)| over every |b1| <= BASEMUL_IN_MAX and every i, exhaustively (computed once).
+    static GAMMA_REACHED: LazyLock<i64> =
+        LazyLock::new(|| (0..128).map(|i| mulmod_reached(BASEMUL_IN_MAX, GAMMA[i], GAMMA_TW[i])).max().unwrap());
+
+    /// Basemul: b1 before its multiplication by gamma, the even and odd 32-bit sums before the Barrett reduction.
+    pub fn basemul(s: &Steps) -> Vec<Step> {
+        let (_, [even, odd]) = bounds::basemul_sums(BASEMUL_IN_MAX, BASEMUL_IN_MAX).expect("the basemul's bounds hold");
+        let (a, b) = (BASEMUL_IN_MAX, BASEMUL_IN_MAX);
+        let proven_bg = GAMMA.iter().map(|&g| mulmod_bound(b, g)).max().unwrap();
+        let reached = a * b + a * *GAMMA_REACHED;
+        let even_step = Step::magnitude(s.bm_even, even);
+        let even_step = if reached < even {
+            even_step.reachable(
+                -reached,
+                reached,
+                format!(
+                    "a0 b0 + a1 (b1 gamma mod+-): |b1 gamma mod+-| reaches {} (exhaustive over b1 and gamma), the \
+                     proof allows {proven_bg}",
+                    *GAMMA_REACHED
+                ),
+            )
+        } else {
+            even_step
+        };
+        vec![Step::magnitude(s.bm_gamma, b), even_step, Step::magnitude(s.bm_odd, odd)]
+    }
+}
+
+/// Corner cases: inputs (FIPS order) that drive each step of the kernels to each end of its interval, found once by
+/// hill climbing on the scalar models ([`crate::coverage::seek`]). The MVE kernels perform the same operations on
+/// each coefficient, so the same inputs, in the MVE order, drive their steps to the same values.
+pub mod corners {
+    use std::sync::LazyLock;
+
+    use super::{ANY_I16, FWD_IN_MAX, N, Poly, SCALAR_STEPS};
+    use crate::coverage::{Found, seek};
+
+    /// How many corner cases each kernel has (known without searching: `pqhelium list` shows them): two per step
+    /// searched.
+    pub const FWD_CASES: usize = 2 * (6 + 7);
+    pub const INV_CASES: usize = 2 * (7 + 7 + 1);
+    pub const BASEMUL_CASES: usize = 4;
+
+    /// Moves per search: enough for every step to reach the extreme a longer search reaches (see docs/coverage.md).
+    pub const ITERATIONS: usize = 1500;
+
+    fn poly(v: &[i16]) -> Poly {
+        v.try_into().expect("a polynomial")
+    }
+
+    /// Searches the high end of each step from the all-max input, the low end from the all-min one.
+    fn search(steps: &[&'static str], domain: (i16, i16), run: fn(&mut Poly)) -> Vec<Poly> {
+        let mut out = Vec::new();
+        for (k, &step) in steps.iter().enumerate() {
+            for high in [true, false] {
+                let start = [if high { domain.1 } else { domain.0 }; N];
+                let seed = 2 * k as u64 + u64::from(high);
+                let Found { input, .. } = seek(step, high, &start, domain, ITERATIONS, seed, |x| run(&mut poly(x)));
+                out.push(poly(&input));
+            }
+        }
+        out
+    }
+
+    /// The forward NTT: every step but layer 1's multiplication input (the input itself, at its ends in the edge
+    /// cases), high end then low end.
+    pub static FWD: LazyLock<Vec<Poly>> = LazyLock::new(|| {
+        let s = &SCALAR_STEPS;
+        let steps: Vec<&'static str> = s.fwd_mulmod[1..].iter().chain(&s.fwd_sum).copied().collect();
+        let max = FWD_IN_MAX as i16;
+        let found = search(&steps, (-max, max), super::ntt_fwd_scalar);
+        assert_eq!(found.len(), FWD_CASES);
+        found
+    });
+
+    /// The inverse NTT: every layer's sums and differences, and the middle reduction.
+    pub static INV: LazyLock<Vec<Poly>> = LazyLock::new(|| {
+        let s = &SCALAR_STEPS;
+        let mut steps: Vec<&'static str> = s.inv_sum.iter().chain(&s.inv_mulmod).copied().collect();
+        steps.push(s.inv_reduce_mid);
+        let found = search(&steps, (-ANY_I16 as i16, (ANY_I16 - 1) as i16), super::ntt_inv_scalar);
+        assert_eq!(found.len(), INV_CASES);
+        found
+    });
+
+    /// The b1 (|b1| <= BASEMUL_IN_MAX) with the largest |mulmod(b1, gamma_i)|, and the sign of that product.
+    fn best_b1(i: usize) -> (i16, i16) {
+        let m = super::BASEMUL_IN_MAX as i16;
+        let bg = |b: i16| super::mulmod(b, super::GAMMA[i], super::GAMMA_TW[i]);
+        let b1 = (-m..=m).max_by_key(|&b| (bg(b).unsigned_abs(), b)).unwrap();
+        (b1, bg(b1).signum())
+    }
+
+    /// The basemul (FIPS order, pairs (a, b)): the even sums a0 b0 + a1 (b1 gamma) at their high and low ends (each
+    /// pair's b1 the one whose product with its gamma is largest, a1 of that product's sign), then the odd sums.
+    pub static BASEMUL: LazyLock<Vec<[Poly; 2]>> = LazyLock::new(|| {
+        let m = super::BASEMUL_IN_MAX as i16;
+        let best: Vec<(i16, i16)> = (0..N / 2).map(best_b1).collect();
+        let b: Poly = std::array::from_fn(|c| if c % 2 == 0 { m } else { best[c / 2].0 });
+        let even = |sign: i16| -> Poly {
+            std::array::from_fn(|c| if c % 2 == 0 { sign * m } else { sign * best[c / 2].1 * m })
+        };
+        let found = vec![[even(1), b], [even(-1), b], [[m; N], [m; N]], [[-m; N], [m; N]]];
+        assert_eq!(found.len(), BASEMUL_CASES);
+        found
+    });
 }

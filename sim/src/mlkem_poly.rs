@@ -9,6 +9,7 @@
 //!   intrinsic ([`crate::mve`]), [`dot_k3_scalar`] the baseline, and [`bounds::dot`] proves that no 32-bit sum
 //!   overflows and the output bound.
 
+use crate::coverage::{self, observe};
 use crate::mlkem_ntt::{self as ntt, GAMMA, GAMMA_TW, N, Poly, Q, barrett32, mulmod, mve_coeff};
 use crate::mve::*;
 
@@ -36,10 +37,29 @@ pub const DOT_OUT_MAX: i64 = 2034;
 /// The compression widths the kernels serve: du, dv and the message's 1.
 pub const WIDTHS: [u32; 3] = [10, 4, 1];
 
+// ---- bound coverage ----
+
+/// The reduction's input (`reduce`, and compression before it divides).
+pub const STEP_REDUCE: &str = "mlkem.poly.canonical/barrett";
+/// Compression, per width: the dividend (x << d) + (q-1)/2 of the multiply-high division, and its remainder mod q,
+/// whose ends 0 and q-1 are the values closest to a rounding tie from above and from below.
+pub const STEP_COMPRESS_DIV: [&str; 3] =
+    ["mlkem.poly.compress.d10/div", "mlkem.poly.compress.d4/div", "mlkem.poly.compress.d1/div"];
+pub const STEP_COMPRESS_ROUND: [&str; 3] =
+    ["mlkem.poly.compress.d10/round", "mlkem.poly.compress.d4/round", "mlkem.poly.compress.d1/round"];
+/// The products: the even and odd 32-bit sums over the K pairs, before the one Barrett reduction.
+pub const STEP_DOT_EVEN: [&str; 2] = ["mlkem.poly.dot.scalar/even.barrett", "mlkem.poly.dot.mve/even.barrett"];
+pub const STEP_DOT_ODD: [&str; 2] = ["mlkem.poly.dot.scalar/odd.barrett", "mlkem.poly.dot.mve/odd.barrett"];
+
+fn width_index(d: u32) -> usize {
+    WIDTHS.iter().position(|&w| w == d).expect("a width the kernels serve")
+}
+
 // ---- per coefficient (both builds) ----
 
 /// `canonical`: any int16_t -> 0..q-1, Barrett with round(2^26/q) then + q if negative.
 pub fn canonical(x: i16) -> i16 {
+    observe(STEP_REDUCE, i64::from(x));
     let t = (i32::from(x) * BARRETT26) >> 16;
     let t = (t + 512) >> 10;
     let r = (i32::from(x) - t * i32::from(Q)) as i16;
@@ -49,6 +69,10 @@ pub fn canonical(x: i16) -> i16 {
 /// Compress_d of any int16_t, with the kernels' multiply-high division.
 pub fn compress(d: u32, x: i16) -> u16 {
     let t = (u32::from(canonical(x) as u16) << d) + COMPRESS_HALF;
+    if coverage::enabled() {
+        observe(STEP_COMPRESS_DIV[width_index(d)], t.into());
+        observe(STEP_COMPRESS_ROUND[width_index(d)], (t % Q as u32).into());
+    }
     let c = if d == 10 { ((u64::from(t) * u64::from(COMPRESS_M32)) >> 32) as u32 } else { (t * COMPRESS_M16) >> 20 };
     (c & ((1 << d) - 1)) as u16
 }
@@ -162,6 +186,8 @@ pub fn dot_k3_scalar(a: &[Poly], b: &[Poly]) -> Poly {
             even = even.wrapping_add((a0 * b0).wrapping_add(a1 * bg));
             odd = odd.wrapping_add((a0 * b1).wrapping_add(a1 * b0));
         }
+        observe(STEP_DOT_EVEN[0], even.into());
+        observe(STEP_DOT_ODD[0], odd.into());
         out[2 * i] = barrett32(even);
         out[2 * i + 1] = barrett32(odd);
     }
@@ -193,6 +219,8 @@ pub fn dot_k3_mve(a: &[Poly], b: &[Poly]) -> Poly {
                 even = vaddq_s32(even, vaddq_s32(vmullbq_int_s16(x, y), vmulltq_int_s16(x, bg)));
                 odd = vaddq_s32(odd, vaddq_s32(vmullbq_int_s16(x, bs), vmulltq_int_s16(x, bs)));
             }
+            coverage::observe_s32(STEP_DOT_EVEN[1], even);
+            coverage::observe_s32(STEP_DOT_ODD[1], odd);
             let re = vmlaq_n_s32(even, vqrdmulhq_n_s32(even, ntt::BARRETT32), -i32::from(Q));
             let ro = vmlaq_n_s32(odd, vqrdmulhq_n_s32(odd, ntt::BARRETT32), -i32::from(Q));
             vstrhq_scatter_shifted_offset_s16(&mut out, lanes, vmovntq_s32(vmovnbq_s32(re, re), ro));
@@ -218,13 +246,96 @@ pub mod bounds {
     /// The output bound of dot_k3 for |a| <= a_max, |b| <= b_max: every partial 32-bit sum over the K pairs fits,
     /// and the one reduction's output.
     pub fn dot(a_max: i64, b_max: i64) -> Result<i64, String> {
+        dot_sums(a_max, b_max).map(|(out, _)| out)
+    }
+
+    /// The output bound and the bounds of the even and odd sums (`STEP_DOT_EVEN`, `STEP_DOT_ODD`).
+    pub fn dot_sums(a_max: i64, b_max: i64) -> Result<(i64, [i64; 2]), String> {
         let mut out = 0;
+        let mut sums = [0; 2];
         for &gamma in &GAMMA {
             let bg = fits("b1 gamma", mulmod_bound(b_max, gamma), I16_MAX)?;
             let even = fits("even sum", K as i64 * (a_max * b_max + a_max * bg), i64::from(i32::MAX))?;
             let odd = fits("odd sum", K as i64 * 2 * a_max * b_max, i64::from(i32::MAX))?;
+            sums = [sums[0].max(even), sums[1].max(odd)];
             out = out.max(barrett32_bound(even)).max(barrett32_bound(odd));
         }
-        Ok(out)
+        Ok((out, sums))
     }
+}
+
+/// The steps of the kernels with their proven intervals, and the corner cases of the products.
+pub mod steps {
+    use std::sync::LazyLock;
+
+    use super::{
+        COMPRESS_HALF, DOT_A_MAX, GAMMA, GAMMA_TW, K, N, Poly, Q, STEP_COMPRESS_DIV, STEP_COMPRESS_ROUND,
+        STEP_DOT_EVEN, STEP_DOT_ODD, STEP_REDUCE, WIDTHS, bounds, mulmod,
+    };
+    use crate::coverage::Step;
+
+    /// Any int16_t: the products' b and the reduction's input.
+    const B_MAX: i64 = 32768;
+
+    /// `reduce`: its Barrett input, any int16_t.
+    pub fn reduce() -> Vec<Step> {
+        vec![Step::range(STEP_REDUCE, -B_MAX, B_MAX - 1)]
+    }
+
+    /// Compression with width d: the reduction, the division's dividend, and its remainder mod q.
+    pub fn compress(d: u32) -> Vec<Step> {
+        let w = WIDTHS.iter().position(|&x| x == d).expect("a width the kernels serve");
+        let half = i64::from(COMPRESS_HALF);
+        vec![
+            Step::range(STEP_REDUCE, -B_MAX, B_MAX - 1),
+            Step::range(STEP_COMPRESS_DIV[w], half, ((i64::from(Q) - 1) << d) + half),
+            Step::range(STEP_COMPRESS_ROUND[w], 0, i64::from(Q) - 1),
+        ]
+    }
+
+    /// The b1 (any int16_t) with the largest |mulmod(b1, gamma_i)|, and that product's sign.
+    fn best_b1(i: usize) -> (i16, i16) {
+        let bg = |b: i16| mulmod(b, GAMMA[i], GAMMA_TW[i]);
+        let b1 = (i16::MIN..=i16::MAX).max_by_key(|&b| (bg(b).unsigned_abs(), b)).unwrap();
+        (b1, bg(b1).signum())
+    }
+
+    static BEST_B1: LazyLock<Vec<(i16, i16)>> = LazyLock::new(|| (0..N / 2).map(best_b1).collect());
+
+    /// `dot_k3` and `matvec_k3` (`mve` for the MVE build): the even and odd sums.
+    pub fn dot(mve: bool) -> Vec<Step> {
+        let (_, [even, odd]) = bounds::dot_sums(DOT_A_MAX, B_MAX).expect("the products' bounds hold");
+        let bg = BEST_B1.iter().enumerate().map(|(i, &(b1, _))| i64::from(mulmod(b1, GAMMA[i], GAMMA_TW[i])).abs());
+        let bg = bg.max().unwrap();
+        let reached = K as i64 * (DOT_A_MAX * B_MAX + DOT_A_MAX * bg);
+        let even_step = Step::magnitude(STEP_DOT_EVEN[usize::from(mve)], even);
+        let even_step = if reached < even {
+            even_step.reachable(
+                -reached,
+                reached,
+                format!(
+                    "{K} (a0 b0 + a1 (b1 gamma mod+-)): |b1 gamma mod+-| reaches {bg} (exhaustive over b1 and gamma)"
+                ),
+            )
+        } else {
+            even_step
+        };
+        vec![even_step, Step::magnitude(STEP_DOT_ODD[usize::from(mve)], odd)]
+    }
+
+    /// Corner cases of the products (FIPS order; a then b, each K polynomials): the even sums at their high and low
+    /// ends (b0 = -32768 and a0 = -+4095, b1 the one whose product with gamma is largest, a1 of that sign), then the
+    /// odd sums (every b = -32768, every a = -+4095).
+    pub static DOT_CORNERS: LazyLock<Vec<[Poly; 2]>> = LazyLock::new(|| {
+        let a_max = DOT_A_MAX as i16;
+        let best = &*BEST_B1;
+        let b: Poly = std::array::from_fn(|c| if c % 2 == 0 { i16::MIN } else { best[c / 2].0 });
+        let even = |sign: i16| -> Poly {
+            std::array::from_fn(|c| if c % 2 == 0 { -sign * a_max } else { sign * best[c / 2].1 * a_max })
+        };
+        vec![[even(1), b], [even(-1), b], [[-a_max; N], [i16::MIN; N]], [[a_max; N], [i16::MIN; N]]]
+    });
+
+    /// How many: known without computing them.
+    pub const DOT_CORNER_CASES: usize = 4;
 }

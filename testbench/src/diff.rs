@@ -11,6 +11,7 @@ use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use pqhelium_sim::coverage::{self, Observations};
 use tracing::{info, warn};
 
 use crate::affinity::Placement;
@@ -45,6 +46,8 @@ pub struct Campaign {
     pub shrink_budget: usize,
     /// Give each emulator worker a CPU of its own when the jobs leave one over (`affinity`).
     pub pin: bool,
+    /// Record what the model's steps reach ([`pqhelium_sim::coverage`]) into [`CampaignResult::coverage`].
+    pub coverage: bool,
 }
 
 impl Campaign {
@@ -64,6 +67,7 @@ impl Campaign {
             progress: false,
             shrink_budget: 2000,
             pin: false,
+            coverage: false,
         }
     }
 }
@@ -175,6 +179,8 @@ pub struct CampaignResult {
     pub interrupted: bool,
     /// A backend that could not start: no case ran.
     pub setup_error: Option<String>,
+    /// What the model's steps reached over the cases run, when the campaign asked for it (`Campaign::coverage`).
+    pub coverage: Option<Observations>,
 }
 
 impl CampaignResult {
@@ -454,6 +460,7 @@ struct Shared<'a> {
     instructions: Mutex<InstructionStats>,
     retries: AtomicU64,
     setup_error: Mutex<Option<String>>,
+    coverage: Mutex<Observations>,
     bar: ProgressBar,
 }
 
@@ -499,6 +506,7 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
         instructions: Mutex::new(InstructionStats::default()),
         retries: AtomicU64::new(0),
         setup_error: Mutex::new(None),
+        coverage: Mutex::new(Observations::default()),
         bar,
     };
     let placement = if campaign.pin { Placement::plan(campaign.jobs.max(1)) } else { None };
@@ -525,6 +533,7 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
         retries: shared.retries.load(Ordering::SeqCst),
         interrupted,
         setup_error: shared.setup_error.into_inner().unwrap(),
+        coverage: campaign.coverage.then(|| shared.coverage.into_inner().unwrap()),
     };
     info!(kernel = kernel.id, backend = %result.target(), "{}", result.summary_line());
     result
@@ -538,12 +547,21 @@ struct Prepared {
     models: Vec<(Outcome, Option<Failure>)>,
 }
 
-/// Generates the cases of `range`, runs the model and the reference on each and compares them.
-fn prepare(campaign: &Campaign, [first, last]: [u64; 2]) -> Prepared {
+/// Generates the cases of `range`, runs the model and the reference on each and compares them; records what the
+/// model's steps reach into the campaign's coverage when it asks for it.
+fn prepare(shared: &Shared, [first, last]: [u64; 2]) -> Prepared {
+    let campaign = shared.campaign;
     let kernel = campaign.kernel;
     let calls: Vec<Call> =
         (first..last).map(|i| Call::new(kernel.symbol, kernel.generate(i, &mut case_rng(campaign.seed, i)))).collect();
-    let models = calls.iter().map(|call| check_model(kernel, &call.args)).collect();
+    let check = || calls.iter().map(|call| check_model(kernel, &call.args)).collect();
+    let models = if campaign.coverage {
+        let (models, seen) = coverage::record(check);
+        shared.coverage.lock().unwrap().merge(&seen);
+        models
+    } else {
+        check()
+    };
     Prepared { range: [first, last], calls, models }
 }
 
@@ -570,7 +588,7 @@ fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
                 p.pin_host();
             }
             for range in wanted {
-                if ready.send(prepare(campaign, range)).is_err() {
+                if ready.send(prepare(shared, range)).is_err() {
                     break;
                 }
             }
@@ -673,7 +691,7 @@ fn model_worker(shared: &Shared) {
     while !shared.should_stop() {
         let Some(range) = shared.dispenser.next(size) else { break };
         let started = Instant::now();
-        let Prepared { calls, models, .. } = prepare(campaign, range);
+        let Prepared { calls, models, .. } = prepare(shared, range);
         size = next_chunk_size(batch, range[1] - range[0], started.elapsed());
         let failures = (range[0]..)
             .zip(calls.into_iter().zip(models))

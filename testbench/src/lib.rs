@@ -15,6 +15,7 @@
 pub mod affinity;
 pub mod backend;
 pub mod byo;
+pub mod coverage;
 pub mod ct;
 pub mod cycles;
 pub mod diff;

@@ -33,6 +33,9 @@ enum Command {
     },
     /// Differential campaigns: reference vs model vs object code, byte for byte.
     Fuzz(cli::fuzz::Args),
+    /// Bound coverage on the model: each reduction and rounding step's proven interval and the extremes the cases
+    /// reach (edge and corner cases first).
+    Coverage(cli::coverage::Args),
     /// Combines the reports of a campaign's shards (`fuzz --shard K/N`) into the report of one run; refuses shards
     /// of different campaigns and overlapping ones.
     Merge(cli::merge::Args),
@@ -115,6 +118,7 @@ fn main() -> ExitCode {
             _ => cli::list::Format::Text,
         }),
         Command::Fuzz(args) => cli::fuzz::run(args),
+        Command::Coverage(args) => cli::coverage::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Repro { kernel, backend, image, manifest, seed, case } => {
             cli::repro(&kernel, (backend, image, manifest.as_deref()), seed, case)

@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::{Arg, BackendKind, Image, target_label};
+use crate::coverage::Coverage;
 use crate::diff::{CampaignResult, CaseFailure, Failure};
 use crate::ranges::Ranges;
 use crate::registry::CASE_GENERATORS;
@@ -67,6 +68,9 @@ pub struct CampaignReport {
     pub instructions: Option<Instructions>,
     pub setup_error: Option<String>,
     pub failures: Vec<FailureReport>,
+    /// Bound coverage: what the model's steps reached against their proven intervals (kernels that declare steps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Coverage>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -211,6 +215,19 @@ impl CampaignReport {
         if result.setup_error.is_some() {
             self.setup_error.clone_from(&result.setup_error);
         }
+        let steps = crate::registry::find(result.kernel).map_or(&[][..], |k| k.coverage_steps());
+        if let Some(run) = result.coverage.as_ref().and_then(|seen| Coverage::of(steps, seen)) {
+            self.merge_coverage(&run);
+        }
+    }
+
+    /// Adds another run's bound coverage (a resumed run, another shard).
+    fn merge_coverage(&mut self, run: &Coverage) {
+        let steps = crate::registry::find(&self.kernel).map_or(&[][..], |k| k.coverage_steps());
+        match &mut self.coverage {
+            Some(c) => c.merge(steps, run),
+            None => self.coverage = Some(run.clone()),
+        }
     }
 
     /// Records cases as run, with their failures (the checkpoint does this chunk by chunk).
@@ -352,6 +369,9 @@ pub fn merge(shards: &[(String, Report)]) -> Result<Report, MergeError> {
             }
             if entry.setup_error.is_none() {
                 entry.setup_error.clone_from(&c.setup_error);
+            }
+            if let Some(theirs) = &c.coverage {
+                entry.merge_coverage(theirs);
             }
             ran_by.push((c, name));
         }

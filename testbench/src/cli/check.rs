@@ -32,6 +32,20 @@ pub struct Args {
     manifest: Option<PathBuf>,
 }
 
+/// The bound coverage line of every kernel that reports it, from its first campaign (every backend runs the model).
+fn print_coverage(report: &Report) {
+    let mut seen = std::collections::HashSet::new();
+    let lines: Vec<String> = report
+        .campaigns
+        .iter()
+        .filter_map(|c| c.coverage.as_ref().filter(|_| seen.insert(c.kernel.clone())).map(|cov| (c, cov)))
+        .map(|(c, cov)| format!("- {}: {}", c.kernel, cov.line()))
+        .collect();
+    if !lines.is_empty() {
+        println!("Bound coverage (`pqhelium coverage --kernel K` for the table):\n\n{}\n", lines.join("\n"));
+    }
+}
+
 /// Pairs per kernel and image in the constant-time section: enough for every planted leak (each shows on pair 0),
 /// few enough to keep the section to seconds; `pqhelium ct --pairs N` runs more.
 const CT_PAIRS: u64 = 4;
@@ -160,7 +174,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .flat_map(|backend| images(backend).into_iter().map(move |image| (backend, image)));
         for (backend, image) in targets {
             let cases = cases_for(kernel, args.cases);
-            let r = diff::run(&Campaign { image, ..Campaign::new(kernel, backend, args.seed, cases, args.jobs) });
+            let campaign =
+                Campaign { image, coverage: true, ..Campaign::new(kernel, backend, args.seed, cases, args.jobs) };
+            let r = diff::run(&campaign);
             let instructions = r.instructions.mean().map_or("-".to_string(), |m| format!("{m:.0}"));
             println!(
                 "| {} | {} | {} | {} | {} | {:.0} | {instructions} | {} |",
@@ -180,6 +196,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     println!();
+    print_coverage(&report);
     for r in &results {
         super::print_failures(r);
     }

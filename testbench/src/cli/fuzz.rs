@@ -224,6 +224,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             shrink_budget: args.shrink_budget,
             pin: args.pin,
             image,
+            coverage: true,
             ..Campaign::new(kernel, backend, seed, cases, args.jobs)
         };
         let checkpoint = Checkpoint::new(&report, &state_path, kernel.id, (backend.name(), image_name), seed);
@@ -235,6 +236,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let mut entry = base;
         entry.cases_requested = plan.cases;
         entry.absorb(&result);
+        if let Some(c) = &entry.coverage {
+            println!("{} on {on}: {}", kernel.id, c.line());
+        }
         *report.campaign_on_image_mut(kernel.id, backend.name(), image_name) = entry;
         report.save(&state_path).with_context(|| format!("writing {}", state_path.display()))?;
         let stop = result.interrupted || (!result.passed() && !args.keep_going);

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod byo;
 pub mod check;
+pub mod coverage;
 pub mod ct;
 pub mod cycles;
 pub mod fuzz;

@@ -10,6 +10,7 @@
 //! contract says whether the kernel is checked three ways (reference == canon(model), model == object code) or two
 //! (reference == object code, where the kernel's order of operations is the definition and no model exists).
 
+use pqhelium_sim::coverage::Step;
 use serde::Serialize;
 
 use super::{CaseRng, Outcome};
@@ -418,6 +419,12 @@ pub trait Contract: Send + Sync + 'static {
     fn declassified(&self) -> &'static [crate::ct::Declassification] {
         &[]
     }
+    /// The reduction, rounding and truncation steps the model observes (`pqhelium_sim::coverage`), each with what
+    /// its bounds proof allows: the bound coverage that `fuzz`, `check` and `coverage` report. Empty for a family
+    /// that does not report it yet.
+    fn coverage_steps(&self) -> Vec<Step> {
+        Vec::new()
+    }
 }
 
 /// What the host computes for one case, from inputs decoded once.
@@ -446,6 +453,10 @@ pub(super) trait Behaviour: Send + Sync {
     /// Whether the registered model is the reference function itself (never allowed: see the registry's tests).
     fn model_is_reference(&self) -> bool;
     fn declassified_events(&self) -> &'static [crate::ct::Declassification];
+    /// The steps whose bound coverage is reported ([`Contract::coverage_steps`]); none for kernels of others.
+    fn steps(&self) -> Vec<Step> {
+        Vec::new()
+    }
 }
 
 impl<C: Contract> Behaviour for C {
@@ -480,6 +491,10 @@ impl<C: Contract> Behaviour for C {
 
     fn declassified_events(&self) -> &'static [crate::ct::Declassification] {
         self.declassified()
+    }
+
+    fn steps(&self) -> Vec<Step> {
+        self.coverage_steps()
     }
 
     fn checked(&self) -> Checked {

@@ -10,6 +10,7 @@
 //! the reference: `uint16_t` residues).
 
 use pqhelium_core::fndsa::ntt::{NttKernels, Reference, ext_to_int, int_to_ext};
+use pqhelium_sim::coverage::Step;
 use pqhelium_sim::fndsa_ntt::{
     self as model, FWD_IN, FWD_OUT_512, FWD_OUT_1024, INV_IN, INV_OUT, PW_IN, PW_OUT, ntt_slot, scalar,
 };
@@ -144,7 +145,7 @@ impl Contract for FndsaNtt {
             summary: format!("{what} mod 12289, n = {n}, {build}"),
             computes: format!("{computes}{orders}"),
             requires: String::new(),
-            edge_cases: EDGE_CASES,
+            edge_cases: EDGE_CASES + self.corners() as u64,
             // Coefficients of keys in key generation: secret.
             args: args.into_iter().map(ArgSpec::secret).collect(),
             returns: None,
@@ -153,6 +154,9 @@ impl Contract for FndsaNtt {
     }
 
     fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Vec<i16>> {
+        if let Some(c) = case.checked_sub(EDGE_CASES).filter(|&c| c < self.corners() as u64) {
+            return vec![model::steps::corners(self.logn, self.op == Op::Forward)[c as usize].clone()];
+        }
         let (n, bound) = (self.n(), self.input_bound());
         let a = coefficients(case, rng, n, bound);
         if self.op != Op::Pointwise {
@@ -187,9 +191,25 @@ impl Contract for FndsaNtt {
     fn ways(&self) -> Ways<Self> {
         Ways::Three { model: |ntt, vectors| ntt.model(vectors), canon: Self::canon }
     }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        match (self.op, self.build) {
+            (Op::Forward, Build::Mve) => model::steps::fwd(self.logn),
+            (Op::Inverse, Build::Mve) => model::steps::inv(self.logn),
+            _ => vec![],
+        }
+    }
 }
 
 impl FndsaNtt {
+    /// Corner cases after the edge cases (the MVE transforms): inputs that drive each step to each end.
+    fn corners(&self) -> usize {
+        match (self.op, self.build) {
+            (Op::Forward | Op::Inverse, Build::Mve) => model::steps::corner_cases(self.logn, self.op == Op::Forward),
+            _ => 0,
+        }
+    }
+
     fn model(&self, vectors: &[Vec<i16>]) -> Outcome {
         let mut a = vectors[0].clone();
         match (self.op, self.build) {

@@ -9,6 +9,7 @@
 //! `sim/tests/mlkem_ntt_bounds.rs`).
 
 use pqhelium_core::mlkem::{MlkemKernels, Reference};
+use pqhelium_sim::coverage::Step;
 use pqhelium_sim::mlkem_ntt as model;
 use rand::RngCore;
 
@@ -42,7 +43,6 @@ pub fn fips_of_mve(p: &Poly) -> Poly {
 }
 
 /// FIPS order -> MVE order, values unchanged.
-#[cfg(test)]
 fn mve_of_fips(p: &Poly) -> Poly {
     std::array::from_fn(|s| p[coeff_at(s)])
 }
@@ -265,7 +265,7 @@ impl Contract for MlkemNtt {
             summary: format!("{summary}{build}"),
             computes: computes.into(),
             requires: String::new(),
-            edge_cases: EDGE_CASES,
+            edge_cases: EDGE_CASES + self.corners() as u64,
             // Every polynomial is secret (keys and noise go through the NTT), signed 16-bit, no Montgomery factor.
             args: args.into_iter().map(|a| if a.repr.is_empty() { a.repr(order) } else { a }.secret()).collect(),
             returns: None,
@@ -274,6 +274,9 @@ impl Contract for MlkemNtt {
     }
 
     fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Poly> {
+        if let Some(corner) = case.checked_sub(EDGE_CASES).filter(|&c| c < self.corners() as u64) {
+            return self.corner(corner as usize);
+        }
         match self.op {
             Op::Forward => vec![poly_case(case, rng, FWD_MAX)],
             Op::Inverse => vec![any_case(case, rng)],
@@ -308,9 +311,43 @@ impl Contract for MlkemNtt {
     fn ways(&self) -> Ways<Self> {
         Ways::Three { model: |ntt, polys| ntt.model(polys), canon: Self::canon }
     }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        let s = match self.order {
+            Order::Mve => &model::MVE_STEPS,
+            Order::Fips => &model::SCALAR_STEPS,
+        };
+        match self.op {
+            Op::Forward => model::steps::fwd(s),
+            Op::Inverse => model::steps::inv(s),
+            Op::Basemul => model::steps::basemul(s),
+            Op::ToMve | Op::FromMve => vec![],
+        }
+    }
 }
 
 impl MlkemNtt {
+    /// Corner cases, after the edge cases: inputs that drive every step to each end ([`model::corners`]).
+    fn corners(&self) -> usize {
+        match self.op {
+            Op::Forward => model::corners::FWD_CASES,
+            Op::Inverse => model::corners::INV_CASES,
+            Op::Basemul => model::corners::BASEMUL_CASES,
+            Op::ToMve | Op::FromMve => 0,
+        }
+    }
+
+    /// Corner case `k`, in the kernel's order (the searches run in FIPS order).
+    fn corner(&self, k: usize) -> Vec<Poly> {
+        let order = |p: &Poly| if self.order == Order::Mve { mve_of_fips(p) } else { *p };
+        match self.op {
+            Op::Forward => vec![order(&model::corners::FWD[k])],
+            Op::Inverse => vec![order(&model::corners::INV[k])],
+            Op::Basemul => model::corners::BASEMUL[k].iter().map(order).collect(),
+            Op::ToMve | Op::FromMve => unreachable!("no corner cases"),
+        }
+    }
+
     fn model(&self, polys: &[Poly]) -> Outcome {
         let in_place = |kernel: fn(&mut Poly)| {
             let mut p = polys[0];

@@ -11,6 +11,7 @@
 //! through the kernel, as several representatives.
 
 use pqhelium_core::mlkem::{MlkemKernels, Reference};
+use pqhelium_sim::coverage::Step;
 use pqhelium_sim::mlkem_poly as model;
 use rand::RngCore;
 
@@ -307,7 +308,7 @@ impl Contract for MlkemPoly {
             summary: format!("{summary}{build}"),
             computes,
             requires: String::new(),
-            edge_cases: EDGE_CASES,
+            edge_cases: EDGE_CASES + self.corners() as u64,
             args,
             returns: None,
             results: vec![],
@@ -331,6 +332,15 @@ impl Contract for MlkemPoly {
                 bytes: none,
             },
             Op::Reduce => Input { polys: vec![any_case(case, rng)], bytes: none },
+            Op::Dot | Op::Matvec
+                if let Some(c) = case.checked_sub(EDGE_CASES).filter(|&c| c < self.corners() as u64) =>
+            {
+                let rows = if self.op == Op::Dot { 1 } else { K };
+                let [a, b] = model::steps::DOT_CORNERS[c as usize].map(store);
+                let mut polys = vec![a; rows * K];
+                polys.extend([b; K]);
+                Input { polys, bytes: none }
+            }
             Op::Dot | Op::Matvec => {
                 let rows = if self.op == Op::Dot { 1 } else { K };
                 let a = (0..rows * K).map(|j| poly_case(edge_or_random(case, j), rng, model::DOT_A_MAX as i16));
@@ -415,6 +425,25 @@ impl Contract for MlkemPoly {
 
     fn ways(&self) -> Ways<Self> {
         Ways::Three { model: |c, input| c.model(input), canon: Self::canon }
+    }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        match self.op {
+            Op::Compress(d) => model::steps::compress(d),
+            Op::Reduce => model::steps::reduce(),
+            Op::Dot | Op::Matvec => model::steps::dot(self.mve),
+            _ => vec![],
+        }
+    }
+}
+
+impl MlkemPoly {
+    /// Corner cases after the edge cases: the products' sums at their ends ([`model::steps::DOT_CORNERS`]).
+    fn corners(&self) -> usize {
+        match self.op {
+            Op::Dot | Op::Matvec => model::steps::DOT_CORNER_CASES,
+            _ => 0,
+        }
     }
 }
 

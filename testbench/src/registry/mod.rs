@@ -35,13 +35,15 @@ pub use contract::{
 
 use crate::backend::{Arg, BackendKind, CallOutput};
 use contract::Behaviour;
+use pqhelium_sim::coverage::Step;
 
 /// Random source of one case: a function of (campaign seed, case index) only.
 pub type CaseRng = ChaCha8Rng;
 
 /// Version of the case generators, raised whenever one changes which case a (seed, case index) gives: a campaign
-/// is resumed only by generators of its own version. 2: coefficient vectors from `sample` (1: rand's `gen_range`).
-pub const CASE_GENERATORS: u32 = 2;
+/// is resumed only by generators of its own version. 3: corner cases among the edge cases (2: coefficient vectors
+/// from `sample`; 1: rand's `gen_range`).
+pub const CASE_GENERATORS: u32 = 3;
 
 pub fn case_rng(seed: u64, case: u64) -> CaseRng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -62,6 +64,8 @@ pub struct Kernel {
     description: Description,
     /// How it is checked (from the contract's [`Ways`]).
     pub checked: Checked,
+    /// The steps whose bound coverage is reported (`Contract::coverage_steps`).
+    steps: Vec<Step>,
     behaviour: Box<dyn Behaviour>,
 }
 
@@ -105,7 +109,13 @@ impl Kernel {
             Checked::ThreeWay if description.images == Images::HostOnly => Checked::ModelOnly,
             checked => checked,
         };
-        Self { description, checked, behaviour }
+        Self { description, checked, steps: behaviour.steps(), behaviour }
+    }
+
+    /// The reduction, rounding and truncation steps the model observes, with what the bounds proof allows (empty
+    /// for a family that does not report bound coverage yet).
+    pub fn coverage_steps(&self) -> &[Step] {
+        &self.steps
     }
 
     /// The arguments of case `case` (the rng is `case_rng(seed, case)`).
@@ -230,6 +240,10 @@ impl Behaviour for Altered {
 
     fn model_is_reference(&self) -> bool {
         false
+    }
+
+    fn steps(&self) -> Vec<Step> {
+        self.base.coverage_steps().to_vec()
     }
 
     fn declassified_events(&self) -> &'static [crate::ct::Declassification] {

@@ -1,0 +1,424 @@
+//! Bound coverage: which extremes the models' reduction, rounding and truncation steps actually reach.
+//!
+//! A model calls [`observe`] (integers) or [`observe_fp`] (binary64 values before a floor, trunc or round) at each
+//! step, under a stable name (`mlkem.ntt.fwd.mve/layer3.mulmod`). Nothing is recorded unless the calling thread is
+//! inside [`record`]: outside it an observation is one thread-local load and a branch, and the lanes of a vector are
+//! not even extracted ([`observe_s16`], [`observe_s32`]). A contract declares its steps ([`Step`]) with the interval
+//! its bounds proof allows; the test bench compares what a campaign reached with it.
+
+use std::cell::{Cell, RefCell};
+
+use crate::mve::Q;
+
+/// What the bounds proof says of a step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Proven {
+    /// An integer step: its input lies in `lo..=hi`. The corners are `lo` and `hi`.
+    Range { lo: i64, hi: i64 },
+    /// A binary64 value before a rounding step: the corner is the boundary itself (distance 0 ulps).
+    Boundary(Boundary),
+}
+
+/// The boundaries a binary64 value is measured against, in ulps of the value ([`ulps_to_boundary`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boundary {
+    /// An integer: the boundary of floor, trunc and the conversion to an integer.
+    Integer,
+    /// A half-integer: the tie of round-to-nearest.
+    Tie,
+    /// A power of two (in magnitude): a binade edge, where the exponent changes.
+    Binade,
+}
+
+impl Boundary {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Boundary::Integer => "an integer",
+            Boundary::Tie => "a tie",
+            Boundary::Binade => "a binade edge",
+        }
+    }
+}
+
+/// The part of a proven interval that valid inputs can reach, when it is smaller than the proof's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reach {
+    /// The reachable extremes (integer steps): the proof's bound is loose beyond them.
+    pub lo: i64,
+    pub hi: i64,
+    /// Why the proof's ends cannot be reached, and whether `lo..=hi` is exact (proved or exhaustive) or the best a
+    /// search found.
+    pub reason: String,
+}
+
+/// One step of a model: its name (as passed to [`observe`]) and what the proof allows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub name: &'static str,
+    pub proven: Proven,
+    /// `Some` when an end of the proven interval is out of reach from inputs inside the contract.
+    pub reach: Option<Reach>,
+    /// Why an end may stay short of the proven one though no proof says it is out of reach (the table shows it).
+    pub note: Option<String>,
+}
+
+impl Step {
+    /// An integer step proven to lie in `lo..=hi`, both ends reachable.
+    pub const fn range(name: &'static str, lo: i64, hi: i64) -> Step {
+        Step { name, proven: Proven::Range { lo, hi }, reach: None, note: None }
+    }
+
+    /// An integer step proven to lie in `-max..=max`.
+    pub const fn magnitude(name: &'static str, max: i64) -> Step {
+        Step::range(name, -max, max)
+    }
+
+    /// A binary64 value before a rounding step, measured against `boundary`.
+    pub const fn fp(name: &'static str, boundary: Boundary) -> Step {
+        Step { name, proven: Proven::Boundary(boundary), reach: None, note: None }
+    }
+
+    /// The same step, whose inputs inside the contract only reach `lo..=hi`, for `reason`.
+    pub fn reachable(self, lo: i64, hi: i64, reason: impl Into<String>) -> Step {
+        Step { reach: Some(Reach { lo, hi, reason: reason.into() }), ..self }
+    }
+
+    /// The same step with a note on why its ends may stay short (the target stays the proven interval).
+    pub fn note(self, note: impl Into<String>) -> Step {
+        Step { note: Some(note.into()), ..self }
+    }
+
+    /// The ends a campaign should reach: the reachable ones when declared, else the proven ones (integer steps).
+    pub fn target(&self) -> Option<(i64, i64)> {
+        match (&self.reach, self.proven) {
+            (Some(r), _) => Some((r.lo, r.hi)),
+            (None, Proven::Range { lo, hi }) => Some((lo, hi)),
+            (None, Proven::Boundary(_)) => None,
+        }
+    }
+}
+
+/// What one step reached.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Seen {
+    /// Observations (lanes count one each).
+    pub count: u64,
+    /// Integer steps: the extremes.
+    pub min: i64,
+    pub max: i64,
+    /// Binary64 steps: the closest approach to the boundary, in ulps, and the value that made it.
+    pub closest: u64,
+    pub closest_at: f64,
+}
+
+impl Seen {
+    const NONE: Seen = Seen { count: 0, min: i64::MAX, max: i64::MIN, closest: u64::MAX, closest_at: f64::NAN };
+
+    fn int(&mut self, v: i64) {
+        self.count += 1;
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
+
+    fn fp(&mut self, ulps: u64, at: f64) {
+        self.count += 1;
+        if ulps < self.closest {
+            self.closest = ulps;
+            self.closest_at = at;
+        }
+    }
+
+    fn merge(&mut self, other: &Seen) {
+        self.count += other.count;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        if other.closest < self.closest {
+            self.closest = other.closest;
+            self.closest_at = other.closest_at;
+        }
+    }
+}
+
+/// Every step observed on a thread while recording, in first-seen order.
+#[derive(Debug, Clone, Default)]
+pub struct Observations {
+    steps: Vec<(&'static str, Seen)>,
+    /// Where the next observation most likely goes: models observe their steps in the same order on every call.
+    next: usize,
+}
+
+impl Observations {
+    pub fn get(&self, step: &str) -> Option<&Seen> {
+        self.steps.iter().find(|(name, _)| *name == step).map(|(_, seen)| seen)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &Seen)> {
+        self.steps.iter().map(|(name, seen)| (*name, seen))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    pub fn merge(&mut self, other: &Observations) {
+        for (name, seen) in other.iter() {
+            self.entry(name).merge(seen);
+        }
+    }
+
+    fn entry(&mut self, step: &'static str) -> &mut Seen {
+        let same = |name: &str| std::ptr::eq(name, step) || name == step;
+        let at = match self.steps.get(self.next) {
+            Some((name, _)) if same(name) => self.next,
+            _ => match self.steps.iter().position(|(name, _)| same(name)) {
+                Some(i) => i,
+                None => {
+                    self.steps.push((step, Seen::NONE));
+                    self.steps.len() - 1
+                }
+            },
+        };
+        self.next = if at + 1 == self.steps.len() { 0 } else { at + 1 };
+        &mut self.steps[at].1
+    }
+}
+
+thread_local! {
+    static ON: Cell<bool> = const { Cell::new(false) };
+    static RECORDER: RefCell<Observations> = RefCell::new(Observations::default());
+}
+
+/// Whether this thread is recording.
+#[inline(always)]
+pub fn enabled() -> bool {
+    ON.with(Cell::get)
+}
+
+/// Runs `f`, recording every observation it makes on this thread; returns its result and the observations. Nested
+/// calls record apart, and the enclosing recording also receives what the inner one saw.
+pub fn record<T>(f: impl FnOnce() -> T) -> (T, Observations) {
+    let was_on = ON.with(|on| on.replace(true));
+    let outer = RECORDER.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    let result = f();
+    let inner = RECORDER.with(|r| std::mem::replace(&mut *r.borrow_mut(), outer));
+    ON.with(|on| on.set(was_on));
+    if was_on {
+        RECORDER.with(|r| r.borrow_mut().merge(&inner));
+    }
+    (result, inner)
+}
+
+#[cold]
+fn record_int(step: &'static str, values: impl IntoIterator<Item = i64>) {
+    RECORDER.with(|r| {
+        let mut r = r.borrow_mut();
+        let seen = r.entry(step);
+        values.into_iter().for_each(|v| seen.int(v));
+    });
+}
+
+/// An integer step's input (or any value whose extremes the proof bounds).
+#[inline(always)]
+pub fn observe(step: &'static str, value: i64) {
+    if enabled() {
+        record_int(step, [value]);
+    }
+}
+
+/// Every 16-bit lane of a vector.
+#[inline(always)]
+pub fn observe_s16(step: &'static str, v: Q) {
+    if enabled() {
+        record_int(step, v.i16().map(i64::from));
+    }
+}
+
+/// Every 32-bit lane of a vector.
+#[inline(always)]
+pub fn observe_s32(step: &'static str, v: Q) {
+    if enabled() {
+        record_int(step, v.i32().map(i64::from));
+    }
+}
+
+/// A binary64 value before a rounding step, measured against `boundary`.
+#[inline(always)]
+pub fn observe_fp(step: &'static str, boundary: Boundary, x: f64) {
+    if enabled() {
+        observe_ulps(step, ulps_to_boundary(boundary, x), x);
+    }
+}
+
+/// A distance to a rounding boundary computed by the model itself (in ulps), with the value that made it.
+#[inline(always)]
+pub fn observe_ulps(step: &'static str, ulps: u64, at: f64) {
+    if enabled() {
+        record_ulps(step, ulps, at);
+    }
+}
+
+#[cold]
+fn record_ulps(step: &'static str, ulps: u64, at: f64) {
+    RECORDER.with(|r| r.borrow_mut().entry(step).fp(ulps, at));
+}
+
+/// The number of binary64 values strictly between a and b plus one (0 when equal); both finite.
+pub fn ulps_between(a: f64, b: f64) -> u64 {
+    // The bit patterns, mapped to a line on which adjacent doubles are adjacent integers (-0 and +0 meet).
+    let line = |x: f64| {
+        let bits = x.to_bits() as i64;
+        if bits < 0 { i64::MIN - bits } else { bits }
+    };
+    line(a).abs_diff(line(b))
+}
+
+/// How many ulps `x` lies from the nearest `boundary`; `u64::MAX` for a non-finite `x`, or for a tie when `x` is
+/// too large to have a fractional part.
+pub fn ulps_to_boundary(boundary: Boundary, x: f64) -> u64 {
+    if !x.is_finite() {
+        return u64::MAX;
+    }
+    // Every double of magnitude 2^52 or more is an integer: there are no ties there, and no fractions.
+    const INTEGRAL: f64 = 4503599627370496.0;
+    match boundary {
+        Boundary::Integer => {
+            let (down, up) = (x.floor(), x.ceil());
+            ulps_between(x, down).min(ulps_between(x, up))
+        }
+        Boundary::Tie if x.abs() >= INTEGRAL => u64::MAX,
+        Boundary::Tie => {
+            let below = (x - 0.5).floor() + 0.5;
+            ulps_between(x, below).min(ulps_between(x, below + 1.0))
+        }
+        Boundary::Binade if x == 0.0 => u64::MAX,
+        Boundary::Binade => {
+            let m = x.abs();
+            let edge = f64::from_bits(m.to_bits() & 0x7FF0_0000_0000_0000);
+            let next = edge * 2.0;
+            let to_next = if next.is_finite() { ulps_between(m, next) } else { u64::MAX };
+            ulps_between(m, edge).min(to_next)
+        }
+    }
+}
+
+/// A small deterministic generator (splitmix64) for the searches: corner cases must not depend on a clock or a
+/// thread's random state.
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
+    }
+}
+
+/// What [`seek`] found: the input and the extreme its step reached on it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub input: Vec<i16>,
+    pub reached: i64,
+}
+
+/// Hill climbing on a model towards one end of a step: from `start`, `iterations` single-coefficient moves (to an
+/// end of `domain`, to a random value, by a small step, to its negation, or to another coefficient's value), each
+/// kept when the step's extreme (its maximum when `high`, else its minimum) is no worse. `run` evaluates the model
+/// on an input. The steps' values are sums and products of the inputs through a few nonlinear reductions, so a
+/// move's effect is local and the landscape is mostly monotone in each coefficient: plain climbing gets there.
+pub fn seek(
+    step: &'static str,
+    high: bool,
+    start: &[i16],
+    domain: (i16, i16),
+    iterations: usize,
+    seed: u64,
+    run: impl Fn(&[i16]),
+) -> Found {
+    let score = |input: &[i16]| {
+        let ((), seen) = record(|| run(input));
+        seen.get(step).map_or(i64::MIN, |s| if high { s.max } else { -s.min })
+    };
+    let mut rng = SplitMix(seed);
+    let mut best = start.to_vec();
+    let mut best_score = score(&best);
+    let (lo, hi) = (i64::from(domain.0), i64::from(domain.1));
+    let mut trial = best.clone();
+    for _ in 0..iterations {
+        let i = (rng.next_u64() % best.len() as u64) as usize;
+        let x = i64::from(best[i]);
+        let value = match rng.next_u64() % 6 {
+            0 => lo,
+            1 => hi,
+            2 => rng.range(lo, hi),
+            3 => x + rng.range(-16, 16),
+            4 => -x,
+            _ => i64::from(best[(rng.next_u64() % best.len() as u64) as usize]),
+        };
+        trial[i] = value.clamp(lo, hi) as i16;
+        let s = score(&trial);
+        if s >= best_score {
+            best_score = s;
+            best[i] = trial[i];
+        } else {
+            trial[i] = best[i];
+        }
+    }
+    Found { input: best, reached: if high { best_score } else { -best_score } }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_is_recorded_outside_record() {
+        observe("outside", 5);
+        let ((), seen) = record(|| {
+            observe("a", 3);
+            observe("a", -7);
+            observe_s16("b", Q::from_i16([1, 2, 3, 4, 5, 6, 7, -8]));
+        });
+        assert!(seen.get("outside").is_none());
+        let a = seen.get("a").unwrap();
+        assert_eq!((a.count, a.min, a.max), (2, -7, 3));
+        let b = seen.get("b").unwrap();
+        assert_eq!((b.count, b.min, b.max), (8, -8, 7));
+        let ((), again) = record(|| ());
+        assert!(again.is_empty());
+    }
+
+    #[test]
+    fn nested_recordings_reach_the_outer_one() {
+        let ((_, inner), outer) = record(|| {
+            observe("x", 1);
+            record(|| observe("x", 9))
+        });
+        assert_eq!(inner.get("x").unwrap().max, 9);
+        let x = outer.get("x").unwrap();
+        assert_eq!((x.count, x.min, x.max), (2, 1, 9));
+    }
+
+    #[test]
+    fn distances_to_boundaries_in_ulps() {
+        let below_one = f64::from_bits(1f64.to_bits() - 1);
+        assert_eq!(ulps_to_boundary(Boundary::Integer, 3.0), 0);
+        assert_eq!(ulps_to_boundary(Boundary::Integer, below_one), 1);
+        assert_eq!(ulps_to_boundary(Boundary::Integer, -below_one), 1);
+        assert_eq!(ulps_to_boundary(Boundary::Tie, 2.5), 0);
+        assert_eq!(ulps_to_boundary(Boundary::Tie, -2.5), 0);
+        assert_eq!(ulps_to_boundary(Boundary::Tie, f64::from_bits(2.5f64.to_bits() + 3)), 3);
+        assert_eq!(ulps_to_boundary(Boundary::Binade, 4.0), 0);
+        assert_eq!(ulps_to_boundary(Boundary::Binade, f64::from_bits(4f64.to_bits() - 2)), 2);
+        // 2^53 - 1 ulp of 2^52's binade: 1 ulp below the next edge.
+        assert_eq!(ulps_to_boundary(Boundary::Binade, 9007199254740991.0), 1);
+        assert_eq!(ulps_between(-0.0, 0.0), 0);
+        assert_eq!(ulps_between(-f64::from_bits(1), f64::from_bits(1)), 2);
+    }
+}

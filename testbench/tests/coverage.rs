@@ -1,0 +1,86 @@
+//! Bound coverage: the corner cases reach the steps' extremes, and they matter. Per family, a mutant whose result
+//! differs from the kernel's only when one step reaches its extreme is caught by the default `check` depth (2,000
+//! cases) at a corner case, and not by 2,000 purely random cases (those after the edge and corner cases).
+
+use pqhelium_sim::coverage;
+use pqhelium_testbench::backend::Arg;
+use pqhelium_testbench::coverage::{first_failure, measure};
+use pqhelium_testbench::registry::{self, Kernel, Outcome};
+
+/// `check`'s default number of cases per kernel.
+const CHECK_CASES: u64 = 2000;
+
+/// The true model's outcome, changed (its first output byte's low bit flipped: another residue mod q) when `step`
+/// reached `threshold` or beyond in magnitude while the model ran: a kernel wrong only at that extreme.
+fn wrong_at_extreme(id: &str, step: &str, threshold: i64, args: &[Arg]) -> Outcome {
+    let kernel = registry::find(id).unwrap();
+    let (mut outcome, seen) = coverage::record(|| kernel.expected(args));
+    if seen.get(step).is_some_and(|s| s.max >= threshold || s.min <= -threshold) {
+        outcome.buffers[0][0] ^= 1;
+    }
+    outcome
+}
+
+/// The mutant is caught within `check`'s cases, first at a corner case (after the hand-picked edge cases), and
+/// 2,000 random cases miss it.
+fn corner_cases_matter(mutant: &'static Kernel, hand_picked: u64) {
+    let corners = hand_picked..mutant.edge_cases;
+    assert!(!corners.is_empty(), "{}: no corner cases", mutant.id);
+    let caught = first_failure(mutant, 1, 0..CHECK_CASES);
+    assert!(
+        caught.is_some_and(|c| corners.contains(&c)),
+        "{}: first caught at {caught:?}, corners {corners:?}",
+        mutant.id
+    );
+    let random = mutant.edge_cases..mutant.edge_cases + CHECK_CASES;
+    assert_eq!(first_failure(mutant, 1, random), None, "{}: random cases reach the extreme too", mutant.id);
+}
+
+/// Every declared step runs, and every step the corner cases are meant for is at its bound (or its reachable end)
+/// within `check`'s cases; returns the steps short of it.
+fn short_steps(id: &str) -> Vec<String> {
+    let kernel = registry::find(id).unwrap();
+    let c = measure(kernel, 1, 0..kernel.edge_cases).unwrap();
+    for s in &c.steps {
+        assert!(s.count > 0, "{id}: {} never ran", s.step);
+    }
+    c.steps.iter().filter(|s| !s.at_bound).map(|s| s.step.clone()).collect()
+}
+
+#[test]
+fn mlkem_ntt_corner_cases_reach_a_mutant_random_cases_miss() {
+    // The forward NTT's last layer: its butterfly outputs past what random inputs reach.
+    let mutant = registry::variant("mlkem.ntt.fwd", |k| {
+        k.model = Some(|args| wrong_at_extreme("mlkem.ntt.fwd", "mlkem.ntt.fwd.mve/layer7.sum", MLKEM_FWD_T, args))
+    });
+    corner_cases_matter(mutant, 8);
+}
+
+#[test]
+fn mlkem_poly_corner_cases_reach_a_mutant_random_cases_miss() {
+    let mutant = registry::variant("mlkem.dot.k3.mve", |k| {
+        k.model =
+            Some(|args| wrong_at_extreme("mlkem.dot.k3.mve", "mlkem.poly.dot.mve/even.barrett", MLKEM_DOT_T, args))
+    });
+    corner_cases_matter(mutant, 8);
+}
+
+#[test]
+fn fndsa_ntt_corner_cases_reach_a_mutant_random_cases_miss() {
+    let mutant = registry::variant("fndsa.ntt512.fwd", |k| {
+        k.model = Some(|args| wrong_at_extreme("fndsa.ntt512.fwd", "fndsa.ntt512.fwd/layer8.sum", FNDSA_FWD_T, args))
+    });
+    corner_cases_matter(mutant, 10);
+}
+
+/// Thresholds between the extremes 2,000 random cases reach and those the corner cases reach (docs/coverage.md).
+const MLKEM_FWD_T: i64 = 0;
+const MLKEM_DOT_T: i64 = 0;
+const FNDSA_FWD_T: i64 = 0;
+
+#[test]
+fn the_corner_cases_reach_every_step_they_are_for() {
+    for id in ["mlkem.ntt.fwd", "mlkem.ntt.fwd.scalar", "mlkem.basemul", "mlkem.basemul.scalar"] {
+        assert_eq!(short_steps(id), Vec::<String>::new(), "{id}");
+    }
+}
