@@ -285,7 +285,7 @@ pub fn exponent_quotient(mu: f64, isigma: f64, sigma_min: f64, z: i32, z0: i32) 
 /// [0, 1) is refined ulp by ulp; every distance 0, -1, +1 found is kept once.
 pub fn sampler_exponent_corners(sigma_min: f64) -> Vec<(f64, f64, i32, i32)> {
     let mut out = Vec::new();
-    for isigma in [0.55, 0.7071067811865476, 0.79] {
+    for isigma in [0.55, std::f64::consts::FRAC_1_SQRT_2, 0.79] {
         let dss = isigma * isigma * 0.5;
         for z0 in 0..=18i32 {
             for b in 0..=1i32 {

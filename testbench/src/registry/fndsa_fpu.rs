@@ -21,9 +21,12 @@
 
 use std::sync::LazyLock;
 
-use pqhelium_core::fndsa::fpu::{BerExponent, FpuKernels, Reference, SamplerCentre};
+use pqhelium_core::fndsa::fpu::{
+    BerExponent, FpuKernels, INV_2SQRSIGMA0, INV_LOG2, LOG2, Reference, SamplerCentre, scaled,
+};
 use pqhelium_core::fndsa::sampler::{INV_SIGMA, SIGMA_MIN};
 use pqhelium_sim::corner_search;
+use pqhelium_sim::coverage::{self, Boundary, Step};
 use rand::Rng;
 
 use super::softfloat::LOGN;
@@ -440,6 +443,42 @@ static SPECS: [Spec; 16] = [
     },
 ];
 
+/// Bound-coverage steps: the values the kernels round to integers (native and soft-float alike), measured against
+/// the boundary where the result changes. The other kernels of the family round only as IEEE operations do.
+const STEP_ROUND: &str = "fndsa.fpu.round/f.round";
+const STEP_MU_FLOOR: &str = "fndsa.fpu.sampler_centre/mu.floor";
+const STEP_CCS_TRUNC: &str = "fndsa.fpu.sampler_centre/ccs.trunc";
+const STEP_K_TRUNC: &str = "fndsa.fpu.sampler_exponent/k.trunc";
+const STEP_REM_TRUNC: &str = "fndsa.fpu.sampler_exponent/rem.trunc";
+
+/// Observes the operands of the roundings to integers, computed as `fpu::Reference` computes them (same operations,
+/// same order), when a coverage recording is on.
+fn observe_roundings(kernel: Kernel, input: &Input) {
+    if !coverage::enabled() {
+        return;
+    }
+    let two63 = scaled(1, 63);
+    match kernel {
+        Kernel::Round => input.polys[0].iter().for_each(|&x| coverage::observe_fp(STEP_ROUND, Boundary::Tie, x)),
+        Kernel::SamplerCentre => {
+            let [mu, isigma, sigma_min] = input.scalars[..] else { unreachable!("three scalars") };
+            coverage::observe_fp(STEP_MU_FLOOR, Boundary::Integer, mu);
+            coverage::observe_fp(STEP_CCS_TRUNC, Boundary::Integer, isigma * sigma_min * two63);
+        }
+        Kernel::SamplerExponent => {
+            let c = input.centre.as_ref().expect("a centre");
+            let (z, z0) = (input.ints[0], input.ints[1]);
+            let d = f64::from(z) - c.r;
+            let x = d * d * c.dss - f64::from(z0 * z0) * INV_2SQRSIGMA0;
+            let q = x * INV_LOG2;
+            coverage::observe_fp(STEP_K_TRUNC, Boundary::Integer, q);
+            let rem = x - (q as i64) as f64 * LOG2;
+            coverage::observe_fp(STEP_REM_TRUNC, Boundary::Integer, rem * two63);
+        }
+        _ => {}
+    }
+}
+
 /// The buffer an in-place kernel updates (`a`, with `b` when there is one).
 fn updated(input: &Input, call: impl FnOnce(&mut [f64], &[f64])) -> Vec<Vec<u8>> {
     let mut a = input.polys[0].clone();
@@ -682,11 +721,22 @@ impl Contract for Fpu {
     }
 
     fn reference(&self, input: &Input) -> Outcome {
+        observe_roundings(self.kernel, input);
         run(&mut Reference, self.kernel, input)
     }
 
     fn ways(&self) -> Ways<Self> {
         Ways::Two
+    }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        let integer = |name| Step::fp(name, Boundary::Integer);
+        match self.kernel {
+            Kernel::Round => vec![Step::fp(STEP_ROUND, Boundary::Tie)],
+            Kernel::SamplerCentre => vec![integer(STEP_MU_FLOOR), integer(STEP_CCS_TRUNC)],
+            Kernel::SamplerExponent => vec![integer(STEP_K_TRUNC), integer(STEP_REM_TRUNC)],
+            _ => vec![],
+        }
     }
 
     fn precondition(&self, input: &Input) -> Result<(), String> {

@@ -16,6 +16,7 @@ use std::sync::LazyLock;
 
 use pqhelium_core::fndsa::keygen::fxp::{self, FxpKernels, Reference};
 use pqhelium_sim::corner_search;
+use pqhelium_sim::coverage::Step;
 use pqhelium_sim::fxp_fft as model;
 use rand::Rng;
 
@@ -120,6 +121,13 @@ impl Contract for KeygenFft {
 
     fn ways(&self) -> Ways<Self> {
         Ways::Three { model: Self::model, canon: |_, o| o.clone() }
+    }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        match (self.build, self.inverse) {
+            (Build::Scalar, true) => model::scalar::ifft_steps(),
+            _ => vec![],
+        }
     }
 }
 

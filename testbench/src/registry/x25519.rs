@@ -20,6 +20,7 @@ use std::sync::LazyLock;
 
 use pqhelium_core::x25519::{Fe51, FieldArithmetic, Reference};
 use pqhelium_sim::corner_search;
+use pqhelium_sim::coverage::Step;
 use pqhelium_sim::x25519_fe::{self as model, A24_PLUS_ONE, Fe, LIMBS};
 use rand::RngCore;
 
@@ -262,6 +263,10 @@ impl Contract for FieldOp {
 
     fn ways(&self) -> Ways<Self> {
         Ways::Three { model: |op, operands| op.model(operands), canon: |_, o| canonical_elements(o) }
+    }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        if self.op == Op::Mul { model::steps::mul() } else { vec![] }
     }
 }
 
