@@ -31,6 +31,8 @@
 //! digit exact. The high digit is floor(T / den), the low digit floor(r1 2^32 / den) with r1 < den; the last
 //! remainder r0 < den <= 2^63 gives the rounding bit [2 r0 >= den] without overflow.
 
+use crate::coverage::{self, Boundary};
+
 /// 2^32 as a binary64.
 const TWO32: f64 = 4294967296.0;
 /// Subtracted from every digit estimate so that it is never above the exact quotient (its error is below 2^-18).
@@ -65,9 +67,22 @@ fn borrow(a: u64, b: u64) -> u64 {
 }
 
 /// One estimated digit: trunc(z - bias) for an estimate z of a quotient below 2^32 (saturating, as VCVT.U32.F64).
+/// `step` names the truncation for the bound coverage.
 #[inline]
-fn digit(estimate: f64) -> u64 {
-    u64::from((estimate - ESTIMATE_BIAS) as u32)
+fn digit(estimate: f64, step: &'static str) -> u64 {
+    let biased = estimate - ESTIMATE_BIAS;
+    coverage::observe_fp(step, Boundary::Integer, biased);
+    u64::from(biased as u32)
+}
+
+/// Bound-coverage steps: the two digit estimates (bias subtracted) before their truncation.
+pub const STEP_HIGH_DIGIT: &str = "fndsa.keygen.div/high_digit.trunc";
+pub const STEP_LOW_DIGIT: &str = "fndsa.keygen.div/low_digit.trunc";
+
+/// The steps of every division kernel (the FPU kernels and their baselines share this model): how close each
+/// biased estimate comes to an integer, where its truncation changes.
+pub fn steps() -> Vec<coverage::Step> {
+    vec![coverage::Step::fp(STEP_HIGH_DIGIT, Boundary::Integer), coverage::Step::fp(STEP_LOW_DIGIT, Boundary::Integer)]
 }
 
 /// The correction step: (r, q) <- (r - den, q + 1) when r >= den, with masks.
@@ -83,13 +98,13 @@ fn rounded_quotient(t: u64, den: u64, corrections: Corrections) -> u64 {
     let inv = 1.0 / u64_to_f64(den);
     let inv32 = inv * TWO32;
 
-    let mut q1 = digit(u64_to_f64(t) * inv);
+    let mut q1 = digit(u64_to_f64(t) * inv, STEP_HIGH_DIGIT);
     let mut r1 = t.wrapping_sub(q1.wrapping_mul(den));
     if corrections.high {
         (r1, q1) = correct(r1, q1, den);
     }
 
-    let mut q0 = digit(u64_to_f64(r1) * inv32);
+    let mut q0 = digit(u64_to_f64(r1) * inv32, STEP_LOW_DIGIT);
     let mut r0 = (r1 << 32).wrapping_sub(q0.wrapping_mul(den));
     if corrections.low {
         (r0, q0) = correct(r0, q0, den);

@@ -389,6 +389,50 @@ pub fn gm_table_c() -> String {
 /// partial products for each product (as the C source, which has no 128-bit type).
 pub mod scalar {
     use super::roots;
+    use crate::coverage;
+
+    /// Bound-coverage steps of the inverse FFT: the operand of each halving, sums and differences, by layer (layer h
+    /// pairs values 2^h apart).
+    pub const STEP_HALF_SUM: [&str; 9] = [
+        "fndsa.keygen.ifft.scalar/layer0.half_sum",
+        "fndsa.keygen.ifft.scalar/layer1.half_sum",
+        "fndsa.keygen.ifft.scalar/layer2.half_sum",
+        "fndsa.keygen.ifft.scalar/layer3.half_sum",
+        "fndsa.keygen.ifft.scalar/layer4.half_sum",
+        "fndsa.keygen.ifft.scalar/layer5.half_sum",
+        "fndsa.keygen.ifft.scalar/layer6.half_sum",
+        "fndsa.keygen.ifft.scalar/layer7.half_sum",
+        "fndsa.keygen.ifft.scalar/layer8.half_sum",
+    ];
+    pub const STEP_HALF_DIFF: [&str; 9] = [
+        "fndsa.keygen.ifft.scalar/layer0.half_diff",
+        "fndsa.keygen.ifft.scalar/layer1.half_diff",
+        "fndsa.keygen.ifft.scalar/layer2.half_diff",
+        "fndsa.keygen.ifft.scalar/layer3.half_diff",
+        "fndsa.keygen.ifft.scalar/layer4.half_diff",
+        "fndsa.keygen.ifft.scalar/layer5.half_diff",
+        "fndsa.keygen.ifft.scalar/layer6.half_diff",
+        "fndsa.keygen.ifft.scalar/layer7.half_diff",
+        "fndsa.keygen.ifft.scalar/layer8.half_diff",
+    ];
+
+    /// The inverse FFT's steps: every halving's operand may be any 64-bit value (wrapping sums); past layer 0 it is
+    /// a sum or difference of two halved values in [-2^62, 2^62 - 1], which bounds what it can reach
+    /// (`corner_search::ifft_halving_ends`, every end reached by the contract's corner cases).
+    pub fn ifft_steps() -> Vec<coverage::Step> {
+        let mut steps = Vec::new();
+        for h in 0..STEP_HALF_SUM.len() {
+            let [sum_lo, sum_hi, diff_lo, diff_hi] = crate::corner_search::ifft_halving_ends(h as u32);
+            let why = "each term is a halved value in [-2^62, 2^62 - 1]";
+            let step = |name, lo, hi| {
+                let s = coverage::Step::range(name, i64::MIN, i64::MAX);
+                if (lo, hi) == (i64::MIN, i64::MAX) { s } else { s.reachable(lo, hi, why) }
+            };
+            steps.push(step(STEP_HALF_SUM[h], sum_lo, sum_hi));
+            steps.push(step(STEP_HALF_DIFF[h], diff_lo, diff_hi));
+        }
+        steps
+    }
 
     /// floor(a b / 2^32) mod 2^64 from the partial products ah bh, ah bl, al bh and al bl.
     fn mul(a: u64, b: u64) -> u64 {
@@ -437,13 +481,21 @@ pub mod scalar {
         super::check(logn, f);
         let hn = 1usize << (logn - 1);
         let mut ht = 1usize;
+        let observing = coverage::enabled();
         for lm in (1..logn).rev() {
             let (m, t) = (1usize << lm, 2 * ht);
+            let layer = ht.trailing_zeros() as usize;
             for i in 0..m / 2 {
                 let (sr, si) = roots()[m + i];
                 let si = si.wrapping_neg();
                 for j in i * t..i * t + ht {
                     let (xr, xi, yr, yi) = (f[j], f[j + hn], f[j + ht], f[j + ht + hn]);
+                    if observing {
+                        for (x, y) in [(xr, yr), (xi, yi)] {
+                            coverage::observe(STEP_HALF_SUM[layer], x.wrapping_add(y) as i64);
+                            coverage::observe(STEP_HALF_DIFF[layer], x.wrapping_sub(y) as i64);
+                        }
+                    }
                     f[j] = half(xr.wrapping_add(yr));
                     f[j + hn] = half(xi.wrapping_add(yi));
                     let (zr, zi) = cmul(sr, si, half(xr.wrapping_sub(yr)), half(xi.wrapping_sub(yi)));

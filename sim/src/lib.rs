@@ -1,5 +1,6 @@
 //! Semantic models of the Cortex-M kernels.
 
+pub mod corner_search;
 pub mod coverage;
 pub mod fndsa_ntt;
 pub mod fxp_div;

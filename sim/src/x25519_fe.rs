@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 
 use pqhelium_core::x25519::{SIGNED_ENTRIES, SIGNED_WINDOW_BITS, SIGNED_WINDOWS, signed_window_table};
 
+use crate::coverage;
+
 /// Limbs of a field element.
 pub const LIMBS: usize = 8;
 
@@ -42,16 +44,63 @@ fn reduce_wide(t: &[u32; 2 * LIMBS]) -> Fe {
         r[i] = s as u32;
         c = (s >> 32) as u32;
     }
+    observe_fold(&r, c);
     fold_carry(&mut r, c);
     r
+}
+
+/// Bound-coverage steps of the multiplication (`steps::mul`).
+pub const STEP_PRODUCT_CARRIED: &str = "x25519.fe.mul/product.carried_sum";
+pub const STEP_FOLD_CARRY: &str = "x25519.fe.mul/reduce.carry";
+pub const STEP_SECOND_FOLD: &str = "x25519.fe.mul/reduce.second_fold";
+
+/// The reduction's carry c, and, when r + 38 c passes 2^256 (the second fold), the wrapped value r + 38 c - 2^256.
+fn observe_fold(r: &Fe, c: u32) {
+    if coverage::enabled() {
+        coverage::observe(STEP_FOLD_CARRY, i64::from(c));
+        let low = u64::from(r[0]) + u64::from(FOLD) * u64::from(c);
+        if r[1..].iter().all(|&l| l == u32::MAX) && low >> 32 == 1 {
+            coverage::observe(STEP_SECOND_FOLD, (low - (1 << 32)) as i64);
+        }
+    }
+}
+
+/// Bound coverage of the field kernels: the steps, with the intervals their proofs allow.
+pub mod steps {
+    use super::{FOLD, STEP_FOLD_CARRY, STEP_PRODUCT_CARRIED, STEP_SECOND_FOLD};
+    use crate::coverage::Step;
+
+    /// The multiplication: each product step's t[i + j] + c when it carries (minus 2^32: [0, 2^32 - 2], 0 the sum
+    /// whose 32-bit wrap is 0); the reduction's carry c and the wrapped value of the second fold.
+    ///
+    /// c: t[0..8] + 38 t[8..16] < 39 2^256, so c <= 38. The second fold's wrapped value is below 38 c <= 38 * 38;
+    /// a carry of 38 needs t[8..16] within 38 of 2^256 - 2, where the product ((2^256 - 1)^2 at most) leaves
+    /// t[0..8] too small for a second fold: the search (`corner_search::x25519_fold_corners`) reaches 38 * 37 - 1.
+    pub fn mul() -> Vec<Step> {
+        let fold = i64::from(FOLD);
+        vec![
+            Step::range(STEP_PRODUCT_CARRIED, 0, (1 << 32) - 2),
+            Step::range(STEP_FOLD_CARRY, 0, fold),
+            Step::range(STEP_SECOND_FOLD, 0, fold * fold - 1).reachable(
+                0,
+                fold * (fold - 1) - 1,
+                "a carry of 38 leaves r too far below 2^256 for a second fold; the largest a search near 2^256 finds",
+            ),
+        ]
+    }
 }
 
 /// The full 512-bit product, row by row (operand scanning), as `x25519_fe_product`.
 pub fn product(a: &Fe, b: &Fe) -> [u32; 2 * LIMBS] {
     let mut t = [0u32; 2 * LIMBS];
+    let observing = coverage::enabled();
     for i in 0..LIMBS {
         let mut c = 0u32;
         for j in 0..LIMBS {
+            let carried = u64::from(t[i + j]) + u64::from(c);
+            if observing && carried >> 32 == 1 {
+                coverage::observe(STEP_PRODUCT_CARRIED, (carried - (1 << 32)) as i64);
+            }
             let s = u64::from(a[i]) * u64::from(b[j]) + u64::from(t[i + j]) + u64::from(c);
             t[i + j] = s as u32;
             c = (s >> 32) as u32;

@@ -70,9 +70,11 @@ fn step_coverage(step: &Step, seen: Option<&Seen>) -> StepCoverage {
             if let Some(s) = seen {
                 row.min = Some(s.min);
                 row.max = Some(s.max);
-                let short = (s.min - tlo).max(thi - s.max).max(0);
+                // In i128: a step may span every i64 (a wrapping 64-bit operand).
+                let (min, max, tlo, thi) = (i128::from(s.min), i128::from(s.max), i128::from(tlo), i128::from(thi));
+                let short = (min - tlo).max(thi - max).max(0);
                 row.gap = Some(short as f64 / (thi - tlo).max(1) as f64);
-                row.at_bound = short <= SLACK;
+                row.at_bound = short <= i128::from(SLACK);
             } else {
                 row.gap = Some(1.0);
             }

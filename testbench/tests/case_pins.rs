@@ -1,5 +1,5 @@
 //! The case generators are pinned: a few cases of every kernel (the first two edge cases, the last one, the first
-//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 2. A change that
+//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 4. A change that
 //! gives other cases for the same (seed, case) fails here: then raise `CASE_GENERATORS` (campaigns of another version
 //! are not resumed) and record the new values.
 
@@ -113,8 +113,8 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.fpu.leaf_sigma.emu", "610b2871a752a0fb"),
     ("fndsa.fpu.sampler_centre", "7fa598496b507e18"),
     ("fndsa.fpu.sampler_centre.emu", "37fbc54222ceae44"),
-    ("fndsa.fpu.sampler_exponent", "044973602f3cf119"),
-    ("fndsa.fpu.sampler_exponent.emu", "044973602f3cf119"),
+    ("fndsa.fpu.sampler_exponent", "1c016fdd6bb5f661"),
+    ("fndsa.fpu.sampler_exponent.emu", "1c016fdd6bb5f661"),
     ("fndsa.keygen.div", "ac77da6bcfc70a67"),
     ("fndsa.keygen.div_selfadj", "c961c2a1663e305e"),
     ("fndsa.keygen.invnorm", "4a4c207156829557"),
@@ -124,14 +124,14 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.keygen.invnorm.scalar", "4a4c207156829557"),
     ("fndsa.keygen.inv_mul2e.scalar", "01fbd6163eb0da24"),
     ("fndsa.keygen.fft", "2ab307db2b289704"),
-    ("fndsa.keygen.ifft", "a18eb01a3ec4baf8"),
+    ("fndsa.keygen.ifft", "e7ee8acb26742933"),
     ("fndsa.keygen.fft.scalar", "2ab307db2b289704"),
-    ("fndsa.keygen.ifft.scalar", "a18eb01a3ec4baf8"),
+    ("fndsa.keygen.ifft.scalar", "e7ee8acb26742933"),
     ("fndsa.verify", "594bf771885abc0a"),
     ("fndsa.verify.scalar", "594bf771885abc0a"),
     ("fndsa.verify.batch4", "881dc506a429e0f4"),
     ("fndsa.verify.batch4.scalar", "881dc506a429e0f4"),
-    ("x25519.fe.mul", "651af05f36e543f7"),
+    ("x25519.fe.mul", "4eb43cff62c274da"),
     ("x25519.fe.sqr", "baad02dcbbaf1d6b"),
     ("x25519.fe.add", "651af05f36e543f7"),
     ("x25519.fe.sub", "651af05f36e543f7"),

@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+use pqhelium_testbench::registry::CASE_GENERATORS;
+
 /// Runs pqhelium in a fresh temporary directory, so that its files (the fuzz checkpoint) land there.
 fn pqhelium(args: &[&str]) -> (bool, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -107,14 +109,15 @@ fn a_checkpoint_of_other_case_generators_is_not_resumed() {
     assert!(first.status.success());
     let mut report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("pqhelium-state.json")).unwrap()).unwrap();
-    assert_eq!(report["case_generators"], 3);
+    assert_eq!(report["case_generators"], CASE_GENERATORS);
     report.as_object_mut().unwrap().remove("case_generators");
     report["complete"] = false.into();
     std::fs::write(&state, report.to_string()).unwrap();
     let resumed = run(&["fuzz", "--kernel", "mlkem.order.to_mve", "--backend", "model", "--resume", "state.json"]);
     assert!(!resumed.status.success());
     let stderr = String::from_utf8_lossy(&resumed.stderr);
-    assert!(stderr.contains("case generators version 1, this pqhelium has version 3"), "{stderr}");
+    let refusal = format!("case generators version 1, this pqhelium has version {CASE_GENERATORS}");
+    assert!(stderr.contains(&refusal), "{stderr}");
 }
 
 #[test]

@@ -21,8 +21,12 @@
 
 use std::sync::LazyLock;
 
-use pqhelium_core::fndsa::fpu::{BerExponent, FpuKernels, Reference, SamplerCentre};
+use pqhelium_core::fndsa::fpu::{
+    BerExponent, FpuKernels, INV_2SQRSIGMA0, INV_LOG2, LOG2, Reference, SamplerCentre, scaled,
+};
 use pqhelium_core::fndsa::sampler::{INV_SIGMA, SIGMA_MIN};
+use pqhelium_sim::corner_search;
+use pqhelium_sim::coverage::{self, Boundary, Step};
 use rand::Rng;
 
 use super::softfloat::LOGN;
@@ -430,7 +434,7 @@ static SPECS: [Spec; 16] = [
             },
         ],
         requires: "c from sampler_centre; z = b + (2b - 1) z0 for a bit b",
-        edge_cases: 380,
+        edge_cases: EXPONENT_EDGE_CASES,
         generate: generate_sampler_exponent,
         run: |fpu, input| {
             let centre = input.centre.as_ref().expect("a centre");
@@ -438,6 +442,42 @@ static SPECS: [Spec; 16] = [
         },
     },
 ];
+
+/// Bound-coverage steps: the values the kernels round to integers (native and soft-float alike), measured against
+/// the boundary where the result changes. The other kernels of the family round only as IEEE operations do.
+const STEP_ROUND: &str = "fndsa.fpu.round/f.round";
+const STEP_MU_FLOOR: &str = "fndsa.fpu.sampler_centre/mu.floor";
+const STEP_CCS_TRUNC: &str = "fndsa.fpu.sampler_centre/ccs.trunc";
+const STEP_K_TRUNC: &str = "fndsa.fpu.sampler_exponent/k.trunc";
+const STEP_REM_TRUNC: &str = "fndsa.fpu.sampler_exponent/rem.trunc";
+
+/// Observes the operands of the roundings to integers, computed as `fpu::Reference` computes them (same operations,
+/// same order), when a coverage recording is on.
+fn observe_roundings(kernel: Kernel, input: &Input) {
+    if !coverage::enabled() {
+        return;
+    }
+    let two63 = scaled(1, 63);
+    match kernel {
+        Kernel::Round => input.polys[0].iter().for_each(|&x| coverage::observe_fp(STEP_ROUND, Boundary::Tie, x)),
+        Kernel::SamplerCentre => {
+            let [mu, isigma, sigma_min] = input.scalars[..] else { unreachable!("three scalars") };
+            coverage::observe_fp(STEP_MU_FLOOR, Boundary::Integer, mu);
+            coverage::observe_fp(STEP_CCS_TRUNC, Boundary::Integer, isigma * sigma_min * two63);
+        }
+        Kernel::SamplerExponent => {
+            let c = input.centre.as_ref().expect("a centre");
+            let (z, z0) = (input.ints[0], input.ints[1]);
+            let d = f64::from(z) - c.r;
+            let x = d * d * c.dss - f64::from(z0 * z0) * INV_2SQRSIGMA0;
+            let q = x * INV_LOG2;
+            coverage::observe_fp(STEP_K_TRUNC, Boundary::Integer, q);
+            let rem = x - (q as i64) as f64 * LOG2;
+            coverage::observe_fp(STEP_REM_TRUNC, Boundary::Integer, rem * two63);
+        }
+        _ => {}
+    }
+}
 
 /// The buffer an in-place kernel updates (`a`, with `b` when there is one).
 fn updated(input: &Input, call: impl FnOnce(&mut [f64], &[f64])) -> Vec<Vec<u8>> {
@@ -681,11 +721,22 @@ impl Contract for Fpu {
     }
 
     fn reference(&self, input: &Input) -> Outcome {
+        observe_roundings(self.kernel, input);
         run(&mut Reference, self.kernel, input)
     }
 
     fn ways(&self) -> Ways<Self> {
         Ways::Two
+    }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        let integer = |name| Step::fp(name, Boundary::Integer);
+        match self.kernel {
+            Kernel::Round => vec![Step::fp(STEP_ROUND, Boundary::Tie)],
+            Kernel::SamplerCentre => vec![integer(STEP_MU_FLOOR), integer(STEP_CCS_TRUNC)],
+            Kernel::SamplerExponent => vec![integer(STEP_K_TRUNC), integer(STEP_REM_TRUNC)],
+            _ => vec![],
+        }
     }
 
     fn precondition(&self, input: &Input) -> Result<(), String> {
@@ -970,8 +1021,22 @@ fn centre_edges() -> Vec<(f64, f64, f64)> {
     mus.iter().flat_map(|&mu| sigmas.map(|(i, s)| (mu, i, s))).collect()
 }
 
+/// The Bernoulli exponent's edge cases: every candidate around five centres (380), then the corners where x / ln2
+/// is an integer or one ulp from one (`corner_search::sampler_exponent_corners`, checked against the list's length).
+const EXPONENT_EDGE_CASES: u64 = 380 + 58;
+
+static EXPONENT_EDGES: LazyLock<Vec<(f64, f64, i32, i32)>> = LazyLock::new(|| {
+    let mut v = exponent_candidates();
+    v.extend(corner_search::sampler_exponent_corners(SIGMA_MIN[9]));
+    v
+});
+
+fn exponent_edges() -> &'static [(f64, f64, i32, i32)] {
+    &EXPONENT_EDGES
+}
+
 /// (mu, isigma, z, z0): every candidate of the base sampler (z0 in 0..=18, both signs) around a few centres.
-fn exponent_edges() -> Vec<(f64, f64, i32, i32)> {
+fn exponent_candidates() -> Vec<(f64, f64, i32, i32)> {
     let mus = [0.0, 0.5, f64::from_bits(0x3FEF_FFFF_FFFF_FFFF), -0.25, pow2(LO)];
     let mut v = Vec::new();
     for mu in mus {

@@ -16,6 +16,7 @@
 use std::sync::LazyLock;
 
 use pqhelium_core::fndsa::keygen::fxp::{self, FxpKernels, Reference};
+use pqhelium_sim::coverage::Step;
 use pqhelium_sim::fxp_div::{self as model, edge_pairs, inverse_of_two32, spread_operand};
 use rand::{Rng, RngCore};
 
@@ -214,6 +215,10 @@ impl Contract for Division {
 
     fn ways(&self) -> Ways<Self> {
         Ways::Three { model: Self::model, canon: |_, o| o.clone() }
+    }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        model::steps()
     }
 }
 

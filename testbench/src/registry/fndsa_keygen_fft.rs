@@ -12,7 +12,11 @@
 //! halving is exact before its floor (the carry argument is at the top of `fft_q32.mve.c`), so bit-exactness needs
 //! no bound; the generators still include the values key generation feeds these kernels.
 
+use std::sync::LazyLock;
+
 use pqhelium_core::fndsa::keygen::fxp::{self, FxpKernels, Reference};
+use pqhelium_sim::corner_search;
+use pqhelium_sim::coverage::Step;
 use pqhelium_sim::fxp_fft as model;
 use rand::Rng;
 
@@ -74,7 +78,7 @@ impl Contract for KeygenFft {
             summary: format!("FN-DSA key generation fixed-point {name}, in place, n = 2^logn 32.32 values, {build}"),
             computes: computes.into(),
             requires: String::new(),
-            edge_cases: EDGE_CASES,
+            edge_cases: self.edge_cases(),
             args: vec![
                 // Bit-exact for every input: wrapping additions, exact products before each floor.
                 ArgSpec::in_out("f", Elem::U64, n, Bound::Any, Bound::Any).repr(REPR).secret(),
@@ -89,6 +93,9 @@ impl Contract for KeygenFft {
         if case < EDGE_CASES {
             let logn = 1 + (case % 10) as u32;
             return (logn, edge_vector(case / 10, 1 << logn));
+        }
+        if case < self.edge_cases() {
+            return HALVING_CORNERS[(case - EDGE_CASES) as usize].clone();
         }
         let logn = if rng.r#gen() { rng.gen_range(9..=10) } else { rng.gen_range(1..=8) };
         (logn, random_vector(self.inverse, logn, rng))
@@ -115,9 +122,25 @@ impl Contract for KeygenFft {
     fn ways(&self) -> Ways<Self> {
         Ways::Three { model: Self::model, canon: |_, o| o.clone() }
     }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        match (self.build, self.inverse) {
+            (Build::Scalar, true) => model::scalar::ifft_steps(),
+            _ => vec![],
+        }
+    }
 }
 
+/// Inverse-FFT inputs whose halvings reach both ends of their operands' reachable range in every layer of every
+/// degree (`corner_search::keygen_ifft_halving_corners`): the inverse's corner cases.
+static HALVING_CORNERS: LazyLock<Vec<(u32, Vec<u64>)>> = LazyLock::new(corner_search::keygen_ifft_halving_corners);
+
 impl KeygenFft {
+    /// The edge patterns at every degree, then (inverse) the halving corners.
+    fn edge_cases(&self) -> u64 {
+        EDGE_CASES + if self.inverse { HALVING_CORNERS.len() as u64 } else { 0 }
+    }
+
     fn model(&self, (logn, f): &(u32, Vec<u64>)) -> Outcome {
         let mut f = f.clone();
         match (self.build, self.inverse) {

@@ -16,6 +16,7 @@
 //! `pqhelium_core::fndsa::fpu::Reference` (its order of operations is the definition), logn in 1..=10 as an argument.
 
 use pqhelium_core::fndsa::fpu::{FpuKernels, Reference};
+use pqhelium_sim::coverage::{self, Boundary, Step};
 use rand::Rng;
 
 use super::{
@@ -112,6 +113,22 @@ impl Op {
 }
 
 const TWO63: f64 = 9223372036854775808.0;
+
+impl Op {
+    /// The bound-coverage step of a rounding to an integral value: each operand's distance to the boundary where
+    /// the result changes (an integer for floor and trunc, a tie for round-to-nearest).
+    fn rounding_step(self) -> Option<(&'static str, Boundary)> {
+        Some(match self {
+            Op::Floor => ("fndsa.emu.f64.floor/operand.floor", Boundary::Integer),
+            Op::Trunc => ("fndsa.emu.f64.trunc/operand.trunc", Boundary::Integer),
+            Op::Rint => ("fndsa.emu.f64.rint/operand.round", Boundary::Tie),
+            Op::ToI64Trunc => ("fndsa.emu.f64.to_i64_trunc/operand.trunc", Boundary::Integer),
+            Op::ToI64Round => ("fndsa.emu.f64.to_i64_round/operand.round", Boundary::Tie),
+            Op::ToI64Floor => ("fndsa.emu.f64.to_i64_floor/operand.floor", Boundary::Integer),
+            _ => return None,
+        })
+    }
+}
 
 /// What the contract says of an operation: id and symbol, what it computes, and its operands.
 struct OpSpec {
@@ -273,12 +290,19 @@ impl Contract for SoftFloat {
 
     /// The host's IEEE f64 on every operand (pair).
     fn reference(&self, operands: &Operands) -> Outcome {
+        if let Some((step, boundary)) = self.0.rounding_step() {
+            operands.a.iter().for_each(|&a| coverage::observe_fp(step, boundary, f64::from_bits(a)));
+        }
         let r: Vec<u64> = (0..operands.a.len()).map(|i| operands.pair(i)).map(|(x, y)| self.0.eval(x, y)).collect();
         Outcome { buffers: vec![bytes(&r)], ret: None }
     }
 
     fn ways(&self) -> Ways<Self> {
         Ways::Two
+    }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        self.0.rounding_step().map(|(name, boundary)| Step::fp(name, boundary)).into_iter().collect()
     }
 
     fn precondition(&self, operands: &Operands) -> Result<(), String> {

@@ -16,7 +16,11 @@
 //! `x25519.base` (the signed-window table, constant-time lookup and sign) and `x25519.base.b8` (the same with the
 //! design's B8 flaw, deliberately), each against core's ladder on u = 9.
 
+use std::sync::LazyLock;
+
 use pqhelium_core::x25519::{Fe51, FieldArithmetic, Reference};
+use pqhelium_sim::corner_search;
+use pqhelium_sim::coverage::Step;
 use pqhelium_sim::x25519_fe::{self as model, A24_PLUS_ONE, Fe, LIMBS};
 use rand::RngCore;
 
@@ -79,6 +83,23 @@ struct FieldOp {
     id: &'static str,
     symbol: &'static str,
     op: Op,
+}
+
+/// The multiplication's corner cases, found by search on the model: operand pairs whose schoolbook product meets
+/// t[i + j] + c = 2^32 at each step (rows and columns 1..7), then pairs whose reduction folds a second time with the
+/// wrapped value at both ends of its range.
+static PRODUCT_CORNERS: LazyLock<Vec<(Fe, Fe)>> = LazyLock::new(|| {
+    let mut v = corner_search::x25519_product_corners();
+    v.extend(corner_search::x25519_fold_corners());
+    v
+});
+
+impl FieldOp {
+    /// The edge values (pairs of them for two operands), and the product's corner pairs for the multiplication.
+    fn edge_cases(&self) -> u64 {
+        let corners = if self.op == Op::Mul { PRODUCT_CORNERS.len() as u64 } else { 0 };
+        (edge_values().len() as u64).pow(self.op.operands() as u32) + corners
+    }
 }
 
 /// Values at the representation's bounds and around the multiples of p it holds (each of the 2^256 values is an
@@ -179,7 +200,6 @@ impl Contract for FieldOp {
         if self.op.operands() == 2 {
             args.push(element("b"));
         }
-        let edge = edge_values().len() as u64;
         Description {
             id: self.id,
             symbol: self.symbol,
@@ -190,21 +210,27 @@ impl Contract for FieldOp {
                  result, not necessarily below p"
             ),
             requires: String::new(),
-            edge_cases: edge.pow(self.op.operands() as u32),
+            edge_cases: self.edge_cases(),
             args,
             returns: None,
             results: vec![],
         }
     }
 
-    /// Edge cases: every edge value (every ordered pair of them for two operands), then random elements.
+    /// Edge cases: every edge value (every ordered pair of them for two operands), then (multiplication) the
+    /// product's corner pairs, then random elements.
     fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Fe> {
         let edges = edge_values();
         let n = edges.len() as u64;
         let operands = self.op.operands();
-        if case < n.pow(operands as u32) {
+        let pairs = n.pow(operands as u32);
+        if case < pairs {
             let first = edges[(case % n) as usize];
             return if operands == 1 { vec![first] } else { vec![first, edges[(case / n) as usize]] };
+        }
+        if case < self.edge_cases() {
+            let (a, b) = PRODUCT_CORNERS[(case - pairs) as usize];
+            return vec![a, b];
         }
         (0..operands).map(|_| random_fe(case, rng)).collect()
     }
@@ -237,6 +263,10 @@ impl Contract for FieldOp {
 
     fn ways(&self) -> Ways<Self> {
         Ways::Three { model: |op, operands| op.model(operands), canon: |_, o| canonical_elements(o) }
+    }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        if self.op == Op::Mul { model::steps::mul() } else { vec![] }
     }
 }
 

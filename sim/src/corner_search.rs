@@ -1,0 +1,390 @@
+//! Searches on the models for inputs that drive one inner step of a kernel to the end of its interval: the corner
+//! cases the contracts put among their edge cases. Random inputs almost never reach these values (each is one value
+//! of a 2^32 or 2^64 range, or one ulp of a double), so they are constructed, then checked by running the model.
+//!
+//! The methods (argued in docs/coverage.md):
+//! - X25519 product ([`x25519_product_corners`]): the carry of step j of row i grows monotonically with a[i], so a
+//!   bisection on a[i] reaches the carry c = 2^32 - t exactly, where t is the partial-product limb it meets.
+//! - Keygen inverse FFT ([`keygen_ifft_halving_corners`]): the first slot of every block is a tree of halved sums of
+//!   the block's inputs only, so the input at that slot moves the halving's operand by exactly one per 2^h added (h
+//!   the halvings in between): solving backwards through the butterflies sets the operand to 2^63 - 1 or -2^63.
+//! - FN-DSA Bernoulli exponent ([`sampler_exponent_corners`]): x(r) = (z - r)^2 dss - z0^2 c is solved for
+//!   x = k ln 2 in closed form, then the centre r is stepped ulp by ulp around the root, keeping the values where
+//!   x / ln 2 (as the kernel computes it, x * (1/ln 2) rounded) is an integer or one ulp from one.
+
+use pqhelium_core::fndsa::fpu::{FpuKernels, INV_2SQRSIGMA0, INV_LOG2, LOG2, Reference};
+use pqhelium_core::fndsa::keygen::fxp;
+
+use crate::x25519_fe::{Fe, LIMBS};
+
+/// A small deterministic generator (SplitMix64): the searches must give the same corners on every machine.
+#[derive(Debug, Clone)]
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+}
+
+/// The multiplication's reduction: t[0..8] + 38 t[8..16] leaves r and a carry c; r + 38 c is then folded once more
+/// when it passes 2^256. `Some(w)` (w = r + 38 c - 2^256, in [0, 38 c)) when that second fold fires for a b.
+pub fn second_fold(a: &Fe, b: &Fe) -> Option<u64> {
+    let t = crate::x25519_fe::product(a, b);
+    let mut r = [0u32; LIMBS];
+    let mut c = 0u64;
+    for i in 0..LIMBS {
+        let s = u64::from(t[LIMBS + i]) * 38 + u64::from(t[i]) + c;
+        r[i] = s as u32;
+        c = s >> 32;
+    }
+    // r + 38 c passes 2^256 only when limbs 1..7 are all ones and limb 0 carries.
+    let low = u64::from(r[0]) + 38 * c;
+    (r[1..].iter().all(|&l| l == u32::MAX) && low >> 32 == 1).then(|| low - (1 << 32))
+}
+
+/// Operand pairs of the field multiplication whose reduction folds a second time, at both ends of the wrapped
+/// value w in [0, 38 c): a = 2^256 - k and b = 2^256 - m give r + 38 c = 2^256 + km - 38 (k + m) + 37 * 2^256 for
+/// small k, m, so a brute force over k, m in 1..=96 (checked on the model) finds the smallest and largest w, and
+/// every c the squares (k = m) give.
+pub fn x25519_fold_corners() -> Vec<(Fe, Fe)> {
+    let near_top = |k: u32| -> Fe {
+        let mut v = [u32::MAX; LIMBS];
+        v[0] = u32::MAX - (k - 1);
+        v
+    };
+    let mut found: Vec<(u64, Fe, Fe)> = Vec::new();
+    for k in 1..=96 {
+        for m in k..=96 {
+            let (a, b) = (near_top(k), near_top(m));
+            if let Some(w) = second_fold(&a, &b) {
+                found.push((w, a, b));
+            }
+        }
+    }
+    found.sort_by_key(|&(w, ..)| w);
+    let mut corners: Vec<(Fe, Fe)> = Vec::new();
+    for &(_, a, b) in found.iter().take(2).chain(found.iter().rev().take(2)) {
+        if !corners.contains(&(a, b)) {
+            corners.push((a, b));
+        }
+    }
+    corners
+}
+
+/// The two 32-bit terms step j of row i of the schoolbook product adds to a[i] b[j]: the limb t[i + j] the earlier
+/// rows left and the carry c of step j - 1 (as `x25519_fe::product` and `x25519_fe_product` compute them).
+pub fn product_step_terms(a: &Fe, b: &Fe, i: usize, j: usize) -> (u32, u32) {
+    let mut t = [0u32; 2 * LIMBS];
+    for row in 0..=i {
+        let mut c = 0u32;
+        for col in 0..LIMBS {
+            if (row, col) == (i, j) {
+                return (t[i + j], c);
+            }
+            let s = u64::from(a[row]) * u64::from(b[col]) + u64::from(t[row + col]) + u64::from(c);
+            t[row + col] = s as u32;
+            c = (s >> 32) as u32;
+        }
+        t[row + LIMBS] = c;
+    }
+    unreachable!("row {i} step {j} inside the product")
+}
+
+/// The largest sum t + c any step of the product of `a` and `b` adds (2^32 at the corner).
+pub fn product_max_step_sum(a: &Fe, b: &Fe) -> u64 {
+    (0..LIMBS)
+        .flat_map(|i| (0..LIMBS).map(move |j| (i, j)))
+        .map(|(i, j)| {
+            let (t, c) = product_step_terms(a, b, i, j);
+            u64::from(t) + u64::from(c)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// For every step (row i >= 1, column j >= 1: row 0 and column 0 add a zero term), operands a, b of the field
+/// multiplication whose product meets t[i + j] + c = 2^32 exactly at that step: the one sum where a carry computed
+/// from the wrapped 32-bit sum is lost.
+pub fn x25519_product_corners() -> Vec<(Fe, Fe)> {
+    let mut rng = SplitMix::new(0x2551_9C0A);
+    let mut corners = Vec::new();
+    for i in 1..LIMBS {
+        for j in 1..LIMBS {
+            'search: loop {
+                let mut a: Fe = std::array::from_fn(|_| rng.next_u32());
+                let mut b: Fe = std::array::from_fn(|_| rng.next_u32());
+                // The carry into step j reaches 2^32 - 2 only with a large b[j - 1].
+                b[j - 1] = u32::MAX - (rng.next_u32() & 0xFF);
+                let (t, _) = product_step_terms(&a, &b, i, j);
+                let target = (1u64 << 32) - u64::from(t);
+                // Smallest a[i] whose carry reaches the target (the carry never decreases as a[i] grows).
+                let (mut lo, mut hi) = (0u64, 1u64 << 32);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    a[i] = mid as u32;
+                    if u64::from(product_step_terms(&a, &b, i, j).1) >= target {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                if lo < 1 << 32 {
+                    a[i] = lo as u32;
+                    let (t, c) = product_step_terms(&a, &b, i, j);
+                    if u64::from(t) + u64::from(c) == 1 << 32 {
+                        corners.push((a, b));
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    corners
+}
+
+/// The halving's operand s (any 64-bit value, as a signed integer) and its ends: half(s) = (s + 1) >> 1 wraps at
+/// s = 2^63 - 1. Past the first layer an operand is a sum or difference of two halved values, each in
+/// [-2^62, 2^62 - 1], so sums reach [-2^63, 2^63 - 2] and differences [-2^63 + 1, 2^63 - 1]: the reachable ends.
+pub const HALF_MAX: i64 = (1 << 62) - 1;
+pub const HALF_MIN: i64 = -(1 << 62);
+
+/// The reachable ends of the halving operands of inverse-FFT layer h: (sum low, sum high, difference low, high).
+pub fn ifft_halving_ends(h: u32) -> [i64; 4] {
+    if h == 0 {
+        [i64::MIN, i64::MAX, i64::MIN, i64::MAX]
+    } else {
+        [2 * HALF_MIN, 2 * HALF_MAX, HALF_MIN - HALF_MAX, HALF_MAX - HALF_MIN]
+    }
+}
+
+/// The operands of the first butterfly of the block at `base` in the inverse-FFT layer of half-width `ht`, run on
+/// the block's inputs alone (the reference's order): (xr + yr, xi + yi, xr - yr, xi - yi) before their halving.
+pub fn ifft_block_operands(logn: u32, f: &[u64], base: usize, ht: usize) -> [u64; 4] {
+    let hn = 1usize << (logn - 1);
+    let gm = fxp::roots();
+    let mut g = f.to_vec();
+    let mut h = 1usize;
+    for lm in (1..logn).rev() {
+        let m = 1usize << lm;
+        let t = 2 * h;
+        if h == ht {
+            let (xr, xi, yr, yi) = (g[base], g[base + hn], g[base + ht], g[base + ht + hn]);
+            return [xr.wrapping_add(yr), xi.wrapping_add(yi), xr.wrapping_sub(yr), xi.wrapping_sub(yi)];
+        }
+        // Only the blocks inside [base, base + 2 ht) matter; run them all (cheap) in the reference's order.
+        for i in 0..m / 2 {
+            let (sr, si) = gm[m + i];
+            let si = si.wrapping_neg();
+            for j in i * t..i * t + h {
+                let (xr, xi) = (g[j], g[j + hn]);
+                let (yr, yi) = (g[j + h], g[j + h + hn]);
+                g[j] = fxp::half(xr.wrapping_add(yr));
+                g[j + hn] = fxp::half(xi.wrapping_add(yi));
+                let (zr, zi) = fxp::cmul(sr, si, fxp::half(xr.wrapping_sub(yr)), fxp::half(xi.wrapping_sub(yi)));
+                g[j + h] = zr;
+                g[j + h + hn] = zi;
+            }
+        }
+        h = t;
+    }
+    unreachable!("half-width {ht} is a layer of logn {logn}")
+}
+
+/// Inverse-FFT inputs (logn, f) that drive the halvings of every layer to both reachable ends
+/// ([`ifft_halving_ends`]), sums and differences, real and imaginary parts.
+///
+/// Construction (solving backwards through the butterflies): the first slot of a block of the layer of half-width
+/// 2^h halves x + y and x - y, where x and y are the two halves' sum trees; a half whose inputs all equal v, with
+/// v in [-2^62, 2^62 - 1], has the sum tree v at every level (half(2v) = v). So v = 2^62 - 1 or -2^62 on each half
+/// sets the operand to either end. In layer 0 the operands are raw inputs, set directly. One case per degree holds
+/// every layer but the last in the disjoint blocks at slots 2^(h+1); another holds the last layer (block 0). Four
+/// variants per degree: sums of the real parts with differences of the imaginary parts or the other way round, at
+/// the high or the low ends. Everything else is random.
+pub fn keygen_ifft_halving_corners() -> Vec<(u32, Vec<u64>)> {
+    let mut rng = SplitMix::new(0x1FF7_4A1F);
+    let mut out = Vec::new();
+    for logn in 2..=10u32 {
+        let hn = 1usize << (logn - 1);
+        for variant in 0..4 {
+            let (sum_on_real, high) = (variant % 2 == 0, variant / 2 == 0);
+            for top in [false, true] {
+                let layers: Vec<u32> = if top { vec![logn - 2] } else { (0..logn.saturating_sub(2)).collect() };
+                if layers.is_empty() {
+                    continue;
+                }
+                let mut f: Vec<u64> = (0..2 * hn).map(|_| rng.next_u64()).collect();
+                for h in layers {
+                    let ht = 1usize << h;
+                    let base = if top { 0 } else { 2 * ht };
+                    let (sum_x, sum_y, diff_x, diff_y) = match (h, high) {
+                        (0, true) => (HALF_MAX + 1, HALF_MAX, HALF_MAX, HALF_MIN),
+                        (0, false) => (HALF_MIN, HALF_MIN, 0, i64::MIN),
+                        (_, true) => (HALF_MAX, HALF_MAX, HALF_MAX, HALF_MIN),
+                        (_, false) => (HALF_MIN, HALF_MIN, HALF_MIN, HALF_MAX),
+                    };
+                    let (sum_part, diff_part) = if sum_on_real { (0, hn) } else { (hn, 0) };
+                    for k in 0..ht {
+                        f[sum_part + base + k] = sum_x as u64;
+                        f[sum_part + base + ht + k] = sum_y as u64;
+                        f[diff_part + base + k] = diff_x as u64;
+                        f[diff_part + base + ht + k] = diff_y as u64;
+                    }
+                }
+                out.push((logn, f));
+            }
+        }
+    }
+    out
+}
+
+/// How close x * (1/ln 2), the Bernoulli exponent's quotient as the kernel rounds it, comes to an integer: 0 at
+/// an integer, -1 one ulp below, +1 one ulp above, None beyond one ulp.
+pub fn ulps_from_integer(q: f64) -> Option<i32> {
+    let k = q.round();
+    if q == k {
+        return Some(0);
+    }
+    let next = |v: f64, up: bool| {
+        let bits = v.to_bits() as i64;
+        let away = (v > 0.0) == up;
+        f64::from_bits((if away { bits + 1 } else { bits - 1 }) as u64)
+    };
+    if next(q, true) == k {
+        Some(-1)
+    } else if next(q, false) == k {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+/// The Bernoulli exponent's quotient x / ln 2 (as x * INV_LOG2) for the centre mu (in [0, 1): r = mu) and candidate.
+pub fn exponent_quotient(mu: f64, isigma: f64, sigma_min: f64, z: i32, z0: i32) -> f64 {
+    let c = Reference.sampler_centre(mu, isigma, sigma_min);
+    let d = f64::from(z) - c.r;
+    let x = d * d * c.dss - f64::from(z0 * z0) * INV_2SQRSIGMA0;
+    x * INV_LOG2
+}
+
+/// Candidates (mu, isigma, z, z0) of the Bernoulli exponent, each with x / ln 2 at an integer or one ulp beside one
+/// (both signs of x), for z0 in 0..=18 (the base sampler's likely values), both bits b (z = b + (2b - 1) z0) and
+/// three widths; with `sigma_min` the contract's. For each, the root r of x(r) = k ln 2 nearest the middle of
+/// [0, 1) is refined ulp by ulp; every distance 0, -1, +1 found is kept once.
+pub fn sampler_exponent_corners(sigma_min: f64) -> Vec<(f64, f64, i32, i32)> {
+    let mut out = Vec::new();
+    for isigma in [0.55, std::f64::consts::FRAC_1_SQRT_2, 0.79] {
+        let dss = isigma * isigma * 0.5;
+        for z0 in 0..=18i32 {
+            for b in 0..=1i32 {
+                let z = b + (2 * b - 1) * z0;
+                let x_at = |r: f64| (f64::from(z) - r).powi(2) * dss - f64::from(z0 * z0) * INV_2SQRSIGMA0;
+                let (x0, x1) = (x_at(0.0), x_at(1.0));
+                let (lo, hi) = (x0.min(x1), x0.max(x1));
+                let k = ((lo + hi) / 2.0 / LOG2).round();
+                // k = 0 has no ulp-sized neighbourhood worth the name (x = 0 exactly).
+                let Some(k) = [k, k + 1.0, k - 1.0].into_iter().find(|&k| k != 0.0 && (lo..=hi).contains(&(k * LOG2)))
+                else {
+                    continue;
+                };
+                // (z - r)^2 = (k ln 2 + z0^2 c) / dss; r = z -/+ sqrt(.), whichever lies in [0, 1).
+                let root = ((k * LOG2 + f64::from(z0 * z0) * INV_2SQRSIGMA0) / dss).sqrt();
+                let Some(r0) = [f64::from(z) - root, f64::from(z) + root].into_iter().find(|r| (0.0..1.0).contains(r))
+                else {
+                    continue;
+                };
+                let mut found = [false; 3];
+                for step in -(1i64 << 16)..(1i64 << 16) {
+                    let mu = f64::from_bits((r0.to_bits() as i64 + step) as u64);
+                    if !(0.0..1.0).contains(&mu) {
+                        continue;
+                    }
+                    if let Some(d) = ulps_from_integer(exponent_quotient(mu, isigma, sigma_min, z, z0)) {
+                        let slot = (d + 1) as usize;
+                        if !found[slot] {
+                            found[slot] = true;
+                            out.push((mu, isigma, z, z0));
+                        }
+                    }
+                    if found == [true; 3] {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fold_corners_fold_twice_at_both_ends() {
+        let corners = x25519_fold_corners();
+        assert_eq!(corners.len(), 4);
+        let ws: Vec<u64> = corners.iter().map(|(a, b)| second_fold(a, b).expect("a second fold")).collect();
+        eprintln!("wrapped values {ws:?}");
+        assert!(ws[0] <= 1 && ws[2] >= 37 * 38 - 40, "{ws:?}");
+    }
+
+    #[test]
+    fn every_product_step_reaches_a_sum_of_two_to_the_32() {
+        let corners = x25519_product_corners();
+        assert_eq!(corners.len(), 49);
+        for (k, (a, b)) in corners.iter().enumerate() {
+            let (i, j) = (1 + k / 7, 1 + k % 7);
+            let (t, c) = product_step_terms(a, b, i, j);
+            assert_eq!(u64::from(t) + u64::from(c), 1 << 32, "row {i} step {j}");
+        }
+    }
+
+    #[test]
+    fn every_inverse_fft_layer_halves_both_ends() {
+        let corners = keygen_ifft_halving_corners();
+        assert_eq!(corners.len(), 4 + 8 * 8);
+        for logn in 2..=10u32 {
+            for h in 0..logn - 1 {
+                // Every reachable end of every operand (sum re, sum im, difference re, difference im) is hit.
+                let ends = ifft_halving_ends(h);
+                let mut hit = [[false; 2]; 4];
+                for (_, f) in corners.iter().filter(|(l, _)| *l == logn) {
+                    let base = if h == logn - 2 { 0 } else { 2 << h };
+                    let ops = ifft_block_operands(logn, f, base, 1 << h);
+                    for (which, &op) in ops.iter().enumerate() {
+                        let (lo, hi) = if which < 2 { (ends[0], ends[1]) } else { (ends[2], ends[3]) };
+                        hit[which][0] |= op as i64 == lo;
+                        hit[which][1] |= op as i64 == hi;
+                    }
+                }
+                assert_eq!(hit, [[true; 2]; 4], "logn {logn} layer {h}");
+            }
+        }
+    }
+
+    #[test]
+    fn exponent_corners_sit_at_or_beside_integers() {
+        let sigma_min = pqhelium_core::fndsa::sampler::SIGMA_MIN[9];
+        let corners = sampler_exponent_corners(sigma_min);
+        assert!(corners.len() >= 50, "{} corners", corners.len());
+        let mut kinds = [0usize; 3];
+        for &(mu, isigma, z, z0) in &corners {
+            let d = ulps_from_integer(exponent_quotient(mu, isigma, sigma_min, z, z0)).expect("within an ulp");
+            kinds[(d + 1) as usize] += 1;
+        }
+        assert!(kinds.iter().all(|&k| k > 10), "{kinds:?}");
+    }
+}
