@@ -214,6 +214,30 @@ fn a_leak_is_reproduced_from_its_report_line_on_every_image() {
     }
 }
 
+/// `--table` makes the verdict table of docs/constant-time.md from `--report` files: a row per kernel, the image's
+/// column filled, `-` in the others, and a later report replacing an earlier one's verdict.
+#[test]
+fn the_verdict_table_comes_from_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let (first, second) = (path("first.json"), path("second.json"));
+    let (code, _) = pqhelium_ct(&["--kernel", "ct.fixture.div_q*", "--pairs", "3", "--report", &first]);
+    assert_eq!(code, 1);
+    let (code, _) = pqhelium_ct(&["--kernel", "ct.fixture.div_q.barrett", "--pairs", "5", "--report", &second]);
+    assert_eq!(code, 0);
+    let (code, table) = pqhelium_ct(&["--table", &first, &second]);
+    assert_eq!(code, 0, "{table}");
+    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| `ct.fixture.div_q")).collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    let leak = "| `ct.fixture.div_q` | - | - | **variable-latency operand** `ct_fixture_div_q+0x";
+    assert!(rows[0].starts_with(leak), "{table}");
+    assert!(rows[0].ends_with(&format!("` ({}) |", marked_leak_line("ct_fixture_div_q"))), "{table}");
+    assert_eq!(rows[1], "| `ct.fixture.div_q.barrett` | - | - | pass (5) |", "{table}");
+    assert!(table.starts_with("| kernel | m55 (gcc, QEMU) | m85 (clang, QEMU) | m7 (gcc, unicorn) |\n|---|"));
+    let (code, _) = pqhelium_ct(&["--table", &path("missing.json")]);
+    assert_eq!(code, 2);
+}
+
 /// A fixture and seed whose first leaking pair is not pair 0 on any image (the edge cases share the low bit).
 const REPRO_KERNEL: &str = "ct.fixture.branch";
 const REPRO_SEED: &str = "7";
