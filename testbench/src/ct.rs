@@ -116,25 +116,24 @@ pub const VARIABLE_LATENCY: &[LatencyFact] = &[
         variable: true,
         source: "measured on an STM32H743 (jnk0le/random, pipeline cycle test/doc/cortex_m7.md): VADD.F64 1 cycle \
             with equal exponents, 2 with different ones, 3 with a denormal or zero operand; VMUL.F64 5 cycles, 4 with a \
-            zero operand; VFMA/VMLA.F64 likewise (single precision is not affected)",
+            zero operand; VFMA/VMLA.F64 likewise; single precision is not affected. Howe and Westerbaan (eprint \
+            2022/405) saw the same on Cortex-M7 boards",
     },
     LatencyFact {
         core: Core::M55,
         class: LatencyClass::DoubleAddMultiply,
         variable: false,
-        source: NO_FP64_ADD_MUL_SOURCE,
+        source: "no public measurement or statement either way found; LLVM's scheduling model gives fixed latencies (a \
+            model, not a guarantee); the Cortex-M7's figures are of another FPU",
     },
     LatencyFact {
         core: Core::M85,
         class: LatencyClass::DoubleAddMultiply,
         variable: false,
-        source: NO_FP64_ADD_MUL_SOURCE,
+        source: "no public measurement or statement either way found (jnk0le's RA8D1 notes, doc/cortex_m85.md, cover \
+            FP64 issue rules, not operand values); LLVM's model gives FP64 add 6, multiply 8 cycles, not a guarantee",
     },
 ];
-
-const NO_FP64_ADD_MUL_SOURCE: &str = "not traced: no public measurement or statement either way for this core (LLVM's \
-    scheduling model gives fixed latencies, a model, not a guarantee); the Cortex-M7's measured differences do not carry \
-    over to a different FPU";
 
 /// Whether the class takes operand-dependent time on the core.
 pub fn is_variable(core: Core, class: LatencyClass) -> bool {
