@@ -7,7 +7,8 @@
  *
  * Arguments: trace=PATH (a host file the guest cannot see: the header below, then the recorded events), size=N (its
  * size in bytes), skip_lo=A, skip_hi=B (the harness, not traced), varlat=MASK (bit 0: UDIV/SDIV, bit 1:
- * VDIV/VSQRT, the classes whose timing depends on the operands on the target core).
+ * VDIV/VSQRT, bit 2: the FP64 additions and multiplications; the classes whose timing depends on the operands on
+ * the target core).
  *
  * Register values: QEMU 7.2's plugin API (version 1) has no register access. On an x86-64 host, TCG keeps the
  * guest CPU state pointer (env) in rbp, a callee-saved register, and the guest core registers and flags are in env
@@ -78,7 +79,7 @@ enum {
     STATUS_BAD_VPR = 16,  /* VPR had reserved bits set */
 };
 enum { EV_EXECUTE, EV_LOAD, EV_STORE, EV_OPERANDS, EV_LANE_PREDICATE };
-enum { CLASS_INTEGER_DIVIDE, CLASS_FLOAT_DIVIDE_SQRT };
+enum { CLASS_INTEGER_DIVIDE, CLASS_FLOAT_DIVIDE_SQRT, CLASS_DOUBLE_ADD_MULTIPLY };
 enum { OP_NONE, OP_CORE, OP_SINGLE, OP_DOUBLE };
 
 /* Word indices of QEMU 7.2's CPUARMState (target/arm/cpu.h): regs[16] first; CF, VF, NF, ZF after the banked
@@ -278,10 +279,20 @@ static void decode_variable_latency(struct insn *insn, uint16_t first, uint16_t 
     unsigned m = dbl ? ((second >> 5 & 1) << 4 | (second & 0xF)) : ((second & 0xF) << 1 | (second >> 5 & 1));
     bool is_div = (first & 0xFFB0) == 0xEE80 && (second & 0x0E50) == 0x0A00;
     bool is_sqrt = (first & 0xFFBF) == 0xEEB1 && (second & 0x0ED0) == 0x0AC0;
-    if (!(is_div || is_sqrt) || !(varlat & (1u << CLASS_FLOAT_DIVIDE_SQRT)))
+    unsigned opc1 = first & 0xFFB0;
+    bool is_add_mul = (opc1 == 0xEE00 || opc1 == 0xEE10 || opc1 == 0xEE20 || opc1 == 0xEE30 || opc1 == 0xEE90 ||
+                       opc1 == 0xEEA0) &&
+                      (second & 0x0F10) == 0x0B00;
+    if (is_add_mul) {
+        if (!(varlat & (1u << CLASS_DOUBLE_ADD_MULTIPLY)))
+            return;
+        insn->class = CLASS_DOUBLE_ADD_MULTIPLY;
+    } else if ((is_div || is_sqrt) && (varlat & (1u << CLASS_FLOAT_DIVIDE_SQRT))) {
+        insn->class = CLASS_FLOAT_DIVIDE_SQRT;
+    } else {
         return;
-    insn->class = CLASS_FLOAT_DIVIDE_SQRT;
-    if (is_div) {
+    }
+    if (!is_sqrt) {
         unsigned n = dbl ? ((second >> 7 & 1) << 4 | (first & 0xF)) : ((first & 0xF) << 1 | (second >> 7 & 1));
         insn->op_kind[0] = insn->op_kind[1] = kind;
         insn->op_reg[0] = n;

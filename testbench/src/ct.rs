@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::backend::qemu::QemuBackend;
 use crate::backend::unicorn::UnicornBackend;
@@ -53,19 +53,27 @@ pub enum LatencyClass {
     IntegerDivide,
     /// VDIV.F32/F64, VSQRT.F32/F64.
     FloatDivideSqrt,
+    /// The FP64 additions and multiplications: VADD, VSUB, VMUL, VNMUL, VMLA, VMLS, VNMLA, VNMLS, VFMA, VFMS, VFNMA,
+    /// VFNMS (.F64). The two source operands are traced; an accumulating form's accumulator is not.
+    DoubleAddMultiply,
 }
 
 impl LatencyClass {
+    pub const ALL: [LatencyClass; 3] =
+        [LatencyClass::IntegerDivide, LatencyClass::FloatDivideSqrt, LatencyClass::DoubleAddMultiply];
+
     pub fn name(self) -> &'static str {
         match self {
             LatencyClass::IntegerDivide => "integer division (UDIV/SDIV)",
             LatencyClass::FloatDivideSqrt => "FP division / square root (VDIV/VSQRT)",
+            LatencyClass::DoubleAddMultiply => "FP64 addition / multiplication (VADD/VSUB/VMUL/VMLA/VFMA.F64...)",
         }
     }
 }
 
 /// One row of the variable-latency table: whether the class takes operand-dependent time on the core, and why we
-/// believe so. Where no public statement of data-independent timing exists, the class counts as variable.
+/// believe so. Division (integer and FP) and square root count as variable unless a public source says otherwise;
+/// FP64 addition and multiplication count as variable where a public measurement shows operand-dependent time.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct LatencyFact {
     pub core: Core,
@@ -101,6 +109,29 @@ pub const VARIABLE_LATENCY: &[LatencyFact] = &[
         class: LatencyClass::FloatDivideSqrt,
         variable: true,
         source: "no public statement for the Cortex-M85 (LLVM's model gives FP64 div/sqrt 29 cycles, not a guarantee)",
+    },
+    LatencyFact {
+        core: Core::M7,
+        class: LatencyClass::DoubleAddMultiply,
+        variable: true,
+        source: "measured on an STM32H743 (jnk0le/random, pipeline cycle test/doc/cortex_m7.md): VADD.F64 1 cycle \
+            with equal exponents, 2 with different ones, 3 with a denormal or zero operand; VMUL.F64 5 cycles, 4 with a \
+            zero operand; VFMA/VMLA.F64 likewise; single precision is not affected. Howe and Westerbaan (eprint \
+            2022/405) saw the same on Cortex-M7 boards",
+    },
+    LatencyFact {
+        core: Core::M55,
+        class: LatencyClass::DoubleAddMultiply,
+        variable: false,
+        source: "no public measurement or statement either way found; LLVM's scheduling model gives fixed latencies (a \
+            model, not a guarantee); the Cortex-M7's figures are of another FPU",
+    },
+    LatencyFact {
+        core: Core::M85,
+        class: LatencyClass::DoubleAddMultiply,
+        variable: false,
+        source: "no public measurement or statement either way found (jnk0le's RA8D1 notes, doc/cortex_m85.md, cover \
+            FP64 issue rules, not operand values); LLVM's model gives FP64 add 6, multiply 8 cycles, not a guarantee",
     },
 ];
 
@@ -140,6 +171,12 @@ pub fn decode_variable_latency(first: u16, second: u16) -> Option<(LatencyClass,
     // VSQRT T1: 11101110 1D11 0001 | Vd 101 sz 11M0 Vm.
     if first & 0xFFBF == 0xEEB1 && second & 0x0ED0 == 0x0AC0 {
         return Some((LatencyClass::FloatDivideSqrt, m, None));
+    }
+    // FP64 VMLA/VMLS (opc1 0D00), VNMLA/VNMLS (0D01), VMUL/VNMUL (0D10), VADD/VSUB (0D11), VFNMA/VFNMS (1D01),
+    // VFMA/VFMS (1D10): 11101110 opc1 Vn | Vd 1011 N op M 0 Vm.
+    if matches!(first & 0xFFB0, 0xEE00 | 0xEE10 | 0xEE20 | 0xEE30 | 0xEE90 | 0xEEA0) && second & 0x0F10 == 0x0B00 {
+        let n = register(first & 0xF, second >> 7 & 1);
+        return Some((LatencyClass::DoubleAddMultiply, n, Some(m)));
     }
     None
 }
@@ -213,6 +250,7 @@ impl Event {
             2 => access().map(|(address, size)| Event::Store { pc, address, size })?,
             3 => Event::Operands { pc, class: LatencyClass::IntegerDivide, values: [data, extra] },
             0x13 => Event::Operands { pc, class: LatencyClass::FloatDivideSqrt, values: [data, extra] },
+            0x23 => Event::Operands { pc, class: LatencyClass::DoubleAddMultiply, values: [data, extra] },
             4 => Event::LanePredicate { pc, p0: u16::try_from(data).ok()? },
             _ => return None,
         };
@@ -260,7 +298,7 @@ impl Trace {
 }
 
 /// What kind of information a leak gives away.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LeakKind {
     ControlFlow,
@@ -486,8 +524,13 @@ pub enum PairOutcome {
 impl Tracer {
     /// A tracer on `image`: unicorn's hooks for the m7 image, the QEMU trace plugin for the m55 and m85 images.
     pub fn open(image: Image, limits: Limits) -> Result<Self, BackendError> {
+        Self::open_as(image, Core::of(image), limits)
+    }
+
+    /// A tracer on `image` that traces the variable-latency classes of `core` (the image's own core for
+    /// [`Tracer::open`]; another one to check an emulator's operand reads against the other's).
+    pub fn open_as(image: Image, core: Core, limits: Limits) -> Result<Self, BackendError> {
         let elf = GuestElf::parse(image.name(), image.guest().elf)?;
-        let core = Core::of(image);
         let backend = match image.backend() {
             BackendKind::Qemu => TracingBackend::Qemu(QemuBackend::open_traced(&image.guest(), limits, core)?),
             _ => TracingBackend::Unicorn(UnicornBackend::open(&image.guest(), limits)?.traced(core)?),
@@ -652,13 +695,12 @@ pub struct KnownLeak {
 }
 
 const ALL_IMAGES: &[Image] = &[Image::M7, Image::M55, Image::M85];
-const DIV_SQRT_VARIABLE: &[Image] = &[Image::M7, Image::M85];
 
 const PLANTED: &str = "planted: the fixture leaks on purpose";
-const SOFT_FP_IT: &str = "gcc and clang compile the masks of 64-bit arithmetic (shifts by a variable amount, borrows) \
-    on a 32-bit core into IT blocks whose condition is secret; a timing difference on the Cortex-M85 only";
-const FP_DIV: &str = "VDIV.F64/VSQRT.F64 with secret operands: variable latency on the Cortex-M7 (measured) and, for \
-    want of a statement, on the Cortex-M85; FN-DSA's design relies on the Cortex-M55's constant-latency FP64 division";
+const FP_DIV: &str = "VDIV.F64/VSQRT.F64 with secret operands: variable latency on the Cortex-M85 for want of a \
+    statement; FN-DSA's design relies on the Cortex-M55's constant-latency FP64 division";
+const M7_FP64: &str = "FP64 additions, multiplications and divisions with secret operands: operand-dependent times \
+    measured on a Cortex-M7; the FP64 kernels are for the Cortex-M55, whose FP64 unit has no such measurement";
 
 /// The leaks `pqhelium check` expects (docs/constant-time.md explains each).
 pub const KNOWN_LEAKS: &[KnownLeak] = &[
@@ -712,43 +754,29 @@ pub const KNOWN_LEAKS: &[KnownLeak] = &[
         why: PLANTED,
     },
     KnownLeak {
-        kernel: "fndsa.fpu.round*",
-        images: ALL_IMAGES,
-        kind: LeakKind::Predication,
+        kernel: "fndsa.*",
+        images: &[Image::M7],
+        kind: LeakKind::VariableLatency,
         planted: false,
-        why: SOFT_FP_IT,
-    },
-    KnownLeak {
-        kernel: "fndsa.fpu.sampler_*",
-        images: ALL_IMAGES,
-        kind: LeakKind::Predication,
-        planted: false,
-        why: SOFT_FP_IT,
-    },
-    KnownLeak {
-        kernel: "fndsa.*emu*",
-        images: &[Image::M85],
-        kind: LeakKind::Predication,
-        planted: false,
-        why: SOFT_FP_IT,
+        why: M7_FP64,
     },
     KnownLeak {
         kernel: "fndsa.fpu.ldl",
-        images: DIV_SQRT_VARIABLE,
+        images: &[Image::M85],
         kind: LeakKind::VariableLatency,
         planted: false,
         why: FP_DIV,
     },
     KnownLeak {
         kernel: "fndsa.fpu.leaf_sigma",
-        images: DIV_SQRT_VARIABLE,
+        images: &[Image::M85],
         kind: LeakKind::VariableLatency,
         planted: false,
         why: FP_DIV,
     },
     KnownLeak {
         kernel: "fndsa.keygen.*",
-        images: DIV_SQRT_VARIABLE,
+        images: &[Image::M85],
         kind: LeakKind::VariableLatency,
         planted: false,
         why: FP_DIV,
@@ -841,15 +869,25 @@ mod tests {
         assert_eq!(decode_variable_latency(0xee81, 0x0b02), Some((FloatDivideSqrt, Double(1), Some(Double(2)))));
         assert_eq!(decode_variable_latency(0xee81, 0x0aa2), Some((FloatDivideSqrt, Single(3), Some(Single(5)))));
         assert_eq!(decode_variable_latency(0xeeb1, 0x0be1), Some((FloatDivideSqrt, Double(17), None)));
-        // mul.w r4, r2, r3 (fb02 f403); vmul.f64 d0, d1, d2 (ee21 0b02)
+        // vadd.f64 d0, d1, d2 (ee31 0b02); vsub.f64 d16, d17, d18 (ee71 0be2); vmul.f64 d0, d1, d2 (ee21 0b02);
+        // vmla.f64 d4, d1, d3 (ee01 4b03); vfma.f64 d0, d1, d2 (eea1 0b02)
+        assert_eq!(decode_variable_latency(0xee31, 0x0b02), Some((DoubleAddMultiply, Double(1), Some(Double(2)))));
+        assert_eq!(decode_variable_latency(0xee71, 0x0be2), Some((DoubleAddMultiply, Double(17), Some(Double(18)))));
+        assert_eq!(decode_variable_latency(0xee21, 0x0b02), Some((DoubleAddMultiply, Double(1), Some(Double(2)))));
+        assert_eq!(decode_variable_latency(0xee01, 0x4b03), Some((DoubleAddMultiply, Double(1), Some(Double(3)))));
+        assert_eq!(decode_variable_latency(0xeea1, 0x0b02), Some((DoubleAddMultiply, Double(1), Some(Double(2)))));
+        // mul.w r4, r2, r3 (fb02 f403); vadd.f32 s0, s2, s4 (ee31 0a02); vmov d0, r0, r1 (ec41 0b10);
+        // vneg.f64 d0, d1 (eeb1 0b41)
         assert_eq!(decode_variable_latency(0xfb02, 0xf403), None);
-        assert_eq!(decode_variable_latency(0xee21, 0x0b02), None);
+        assert_eq!(decode_variable_latency(0xee31, 0x0a02), None);
+        assert_eq!(decode_variable_latency(0xec41, 0x0b10), None);
+        assert_eq!(decode_variable_latency(0xeeb1, 0x0b41), None);
     }
 
     #[test]
     fn every_core_has_a_row_per_class() {
         for core in [Core::M7, Core::M55, Core::M85] {
-            for class in [LatencyClass::IntegerDivide, LatencyClass::FloatDivideSqrt] {
+            for class in LatencyClass::ALL {
                 let rows = VARIABLE_LATENCY.iter().filter(|f| f.core == core && f.class == class).count();
                 assert_eq!(rows, 1, "{core:?} {class:?}");
             }

@@ -31,6 +31,27 @@ const LEAKY: [(&str, &str, LeakKind); 6] = [
     ("ct.fixture.select.vpt", "ct_fixture_select_vpt", LeakKind::LanePredication),
 ];
 
+/// The fixture sources, whose leaking lines end in the comment "the leak".
+const FIXTURE_SOURCES: [(&str, &str); 2] = [
+    ("kernels/arm/ct_fixture/fixtures.c", include_str!("../../kernels/arm/ct_fixture/fixtures.c")),
+    ("kernels/arm/ct_fixture/fixtures_vpt.mve.c", include_str!("../../kernels/arm/ct_fixture/fixtures_vpt.mve.c")),
+];
+
+/// `file:line` of the line marked as the leak in the function `symbol`, read from the C source.
+fn marked_leak_line(symbol: &str) -> String {
+    let definition = format!("void {symbol}(");
+    for (file, text) in FIXTURE_SOURCES {
+        let lines: Vec<&str> = text.lines().collect();
+        if let Some(start) = lines.iter().position(|l| l.starts_with(&definition)) {
+            let body = lines[start..].iter().take_while(|l| **l != "}");
+            let at = body.clone().position(|l| l.ends_with("/* the leak */"));
+            let at = at.unwrap_or_else(|| panic!("{symbol}: no line marked as the leak"));
+            return format!("{file}:{}", start + at + 1);
+        }
+    }
+    panic!("{symbol} is in no fixture source")
+}
+
 #[test]
 fn every_leaky_fixture_is_caught_where_it_leaks() {
     for image in Image::ALL {
@@ -48,8 +69,7 @@ fn every_leaky_fixture_is_caught_where_it_leaks() {
             };
             assert_eq!(leak.kind, kind, "{id} on {image}: {leak}");
             assert!(leak.location.starts_with(&format!("{symbol}+")), "{id} on {image}: {leak}");
-            let source = leak.source.as_deref().unwrap_or_default();
-            assert!(source.starts_with("kernels/arm/ct_fixture/fixtures"), "{id} on {image}: {leak}");
+            assert_eq!(leak.source, Some(marked_leak_line(symbol)), "{id} on {image}: {leak}");
             assert_ne!(leak.a, leak.b, "{id} on {image}: {leak}");
             assert!(case_a < case_b);
             assert!(matches!(ct::judge(&report, image), ct::Judgement::Known(k) if k.planted), "{id} on {image}");
@@ -73,7 +93,7 @@ fn every_constant_time_twin_passes() {
 }
 
 /// The operands the QEMU plugin reads from the CPU state are the inputs': case 0 divides 0 by q = 0xd01, case 1 the
-/// largest dividend 2^24 - 1; and its FP64 division operands (M85 image) are those unicorn reads (M7 image).
+/// largest dividend 2^24 - 1; and its FP64 division and addition operands are those unicorn reads.
 #[test]
 fn operands_read_on_qemu_are_the_inputs() {
     for image in Image::ALL {
@@ -81,13 +101,27 @@ fn operands_read_on_qemu_are_the_inputs() {
         let Verdict::Leak { leak, .. } = &report.verdict else { panic!("{image}: {:?}", report.verdict) };
         assert_eq!((leak.a.as_str(), leak.b.as_str()), ("operands 0x0, 0xd01", "operands 0xffffff, 0xd01"), "{image}");
     }
-    let fp_leak = |image| match verdict(&mut tracer_on(image), "fndsa.fpu.ldl", 20).verdict {
+    // The division operands: unicorn on the M7 image, tracing the Cortex-M85's classes (division and square root,
+    // not the M7's FP64 additions, which come first), reads what QEMU reads on the M85 image.
+    let fp_leak = |mut tracer: Tracer| match verdict(&mut tracer, "fndsa.fpu.ldl", 20).verdict {
         Verdict::Leak { leak, pair, .. } => (pair, leak.kind, leak.a, leak.b),
-        other => panic!("{image}: {other:?}"),
+        other => panic!("{}: {other:?}", tracer.image),
     };
-    let (m7, m85) = (fp_leak(Image::M7), fp_leak(Image::M85));
+    let m7 = fp_leak(Tracer::open_as(Image::M7, ct::Core::M85, Limits::default()).expect("a tracer"));
+    let m85 = fp_leak(tracer_on(Image::M85));
     assert_eq!(m7.1, LeakKind::VariableLatency);
     assert_eq!(m7, m85);
+    // The FP64 additions are variable on the Cortex-M7 alone: unicorn reads their operands on the M7 image, and the
+    // QEMU plugin, told to trace a Cortex-M7's classes on the M55 image, reads the same ones (both compile a[0] + b[0]
+    // first).
+    let add_leak = |mut tracer: Tracer| match verdict(&mut tracer, "fndsa.fpu.add", 5).verdict {
+        Verdict::Leak { leak, pair, .. } => (pair, leak.kind, leak.a, leak.b),
+        other => panic!("{}: {other:?}", tracer.image),
+    };
+    let m7 = add_leak(tracer_on(Image::M7));
+    let qemu = Tracer::open_as(Image::M55, ct::Core::M7, Limits::default()).expect("a tracer");
+    assert_eq!(m7.1, LeakKind::VariableLatency);
+    assert_eq!(add_leak(qemu), m7);
     // The M55's FP64 division is not in its variable-latency table: no operand is traced there.
     let m55 = verdict(&mut tracer_on(Image::M55), "fndsa.fpu.ldl", 20);
     assert!(matches!(m55.verdict, Verdict::ConstantTime), "{:?}", m55.verdict);
@@ -156,6 +190,58 @@ fn pqhelium_ct(args: &[&str]) -> (i32, String) {
     (out.status.code().expect("exit code"), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// The report line alone reproduces a leak on every image: the printed `reproduce:` command, run as it stands, finds
+/// the same leak (kind, location, event, both runs' values) in the same pair, also when that pair is not the first.
+#[test]
+fn a_leak_is_reproduced_from_its_report_line_on_every_image() {
+    for image in Image::ALL {
+        let name = image.name();
+        let (code, out) =
+            pqhelium_ct(&["--kernel", REPRO_KERNEL, "--image", name, "--seed", REPRO_SEED, "--pairs", "40"]);
+        assert_eq!(code, 1, "{out}");
+        let line =
+            |text: &str, start: &str| text.lines().find(|l| l.trim_start().starts_with(start)).map(str::to_owned);
+        let pair = line(&out, "pair ").unwrap_or_else(|| panic!("{image}: no pair line in {out}"));
+        assert!(!pair.starts_with("pair 0:"), "{image}: the first leaking pair should not be pair 0 here: {pair}");
+        let reproduce = line(&out, "reproduce:").expect("a reproduce line");
+        let words: Vec<&str> = reproduce.split_whitespace().skip_while(|w| *w != "--kernel").collect();
+        assert!(words.windows(2).any(|w| w == ["--image", name]), "{reproduce}");
+        let (code, again) = pqhelium_ct(&words);
+        assert_eq!(code, 1, "{again}");
+        assert_eq!(line(&again, "LEAK"), line(&out, "LEAK"), "{image}");
+        assert_eq!(line(&again, "pair "), Some(pair), "{image}");
+        assert_eq!(again.lines().last(), Some("1 pairs, 1 leaks, 0 faults"), "{image}: {again}");
+    }
+}
+
+/// `--table` makes the verdict table of docs/constant-time.md from `--report` files: a row per kernel, the image's
+/// column filled, `-` in the others, and a later report replacing an earlier one's verdict.
+#[test]
+fn the_verdict_table_comes_from_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let (first, second) = (path("first.json"), path("second.json"));
+    let (code, _) = pqhelium_ct(&["--kernel", "ct.fixture.div_q*", "--pairs", "3", "--report", &first]);
+    assert_eq!(code, 1);
+    let (code, _) = pqhelium_ct(&["--kernel", "ct.fixture.div_q.barrett", "--pairs", "5", "--report", &second]);
+    assert_eq!(code, 0);
+    let (code, table) = pqhelium_ct(&["--table", &first, &second]);
+    assert_eq!(code, 0, "{table}");
+    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| `ct.fixture.div_q")).collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    let leak = "| `ct.fixture.div_q` | - | - | **variable-latency operand** `ct_fixture_div_q+0x";
+    assert!(rows[0].starts_with(leak), "{table}");
+    assert!(rows[0].ends_with(&format!("` ({}) |", marked_leak_line("ct_fixture_div_q"))), "{table}");
+    assert_eq!(rows[1], "| `ct.fixture.div_q.barrett` | - | - | pass (5) |", "{table}");
+    assert!(table.starts_with("| kernel | m55 (gcc, QEMU) | m85 (clang, QEMU) | m7 (gcc, unicorn) |\n|---|"));
+    let (code, _) = pqhelium_ct(&["--table", &path("missing.json")]);
+    assert_eq!(code, 2);
+}
+
+/// A fixture and seed whose first leaking pair is not pair 0 on any image (the edge cases share the low bit).
+const REPRO_KERNEL: &str = "ct.fixture.branch";
+const REPRO_SEED: &str = "7";
+
 #[test]
 fn command_exit_codes_and_summary() {
     let (code, out) = pqhelium_ct(&["--kernel", "ct.fixture.div_q*", "--pairs", "5"]);
@@ -202,6 +288,7 @@ fn a_compiler_introduced_predication_is_caught() {
             (Image::M85, Verdict::Leak { leak, .. }) => {
                 assert_eq!(leak.kind, LeakKind::Predication, "{leak}");
                 assert!(leak.location.starts_with("ct_fixture_abs+"), "{leak}");
+                assert_eq!(leak.source, Some(marked_leak_line("ct_fixture_abs")), "{leak}");
             }
             (Image::M55 | Image::M7, Verdict::ConstantTime) => {}
             (_, other) => panic!("ct.fixture.abs on {image}: {other:?}"),

@@ -1,6 +1,7 @@
 /*
  * ct.fixture.*: small, functionally correct kernels whose leaks `pqhelium ct` must report, each beside a constant-time
  * version that must pass. Every kernel maps CT_FIXTURE_N secret 32-bit words `in` to CT_FIXTURE_N words `out`.
+ * The source line where each leak must be reported ends in the comment "the leak" (testbench/tests/ct.rs reads it).
  *
  * The leaky versions must stay leaky in the object code: gcc if-converts small branches into IT blocks and turns a
  * division by a constant into a multiplication. CT_OPAQUE (an empty asm that claims to change its operand) hides a
@@ -31,7 +32,7 @@ const uint32_t ct_fixture_table[16] = {
 void ct_fixture_lookup(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N])
 {
     for (int i = 0; i < CT_FIXTURE_N; i++)
-        out[i] = ct_fixture_table[in[i]];
+        out[i] = ct_fixture_table[in[i]]; /* the leak */
 }
 
 /* Reads every entry and keeps the one whose index matches, by mask. */
@@ -56,7 +57,7 @@ void ct_fixture_branch(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_
         uint32_t x = in[i];
         /* A distinct asm volatile in each side keeps the branch (no compiler predicates or merges them): otherwise gcc
          * computes both sides and keeps one with IT-predicated instructions. */
-        if (x & 1u) {
+        if (x & 1u) { /* the leak */
             __asm__ volatile("@ odd side");
             out[i] = x * CT_FIXTURE_ODD_FACTOR;
         } else {
@@ -72,7 +73,7 @@ void ct_fixture_select_it(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTU
 {
     for (int i = 0; i < CT_FIXTURE_N; i++) {
         uint32_t x = in[i];
-        out[i] = (x & 1u) ? x * CT_FIXTURE_ODD_FACTOR : x ^ CT_FIXTURE_EVEN_PATTERN;
+        out[i] = (x & 1u) ? x * CT_FIXTURE_ODD_FACTOR : x ^ CT_FIXTURE_EVEN_PATTERN; /* the leak */
     }
 }
 
@@ -93,7 +94,7 @@ void ct_fixture_div_q(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N
     uint32_t q = CT_FIXTURE_Q;
     CT_OPAQUE(q); /* a divisor the compiler cannot see keeps the UDIV */
     for (int i = 0; i < CT_FIXTURE_N; i++)
-        out[i] = in[i] / q;
+        out[i] = in[i] / q; /* the leak */
 }
 
 /* Barrett: t = floor(x * m / 2^26) with m = floor(2^26 / q) is the quotient or one less for x < 2^24; one masked
@@ -116,7 +117,7 @@ void ct_fixture_clz(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N])
     for (int i = 0; i < CT_FIXTURE_N; i++) {
         uint32_t x = in[i];
         uint32_t n = 0;
-        while (n < 32 && !((x << n) & 0x80000000u)) {
+        while (n < 32 && !((x << n) & 0x80000000u)) { /* the leak */
             n++;
             CT_OPAQUE(n); /* keeps the loop: gcc would otherwise recognise a count-leading-zeros idiom */
         }
@@ -163,7 +164,7 @@ void ct_fixture_abs(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXTURE_N])
     for (int i = 0; i < CT_FIXTURE_N; i++) {
         int32_t x = (int32_t)in[i];
         int32_t m = x >> 31;
-        out[i] = (uint32_t)((x ^ m) - m);
+        out[i] = (uint32_t)((x ^ m) - m); /* the leak */
     }
 }
 

@@ -15,7 +15,7 @@ void ct_fixture_select_vpt(uint32_t out[CT_FIXTURE_N], const uint32_t in[CT_FIXT
         uint32x4_t bit = vandq_u32(x, vdupq_n_u32(1));
         uint32x4_t r = veorq_u32(x, vdupq_n_u32(CT_FIXTURE_EVEN_PATTERN));
         uint32_t factor = CT_FIXTURE_ODD_FACTOR;
-        __asm__("vpt.i32 ne, %q[bit], zr\n\t"
+        __asm__("vpt.i32 ne, %q[bit], zr\n\t" /* the leak */
                 "vmult.i32 %q[r], %q[x], %[factor]"
                 : [r] "+w"(r)
                 : [bit] "w"(bit), [x] "w"(x), [factor] "r"(factor));

@@ -22,25 +22,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ct64.h"
 #include "fndsa_fpu.h"
 #include "fndsa_sign_kernels.h"
 
-/* All ones if b (0 or 1) is 1, else zero. */
+/* All ones if b (0 or 1) is 1, else zero. The bits below go through ct64_opaque: both compilers otherwise turn
+ * them back into comparisons and IT blocks (ct64.h). */
 static inline uint64_t fp64_mask(uint64_t b)
 {
-    return (uint64_t)0 - b;
+    return ct64_mask((uint32_t)b);
 }
 
 /* 1 if x != 0, else 0, without a comparison. */
 static inline uint64_t fp64_nonzero(uint64_t x)
 {
-    return (x | ((uint64_t)0 - x)) >> 63;
+    return ct64_opaque((uint32_t)((x | ((uint64_t)0 - x)) >> 63));
 }
 
-/* 1 if a < b (unsigned), else 0: the borrow of a - b. */
+/* 1 if a < b (unsigned), else 0: the borrow of a - b. Operands and difference opaque: the compilers would compute
+ * the high word of a difference of small values by a comparison, or see the borrow idiom as one. */
 static inline uint64_t fp64_below(uint64_t a, uint64_t b)
 {
-    return ((~a & b) | (~(a ^ b) & (a - b))) >> 63;
+    a = ct64_opaque64(a);
+    b = ct64_opaque64(b);
+    uint64_t diff = ct64_opaque64(a - b);
+    return ct64_opaque((uint32_t)(((~a & b) | (~(a ^ b) & diff)) >> 63));
 }
 
 /* Rust's `x as i64` on a double's bit pattern: toward zero, saturating at the int64 range, NaN to 0. Exact, with
@@ -53,8 +59,8 @@ static inline int64_t fp64_bits_to_i64(uint64_t u)
     /* |x| = m * 2^(e - 1075): a right shift by 1075 - e below 2^53, a left shift by e - 1075 up to 2^63 */
     uint64_t r = 1075u - e; /* wraps (huge) when e > 1075 */
     uint64_t l = e - 1075u; /* wraps (huge) when e < 1075 */
-    uint64_t mag = ((m >> (r & 63u)) & fp64_mask(fp64_below(r, 64u))) |
-                   ((m << (l & 63u)) & fp64_mask(fp64_below(l - 1u, 10u))); /* 1 <= l <= 10 */
+    uint64_t mag = (ct64_shr(m, (uint32_t)r & 63u) & fp64_mask(fp64_below(r, 64u))) |
+                   (ct64_shl(m, (uint32_t)l & 63u) & fp64_mask(fp64_below(l - 1u, 10u))); /* 1 <= l <= 10 */
     uint64_t big = fp64_below(1085u, e);                                   /* |x| >= 2^63 */
     uint64_t neg = u >> 63;
     uint64_t val = (mag ^ fp64_mask(neg)) + neg;
@@ -217,10 +223,13 @@ static inline fp64 fp64_of_i64(int64_t x)
     return (double)hi * 4294967296.0 + (double)lo;
 }
 
-/* 1 if a < b, else 0 (VCMP.F64). */
+/* 1 if a < b, else 0 (0 when unordered, as in C): VCMP.F64 sets FPSCR.N exactly when a < b, read as a bit (in C,
+ * both compilers make `a < b` an IT block on the flags). */
 static inline uint64_t fp64_lt(fp64 a, fp64 b)
 {
-    return (uint64_t)(a < b);
+    uint32_t fpscr;
+    __asm__("vcmp.f64 %P1, %P2\n\tvmrs %0, fpscr" : "=r"(fpscr) : "w"(a), "w"(b));
+    return fpscr >> 31;
 }
 
 #endif

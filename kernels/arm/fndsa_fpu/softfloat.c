@@ -9,6 +9,7 @@
  */
 #include <stdint.h>
 
+#include "ct64.h"
 #include "softfloat.h"
 
 #define SIGN_BIT 0x8000000000000000ull
@@ -19,7 +20,7 @@
 /* 1 if x != 0, else 0. */
 static inline uint32_t nonzero32(uint32_t x)
 {
-    return (x | (0u - x)) >> 31;
+    return ct64_opaque((x | (0u - x)) >> 31);
 }
 
 static inline uint32_t nonzero64(uint64_t x)
@@ -30,13 +31,13 @@ static inline uint32_t nonzero64(uint64_t x)
 /* 1 if a < b, for |a|, |b| < 2^30. */
 static inline uint32_t less(int32_t a, int32_t b)
 {
-    return (uint32_t)(a - b) >> 31;
+    return ct64_opaque((uint32_t)(a - b) >> 31);
 }
 
 /* All ones if bit (0/1) is 1. */
 static inline uint64_t mask64(uint32_t bit)
 {
-    return 0ull - (uint64_t)bit;
+    return ct64_mask(bit);
 }
 
 static inline uint32_t clz32(uint32_t x)
@@ -104,7 +105,7 @@ uint64_t sf64_neg(uint64_t a)
 uint64_t sf64_add(uint64_t a, uint64_t b)
 {
     /* order by magnitude, |a| >= |b| (bit patterns of non-negative values order like the values) */
-    uint64_t smaller = mask64((uint32_t)(((a & ~SIGN_BIT) - (b & ~SIGN_BIT)) >> 63));
+    uint64_t smaller = mask64(ct64_opaque((uint32_t)(((a & ~SIGN_BIT) - (b & ~SIGN_BIT)) >> 63)));
     uint64_t t = (a ^ b) & smaller;
     a ^= t;
     b ^= t;
@@ -113,15 +114,15 @@ uint64_t sf64_add(uint64_t a, uint64_t b)
     uint64_t ma = significand_of(a) << 10, mb = significand_of(b) << 10; /* leading one at bit 62 */
     /* align b on a: shift right by ea - eb, at most 63 (everything shifted out), with sticky */
     uint32_t sh = (uint32_t)(ea - eb);
-    uint32_t far = (63u - sh) >> 31;
+    uint32_t far = ct64_opaque((63u - sh) >> 31);
     sh = (sh & (far - 1u)) | (63u & (0u - far));
-    uint64_t lost = mb & ((1ull << sh) - 1u);
-    mb = (mb >> sh) | nonzero64(lost);
+    uint64_t lost = mb & (ct64_shl(1u, sh) - 1u);
+    mb = ct64_shr(mb, sh) | nonzero64(lost);
     /* add, or subtract if the signs differ (no borrow: |a| >= |b|) */
     uint64_t negate = mask64(sa ^ sb);
     uint64_t sum = ma + ((mb ^ negate) - negate);
     uint32_t n = clz64(sum);
-    uint64_t m = sum << (n & 63u); /* n = 64 only for sum = 0 */
+    uint64_t m = ct64_shl(sum, n & 63u); /* n = 64 only for sum = 0 */
     /* an exact zero is +0, unless both operands are -0 */
     uint32_t is_zero = 1u - nonzero64(sum);
     uint32_t s = sa & (sb | (1u - is_zero));
@@ -144,9 +145,9 @@ uint64_t sf64_mul(uint64_t a, uint64_t b)
     uint64_t lo = (mid << 32) | (uint32_t)p00;
     /* product in [2^104, 2^106): take 64 bits from the leading one (bit 105 or 104) */
     uint64_t top = (hi << 22) | (lo >> 42); /* product >> 42 */
-    uint32_t t = (uint32_t)(top >> 63);     /* leading one at bit 105 */
+    uint32_t t = ct64_opaque((uint32_t)(top >> 63)); /* leading one at bit 105 */
     uint64_t shift_in = (lo >> 41) & 1u & mask64(1u - t);
-    uint64_t m = (top << (1u - t)) | shift_in;
+    uint64_t m = ct64_shl(top, 1u - t) | shift_in;
     uint64_t rest = lo & (((1ull << 41) - 1u) | ((uint64_t)t << 41));
     m |= nonzero64(rest);
     return round_pack(sign_of(a) ^ sign_of(b), exponent_of(a) + exponent_of(b) - 1023 + (int32_t)t, m);
@@ -158,12 +159,12 @@ uint64_t sf64_div(uint64_t a, uint64_t b)
     /* restoring division, one quotient bit per step: q = floor(num * 2^54 / den), num < 2 den throughout */
     uint64_t q = 0;
     for (int i = 0; i < 55; i++) {
-        uint32_t bit = 1u - (uint32_t)((num - den) >> 63);
+        uint32_t bit = ct64_opaque(1u - (uint32_t)((num - den) >> 63));
         num = (num - (den & mask64(bit))) << 1;
         q = (q << 1) | bit;
     }
-    uint32_t t = (uint32_t)(q >> 54); /* num >= den: quotient in [1, 2) */
-    uint64_t m = (q << (10u - t)) | nonzero64(num);
+    uint32_t t = ct64_opaque((uint32_t)(q >> 54)); /* num >= den: quotient in [1, 2) */
+    uint64_t m = ct64_shl(q, 10u - t) | nonzero64(num);
     return round_pack(sign_of(a) ^ sign_of(b), exponent_of(a) - exponent_of(b) + 1022 + (int32_t)t, m);
 }
 
@@ -171,22 +172,22 @@ uint64_t sf64_sqrt(uint64_t a)
 {
     uint64_t m = significand_of(a);
     int32_t e = exponent_of(a) - 1023;
-    uint32_t odd = (uint32_t)e & 1u;
-    m <<= odd; /* in [2^52, 2^54): value = m * 2^(e - odd - 52), e - odd even */
+    uint32_t odd = ct64_opaque((uint32_t)e & 1u);
+    m = ct64_shl(m, odd); /* in [2^52, 2^54): value = m * 2^(e - odd - 52), e - odd even */
     int32_t half_e = (e - (int32_t)odd) >> 1; /* exact: even; arithmetic shift (GCC) */
     /* bit-by-bit square root of m * 2^56 (110 bits, 55 pairs): q = floor(sqrt(m * 2^56)) in [2^54, 2^55) */
     uint64_t q = 0, r = 0;
     for (int k = 26; k >= 0; k--) {
         r = (r << 2) | ((m >> (2 * k)) & 3u);
         uint64_t trial = (q << 2) | 1u;
-        uint32_t bit = 1u - (uint32_t)((r - trial) >> 63);
+        uint32_t bit = ct64_opaque(1u - (uint32_t)((r - trial) >> 63));
         r -= trial & mask64(bit);
         q = (q << 1) | bit;
     }
     for (int k = 0; k < 28; k++) {
         r <<= 2;
         uint64_t trial = (q << 2) | 1u;
-        uint32_t bit = 1u - (uint32_t)((r - trial) >> 63);
+        uint32_t bit = ct64_opaque(1u - (uint32_t)((r - trial) >> 63));
         r -= trial & mask64(bit);
         q = (q << 1) | bit;
     }
@@ -205,17 +206,17 @@ static uint64_t integer_part(uint64_t a, uint32_t *half, uint32_t *below_half, u
     uint32_t far = less(63, sh);
     uint32_t s = ((uint32_t)sh & (0u - (1u - *big))) & (far - 1u);
     s |= 63u & (0u - far); /* clamped to [0, 63]: a clamped value is < 1/2 and stays so */
-    uint64_t frac = (m << (63u - s)) << 1; /* fraction * 2^64 */
+    uint64_t frac = ct64_shl(m, 63u - s) << 1; /* fraction * 2^64 */
     *half = (uint32_t)(frac >> 63);
     *below_half = nonzero64(frac << 1);
-    return m >> s;
+    return ct64_shr(m, s);
 }
 
 /* Packs the non-negative integer n < 2^63 with sign s (exact). */
 static uint64_t from_integer(uint32_t s, uint64_t n)
 {
     uint32_t z = clz64(n);
-    return round_pack(s, 1023 + 63 - (int32_t)(z & 63u), n << (z & 63u));
+    return round_pack(s, 1023 + 63 - (int32_t)(z & 63u), ct64_shl(n, z & 63u));
 }
 
 static uint64_t select_big(uint32_t big, uint64_t a, uint64_t r)
@@ -251,7 +252,7 @@ uint64_t sf64_from_i64(int64_t x)
     uint32_t s = (uint32_t)((uint64_t)x >> 63);
     uint64_t mag = ((uint64_t)x ^ mask64(s)) + s;
     uint32_t z = clz64(mag);
-    return round_pack(s, 1023 + 63 - (int32_t)(z & 63u), mag << (z & 63u));
+    return round_pack(s, 1023 + 63 - (int32_t)(z & 63u), ct64_shl(mag, z & 63u));
 }
 
 /* |a| as an integer for |a| >= 2^52 (shift left by at most 11), n otherwise; then the sign. */
@@ -260,7 +261,7 @@ static int64_t to_integer(uint64_t a, uint64_t n, uint32_t big)
     int32_t up = exponent_of(a) - 1023 - 52;
     uint32_t over = less(11, up);
     uint32_t u = (((uint32_t)up) & (0u - big) & (over - 1u)) | (11u & (0u - over));
-    uint64_t mag = select_big(big, significand_of(a) << u, n);
+    uint64_t mag = select_big(big, ct64_shl(significand_of(a), u), n);
     uint64_t s = mask64(sign_of(a));
     return (int64_t)((mag ^ s) - s);
 }

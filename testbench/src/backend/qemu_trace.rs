@@ -55,7 +55,7 @@ impl TracePlugin {
         trace_file.set_len(FILE_SIZE as u64).map_err(start_error)?;
         // SAFETY: the file is ours and QEMU's plugin alone; both treat it as plain words.
         let map = unsafe { memmap2::MmapOptions::new().len(FILE_SIZE).map_mut(&trace_file) }.map_err(start_error)?;
-        let varlat = [LatencyClass::IntegerDivide, LatencyClass::FloatDivideSqrt]
+        let varlat = LatencyClass::ALL
             .into_iter()
             .filter(|&class| is_variable(core, class))
             .fold(0, |mask, class| mask | 1 << class as u32);

@@ -14,7 +14,7 @@ use serde::Serialize;
 #[derive(clap::Args)]
 pub struct Args {
     /// Kernel id or glob; with --manifest, its symbols (all when absent).
-    #[arg(long, required_unless_present = "manifest")]
+    #[arg(long, required_unless_present_any = ["manifest", "table"])]
     kernel: Option<String>,
     /// Your kernels' manifest instead (README "Check your own kernel"): its symbols traced on the image linked from it.
     #[arg(long, conflicts_with = "image")]
@@ -33,6 +33,10 @@ pub struct Args {
     /// Also write the verdicts as JSON.
     #[arg(long)]
     report: Option<PathBuf>,
+    /// Instead: the verdict table of docs/constant-time.md (Markdown, a row per kernel, a column per image) from
+    /// `--report` files; for a kernel and image in several, the last file given wins (a re-run after a change).
+    #[arg(long, num_args = 1.., conflicts_with_all = ["kernel", "manifest", "pairs", "pair", "report"])]
+    table: Vec<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -42,6 +46,10 @@ struct Report<'a> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if !args.table.is_empty() {
+        print!("{}", table(&args.table)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     let pattern = args.kernel.as_deref().unwrap_or("*");
     let loaded = args.manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
     let (kernels, mut images) = match &loaded {
@@ -109,4 +117,81 @@ fn print_verdict(report: &KernelReport) {
     if let Some(leak) = &report.first_declassified {
         println!("     {} pairs first differ at a declared public event, the first: {leak}", report.declassified_pairs);
     }
+}
+
+/// The columns of the verdict table.
+const TABLE_IMAGES: [(Image, &str); 3] =
+    [(Image::M55, "m55 (gcc, QEMU)"), (Image::M85, "m85 (clang, QEMU)"), (Image::M7, "m7 (gcc, unicorn)")];
+
+/// One cell of the verdict table, from one kernel's entry of a `--report` file.
+fn cell(entry: &serde_json::Value) -> Result<Option<String>> {
+    let field = |name: &str| entry.get(name).with_context(|| format!("a kernel entry without `{name}`"));
+    let count = |name: &str| field(name).map(|v| v.as_u64().unwrap_or(0));
+    let (pairs, faults) = (count("pairs")?, count("faults")?);
+    let text = match field("status")?.as_str() {
+        Some("skipped") => return Ok(None),
+        _ if faults > 0 => format!("**fault** ({faults} of {pairs} pairs)"),
+        Some("constant-time") if count("declassified_pairs")? > 0 => format!("pass ({pairs}; declared public events)"),
+        Some("constant-time") => format!("pass ({pairs})"),
+        Some("leak") => {
+            let leak = field("leak")?;
+            let kind: ct::LeakKind = serde_json::from_value(leak["kind"].clone()).context("a leak's kind")?;
+            let location = leak["location"].as_str().unwrap_or("?");
+            match leak["source"].as_str() {
+                Some(source) => format!("**{kind}** `{location}` ({source})"),
+                None => format!("**{kind}** `{location}`"),
+            }
+        }
+        other => bail!("unknown status {other:?}"),
+    };
+    Ok(Some(text))
+}
+
+/// The verdict table of `pqhelium ct --report` files: a row per kernel in registry order, `-` where an image has no
+/// object code for it; kernels with no verdict anywhere are listed after the table.
+fn table(paths: &[PathBuf]) -> Result<String> {
+    use std::collections::HashMap;
+    let mut cells: HashMap<(String, String), Option<String>> = HashMap::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).with_context(|| format!("--table {}", path.display()))?;
+        let report: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("--table {}: not JSON", path.display()))?;
+        if report["schema"] != "pqhelium-ct/1" {
+            bail!("--table {}: not a `pqhelium ct --report` file (schema pqhelium-ct/1)", path.display());
+        }
+        for entry in report["kernels"].as_array().into_iter().flatten() {
+            let name = |key: &str| entry[key].as_str().map(str::to_owned);
+            let (Some(kernel), Some(image)) = (name("kernel"), name("image")) else {
+                bail!("--table {}: a kernel entry without kernel or image", path.display());
+            };
+            let cell = cell(entry).with_context(|| format!("--table {}: {kernel} on {image}", path.display()))?;
+            cells.insert((kernel, image), cell);
+        }
+    }
+    let mut out = String::from("| kernel |");
+    for (_, heading) in TABLE_IMAGES {
+        out += &format!(" {heading} |");
+    }
+    out += "\n|---|---|---|---|\n";
+    let mut absent = Vec::new();
+    for kernel in registry::all() {
+        let row: Vec<Option<&String>> = TABLE_IMAGES
+            .iter()
+            .map(|(image, _)| cells.get(&(kernel.id.to_owned(), image.name().to_owned())).and_then(Option::as_ref))
+            .collect();
+        if row.iter().all(Option::is_none) {
+            absent.push(format!("`{}`", kernel.id));
+            continue;
+        }
+        out += &format!("| `{}` |", kernel.id);
+        for cell in row {
+            out += &format!(" {} |", cell.map_or("-", String::as_str));
+        }
+        out += "\n";
+    }
+    if !absent.is_empty() {
+        out +=
+            &format!("\nNot in the table: {} (no object code, no secret argument, or not run).\n", absent.join(", "));
+    }
+    Ok(out)
 }
