@@ -27,6 +27,9 @@ pub struct Args {
     calls: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Estimate this case alone instead (numbered as `fuzz` and `repro` number them: the edge cases first).
+    #[arg(long, conflicts_with = "calls")]
+    case: Option<u64>,
     /// Also print each kernel's blocks, most cycles first.
     #[arg(long)]
     blocks: bool,
@@ -34,10 +37,10 @@ pub struct Args {
     #[arg(long)]
     plot: Option<PathBuf>,
     /// Instead: the calibration kernels, predicted against their published cycles per iteration.
-    #[arg(long, conflicts_with_all = ["kernel", "blocks", "plot", "operation"])]
+    #[arg(long, conflicts_with_all = ["kernel", "blocks", "plot", "operation", "case"])]
     calibration: bool,
     /// Instead: the kernel part of whole operations (their known answers, kernels as object code), per operation.
-    #[arg(long, value_enum, conflicts_with_all = ["kernel", "blocks"])]
+    #[arg(long, value_enum, conflicts_with_all = ["kernel", "blocks", "case"])]
     operation: Vec<Scheme>,
     /// With --operation: X-Wing vectors (at most 3), FN-DSA signatures and keys per degree.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
@@ -87,10 +90,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             if !estimator.has_symbol(kernel.symbol) {
                 continue;
             }
-            let cases: Vec<_> = (0..args.calls)
-                .map(|i| kernel.edge_cases + i)
-                .map(|case| kernel.generate(case, &mut case_rng(args.seed, case)))
-                .collect();
+            let numbers: Vec<u64> = match args.case {
+                Some(case) => vec![case],
+                None => (0..args.calls).map(|i| kernel.edge_cases + i).collect(),
+            };
+            let cases: Vec<_> =
+                numbers.into_iter().map(|case| kernel.generate(case, &mut case_rng(args.seed, case))).collect();
             let estimate =
                 estimator.estimate(kernel.symbol, &cases).with_context(|| format!("{} on {core}", kernel.id))?;
             println!(
