@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["kernel", "blocks", "plot", "operation", "case"])]
     calibration: bool,
     /// Instead: the kernel part of whole operations (their known answers, kernels as object code), per operation.
-    #[arg(long, value_enum, conflicts_with_all = ["kernel", "blocks", "case"])]
+    #[arg(long, value_enum, conflicts_with_all = ["kernel", "blocks", "case", "manifest"])]
     operation: Vec<Scheme>,
     /// With --operation: X-Wing vectors (at most 3), FN-DSA signatures and keys per degree.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
