@@ -5,6 +5,7 @@
 //!   twisted Edwards curve (64 windows of 4 bits, built once at first use);
 //! - [`invert_pair`]: two inverses for the price of one inversion, zero-safe;
 //! - [`x25519_base_and_shared`]: X25519(k, 9) and X25519(k, u) sharing one inversion (X-Wing encapsulation);
+//!   [`x25519_pair_by_ladder`] the same with both by the ladder (the X-Wing-on-M85 design's encapsulation);
 //! - [`signed_window_table`]: the signed-window table of the `x25519.base` kernel (86 windows of 3 bits, 4 entries).
 //!
 //! A provider serves the field operations and may serve larger steps whole (a ladder step, the paired inversion, a
@@ -100,6 +101,15 @@ pub trait FieldArithmetic {
         Self: Sized,
     {
         x25519_base_by_table(self, k)
+    }
+
+    /// (X25519(k, 9), X25519(k, u)), X-Wing encapsulation's pair ([`x25519_base_and_shared`]). A provider may
+    /// compute it another way.
+    fn scalarmult_base_and_shared(&self, k: &[u8; 32], u: &[u8; 32]) -> ([u8; 32], [u8; 32])
+    where
+        Self: Sized,
+    {
+        x25519_base_and_shared(self, k, u)
     }
 }
 
@@ -289,6 +299,16 @@ pub fn x25519_base_by_table<F: FieldArithmetic>(f: &F, k: &[u8; 32]) -> [u8; 32]
 pub fn x25519_base_and_shared<F: FieldArithmetic>(f: &F, k: &[u8; 32], u: &[u8; 32]) -> ([u8; 32], [u8; 32]) {
     let k = clamp(k);
     let (x1, z1) = fixed_base(f, &k);
+    let (x2, z2) = ladder(f, &k, &f.decode(u));
+    let (inv1, inv2) = f.invert_pair(&z1, &z2);
+    (f.encode(&f.mul(&x1, &inv1)), f.encode(&f.mul(&x2, &inv2)))
+}
+
+/// (X25519(k, 9), X25519(k, u)) both by the ladder, the two final inversions shared by the provider's paired
+/// inversion: X-Wing encapsulation as the X-Wing-on-M85 design runs it (its fixed-base table serves key generation).
+pub fn x25519_pair_by_ladder<F: FieldArithmetic>(f: &F, k: &[u8; 32], u: &[u8; 32]) -> ([u8; 32], [u8; 32]) {
+    let k = clamp(k);
+    let (x1, z1) = ladder(f, &k, &f.decode(&BASE_POINT));
     let (x2, z2) = ladder(f, &k, &f.decode(u));
     let (inv1, inv2) = f.invert_pair(&z1, &z2);
     (f.encode(&f.mul(&x1, &inv1)), f.encode(&f.mul(&x2, &inv2)))

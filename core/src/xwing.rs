@@ -105,7 +105,7 @@ impl<K: MlkemKernels, F: FieldArithmetic> XWing<K, F> {
         let m: [u8; 32] = eseed[..32].try_into().unwrap();
         let ek_x: [u8; 32] = eseed[32..].try_into().unwrap();
         let (ss_m, ct_m) = self.mlkem.encaps(pk_m, &m)?;
-        let (ct_x, ss_x) = x25519::x25519_base_and_shared(&self.field, &ek_x, pk_x);
+        let (ct_x, ss_x) = self.field.scalarmult_base_and_shared(&ek_x, pk_x);
         let mut ct = [0u8; CIPHERTEXT_SIZE];
         ct[..CT_M_SIZE].copy_from_slice(&ct_m);
         ct[CT_M_SIZE..].copy_from_slice(&ct_x);

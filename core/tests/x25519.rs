@@ -2,7 +2,9 @@
 
 use std::time::Instant;
 
-use pqhelium_core::x25519::{BASE_POINT, Reference, x25519, x25519_base, x25519_base_and_shared};
+use pqhelium_core::x25519::{
+    BASE_POINT, Reference, x25519, x25519_base, x25519_base_and_shared, x25519_pair_by_ladder,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -94,6 +96,7 @@ fn base_and_shared_equals_two_separate_calls() {
         let (public, shared) = x25519_base_and_shared(&Reference, &k, u);
         assert_eq!(public, x25519(&Reference, &k, &BASE_POINT));
         assert_eq!(shared, x25519(&Reference, &k, u));
+        assert_eq!(x25519_pair_by_ladder(&Reference, &k, u), (public, shared));
         if i < 4 {
             assert_eq!(shared, [0; 32]);
         }

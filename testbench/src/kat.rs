@@ -237,7 +237,7 @@ pub fn run_all() -> Vec<SuiteRun> {
 }
 
 /// The entries of a scheme suite: (name, fields or why they do not parse).
-fn scheme_entries(suite: &str) -> impl Iterator<Item = (String, Result<Fields<'static>, String>)> {
+pub(crate) fn scheme_entries(suite: &str) -> impl Iterator<Item = (String, Result<Fields<'static>, String>)> {
     SCHEMES
         .lines()
         .chain(FNDSA.lines())
@@ -322,7 +322,7 @@ impl Fields<'_> {
         self.get(key)?.try_into().map_err(|_| format!("`{key}` is not {N} bytes"))
     }
     /// Fails unless `actual` equals field `key`.
-    fn expect(&self, key: &str, actual: &[u8]) -> Result<(), String> {
+    pub(crate) fn expect(&self, key: &str, actual: &[u8]) -> Result<(), String> {
         let expected = self.get(key)?;
         if expected.eq_ignore_ascii_case(actual) {
             Ok(())
@@ -532,7 +532,10 @@ pub type FndsaKernels<N, F> = fndsa::Kernels<N, F, FxpReference, ReferencePermut
 
 /// The fn-dsa 0.4.0 signature KAT: keys from seed_kgen, a signature of "message" in the context "domain" with
 /// seed_sign (pre-hashed with SHA3-256 for odd j), all through our keygen and signer; SHA3-256(sk || vk || sig).
-fn check_fndsa<N: NttKernels, F: FpuKernels>(f: &Fields, kernels: &mut FndsaKernels<N, F>) -> Result<(), String> {
+pub(crate) fn check_fndsa<N: NttKernels, F: FpuKernels>(
+    f: &Fields,
+    kernels: &mut FndsaKernels<N, F>,
+) -> Result<(), String> {
     let (logn, j) = (f.array::<1>("logn")?[0], f.array::<1>("j")?[0]);
     f.expect("value", &fndsa_kat_entry(logn, j, kernels)?)
 }
@@ -668,7 +671,7 @@ pub fn run_fndsa_keygen_with(provider: Provider, fxp: FxpProvider, extent: Exten
 }
 
 /// fn-dsa-kgen 0.4.0's key generation KAT: SHA-256(f || g || F || G) from an ASCII seed, with the kernels `kernels`.
-fn check_fndsa_keygen<N: NttKernels, F, X: FxpKernels, P: Permutation>(
+pub(crate) fn check_fndsa_keygen<N: NttKernels, F, X: FxpKernels, P: Permutation>(
     f: &Fields,
     kernels: &mut fndsa::Kernels<N, F, X, P>,
 ) -> Result<(), String> {
@@ -698,7 +701,7 @@ fn run_fips202(provider: Provider) -> SuiteRun {
             Ok(guest) if Build::for_backend(kind) == Build::Mve => {
                 return run_fips202_x4(provider, EmulatedPermutationX4::new(guest), |p| Some((p.tally(), p.symbol())));
             }
-            Ok(guest) => AnyPermutation::Emulated(EmulatedPermutation::new(guest)),
+            Ok(guest) => AnyPermutation::Emulated(Box::new(EmulatedPermutation::new(guest))),
             Err(e) => return SuiteRun::did_not_start(suite, provider, e),
         },
     };

@@ -91,6 +91,15 @@ fn check_passes_and_writes_its_reports() {
     assert!(ok, "{stdout}");
     assert!(stdout.lines().last().unwrap() == "check passed");
     assert!(stdout.contains("| keccak.f1600 | qemu | 200 | 0 | 0 |"), "{stdout}");
+    // The cycles column: `pqhelium cycles`'s estimate of the same case on the M55 image, none on unicorn's M7.
+    let cell = |prefix: &str| {
+        let row = stdout.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {stdout}"));
+        row.split('|').map(str::trim).nth(8).unwrap().to_string()
+    };
+    let (_, cycles) = pqhelium(&["cycles", "--kernel", "keccak.f1600", "--core", "m55", "--calls", "1"]);
+    let estimate = cycles.split_whitespace().nth(2).unwrap();
+    assert_eq!(cell("| keccak.f1600 | qemu |"), estimate, "{cycles}");
+    assert_eq!(cell("| keccak.f1600 | unicorn |"), "-");
     let report = pqhelium_testbench::report::Report::load(&json).unwrap();
     assert!(report.complete && report.passed());
     assert!(std::fs::read_to_string(junit).unwrap().contains("<testcase classname=\"keccak.f1600\" name=\"qemu\""));

@@ -3,9 +3,11 @@
 
 use std::process::Command;
 
-use pqhelium_testbench::backend::{Call, Limits};
+use pqhelium_testbench::backend::BackendKind;
+use pqhelium_testbench::backend::{Arg, Call, Limits};
 use pqhelium_testbench::cycles::calibration::{self, CALIBRATIONS, Source};
-use pqhelium_testbench::cycles::{Core, Estimator};
+use pqhelium_testbench::cycles::operations::{self, Scheme, XWING_OPERATIONS};
+use pqhelium_testbench::cycles::{Core, Estimator, Estimators, Timing};
 use pqhelium_testbench::registry::{self, case_rng};
 
 fn pqhelium(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
@@ -92,5 +94,93 @@ fn usage_errors_and_missing_llvm_mca() {
         assert_eq!(code, Some(2), "{env:?}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(stderr.contains("llvm-mca-19 not found") && stderr.contains("llvm-19"), "{stderr}");
+    }
+}
+
+/// X-Wing's kernel parts (one draft-10 vector, M85 image): the kernel calls FIPS 203 and RFC 7748 prescribe per
+/// operation, and each kernel's share is its calls times the per-call estimate `pqhelium cycles` gives that kernel on
+/// a registry case (every X-Wing kernel runs one instruction path whatever its inputs).
+#[test]
+fn xwing_kernel_parts_are_their_kernel_calls() {
+    let core = Core::M85;
+    let parts = operations::run(&mut Timing::new(core).unwrap(), Scheme::Xwing, 1).unwrap();
+    assert_eq!(parts.len(), 2 * XWING_OPERATIONS.len());
+    let mut estimator = Estimator::new(core).unwrap();
+    for (i, part) in parts.iter().enumerate() {
+        let (operation, optimised) = (i % XWING_OPERATIONS.len(), i < XWING_OPERATIONS.len());
+        assert_eq!(
+            (part.operation.as_str(), part.operations),
+            (&*format!("X-Wing {}", XWING_OPERATIONS[operation]), 1)
+        );
+        let calls = |symbol: &str| part.kernels.iter().find(|k| k.symbol == symbol).map_or(0, |k| k.calls);
+        let build = if optimised { "mve" } else { "scalar" };
+        // FIPS 203: K-PKE.KeyGen transforms s and e (2k NTTs), K-PKE.Encrypt y (k NTTs) and returns k + 1 products
+        // (inverse NTTs), K-PKE.Decrypt transforms u (k) and returns one product, then re-encrypts; k = 3.
+        let (keygen, encrypt, decrypt) = ((6, 0), (3, 4), (3, 1));
+        let (fwd, inv) = match operation {
+            0 => keygen,
+            1 => encrypt,
+            2 => (decrypt.0 + encrypt.0, decrypt.1 + encrypt.1),
+            _ => (keygen.0 + decrypt.0 + encrypt.0, decrypt.1 + encrypt.1),
+        };
+        let name = &part.operation;
+        assert_eq!(calls(&format!("mlkem_ntt_fwd_{build}")), fwd, "{name} {}", part.variant);
+        assert_eq!(calls(&format!("mlkem_ntt_inv_{build}")), inv, "{name} {}", part.variant);
+        // RFC 7748: 255 ladder steps, two swaps before each and two after the last; the design's encapsulation runs
+        // two ladders and one paired inversion, its key generation the fixed-base table; the baseline the whole
+        // portable scalar multiplication for each X25519.
+        let scalar_mults = [1, 2, 1, 2][operation];
+        if optimised {
+            let ladders = [0, 2, 1, 1][operation];
+            assert_eq!(calls("x25519_ladder_step"), 255 * ladders, "{name}");
+            assert_eq!(calls("x25519_cswap_mve"), 2 * 256 * ladders, "{name}");
+            assert_eq!(calls("x25519_inv2"), u64::from(operation == 1), "{name}");
+            assert_eq!(calls("x25519_base"), scalar_mults - ladders, "{name}");
+            assert_eq!(calls("x25519_scalarmult"), 0, "{name}");
+        } else {
+            assert_eq!(calls("x25519_scalarmult"), scalar_mults, "{name}");
+            assert_eq!(calls("x25519_ladder_step") + calls("x25519_base") + calls("x25519_inv2"), 0, "{name}");
+        }
+        for kernel in &part.kernels {
+            let registered = registry::all()
+                .find(|k| k.symbol == kernel.symbol && k.runs_on(BackendKind::Qemu))
+                .unwrap_or_else(|| panic!("{} is not registered", kernel.symbol));
+            let case = registered.edge_cases;
+            let alone =
+                estimator.estimate(kernel.symbol, &[registered.generate(case, &mut case_rng(7, case))]).unwrap();
+            assert_eq!(kernel.instructions as f64, kernel.calls as f64 * alone.instructions, "{}", kernel.symbol);
+            let expected = kernel.calls as f64 * alone.cycles;
+            assert!(
+                (kernel.cycles - expected).abs() <= 0.01 * expected,
+                "{}: {} vs {expected}",
+                kernel.symbol,
+                kernel.cycles
+            );
+        }
+        let sum: f64 = part.kernels.iter().map(|k| k.cycles).sum();
+        assert_eq!(part.cycles(), sum);
+    }
+}
+
+/// The cycles column of `bench` and `check` (one profiled call, [`Estimators`]) reproduces the calibration: the
+/// board-measured loop and the M55's FP64 latencies per iteration from two calls of different lengths, within the
+/// stated 10 %.
+#[test]
+fn the_cycles_column_matches_the_calibration() {
+    let mut estimators = Estimators::default();
+    let checked = CALIBRATIONS
+        .iter()
+        .filter(|c| c.source == Source::Ra8d1Measurement || c.symbol.starts_with("cal_fp64") && c.core == Core::M55);
+    for c in checked {
+        let (a, b) = calibration::ITERATIONS;
+        let at = |estimators: &mut Estimators, n: u32| {
+            let mut args = vec![Arg::U32(n)];
+            if c.buffer {
+                args.push(Arg::InOut(vec![0; 64]));
+            }
+            estimators.cycles(c.core.image(), c.symbol, &args).expect("an estimate")
+        };
+        let per_iteration = (at(&mut estimators, b) - at(&mut estimators, a)) / f64::from(b - a);
+        assert!((per_iteration - c.published).abs() <= 0.10 * c.published, "{}: {per_iteration}", c.symbol);
     }
 }

@@ -201,6 +201,10 @@ pub trait Backend: Send {
     fn call(&mut self, call: &Call) -> Result<CallOutput, CallError> {
         self.run_batch(std::slice::from_ref(call)).pop().expect("one result per call")
     }
+    /// The block profile file (`crate::cycles::profile`) of a backend opened to record one; none otherwise.
+    fn block_profile(&mut self) -> Option<&mut [u8]> {
+        None
+    }
 }
 
 /// The backends the CLI knows. `Model` runs no object code: it checks the model against the reference.

@@ -566,4 +566,7 @@ impl Backend for QemuBackend {
     fn run_batch(&mut self, calls: &[Call]) -> Vec<Result<CallOutput, CallError>> {
         batch::run_batch(self, calls)
     }
+    fn block_profile(&mut self) -> Option<&mut [u8]> {
+        self.profile_mut()
+    }
 }

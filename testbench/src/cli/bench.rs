@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use pqhelium_testbench::affinity::Placement;
-use pqhelium_testbench::backend::{Arg, Backend, BackendKind, Call, Image, Limits, target_label};
-use pqhelium_testbench::cycles::{Core, Estimator};
+use pqhelium_testbench::backend::{Backend, BackendKind, Call, Image, Limits, target_label};
+use pqhelium_testbench::cycles::Estimators;
 use pqhelium_testbench::diff::{self, Campaign};
 use pqhelium_testbench::registry::{self, case_rng};
 use serde::Serialize;
@@ -225,27 +225,6 @@ fn measure(
         std::fs::write(path, serde_json::to_string_pretty(&rows)?).with_context(|| format!("{}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// One cycle estimator per core, opened on first use; a core whose estimator cannot start (no llvm-mca-19) gets an
-/// empty column and one warning.
-#[derive(Default)]
-struct Estimators(std::collections::HashMap<Core, Option<Estimator>>);
-
-impl Estimators {
-    fn cycles(&mut self, image: Image, symbol: &str, args: &[Arg]) -> Option<f64> {
-        let core = Core::ALL.into_iter().find(|c| c.image() == image)?;
-        let estimator = self.0.entry(core).or_insert_with(|| {
-            Estimator::new(core).map_err(|e| eprintln!("no cycle estimates for {core}: {e:#}")).ok()
-        });
-        match estimator.as_mut()?.estimate(symbol, &[args.to_vec()]) {
-            Ok(estimate) => Some(estimate.cycles),
-            Err(e) => {
-                eprintln!("no cycle estimate for {symbol} on {core}: {e:#}");
-                None
-            }
-        }
-    }
 }
 
 /// Measurement rounds per kernel and backend.

@@ -65,7 +65,7 @@ pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize) -> Result<Exit
         let image = loaded.image;
         let campaign = Campaign { image: Some(image), ..Campaign::new(kernel, image.backend(), seed, cases, jobs) };
         let r = diff::run(&campaign);
-        println!("{}", super::check::campaign_row(&r, Some(contract)));
+        println!("{}", super::check::campaign_row(&r, Some(contract), None));
         results.push(r);
     }
     println!();

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use pqhelium_testbench::backend::{BackendKind, Image, Limits};
 use pqhelium_testbench::ct;
+use pqhelium_testbench::cycles::Estimators;
 use pqhelium_testbench::diff::{self, Campaign, summary_line};
 use pqhelium_testbench::kat;
-use pqhelium_testbench::registry;
+use pqhelium_testbench::registry::{self, case_rng};
 use pqhelium_testbench::report::{self, Report};
 
 #[derive(clap::Args)]
@@ -161,8 +162,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         count(registry::Checked::TwoWay),
         count(registry::Checked::ModelOnly)
     );
-    println!("| kernel | backend | cases | mismatches | faults | cases/s | instructions/call | result |");
-    println!("|---|---|---:|---:|---:|---:|---:|---|");
+    println!(
+        "| kernel | backend | cases | mismatches | faults | cases/s | instructions/call | est. cycles/call | result |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---|");
+    // Cycles on the M55 and M85 images: one profiled call of the campaign's first random case (`pqhelium cycles`).
+    let mut estimators = Estimators::default();
     let mut results = Vec::new();
     let mut report = Report::new(args.seed);
     for kernel in registry::all() {
@@ -177,7 +182,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let campaign =
                 Campaign { image, coverage: true, ..Campaign::new(kernel, backend, args.seed, cases, args.jobs) };
             let r = diff::run(&campaign);
-            println!("{}", campaign_row(&r, None));
+            let case = kernel.edge_cases;
+            let cycles = image
+                .and_then(|image| {
+                    estimators.cycles(image, kernel.symbol, &kernel.generate(case, &mut case_rng(args.seed, case)))
+                })
+                .map_or("-".to_string(), |c| format!("{c:.0}"));
+            println!("{}", campaign_row(&r, None, Some(&cycles)));
             passed &= r.passed();
             let entry = report.campaign_on_image_mut(r.kernel, r.backend.name(), r.image.map(Image::name));
             entry.cases_requested = Some(cases);
@@ -203,12 +214,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// A campaign's row of the results table: kernel, its contract (for a kernel of yours), target, cases, mismatches,
-/// faults, cases/s, instructions/call, result.
-pub(super) fn campaign_row(r: &diff::CampaignResult, contract: Option<&str>) -> String {
+/// faults, cases/s, instructions/call, the estimated cycles/call (when the table has the column), result.
+pub(super) fn campaign_row(r: &diff::CampaignResult, contract: Option<&str>, cycles: Option<&str>) -> String {
     let instructions = r.instructions.mean().map_or("-".to_string(), |m| format!("{m:.0}"));
     let contract = contract.map_or(String::new(), |c| format!(" {c} |"));
+    let cycles = cycles.map_or(String::new(), |c| format!(" {c} |"));
     format!(
-        "| {} |{contract} {} | {} | {} | {} | {:.0} | {instructions} | {} |",
+        "| {} |{contract} {} | {} | {} | {} | {:.0} | {instructions} |{cycles} {} |",
         r.kernel,
         r.target(),
         r.cases_run(),

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use pqhelium_testbench::backend::{BackendKind, Image};
-use pqhelium_testbench::cycles::{Class, Core, Estimator, calibration, plot};
+use pqhelium_testbench::cycles::operations::{self, OperationPart, Scheme};
+use pqhelium_testbench::cycles::{Class, Core, Estimator, Timing, calibration, plot};
 use pqhelium_testbench::registry::{self, case_rng};
 
 #[derive(clap::Args)]
@@ -26,6 +27,9 @@ pub struct Args {
     calls: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Estimate this case alone instead (numbered as `fuzz` and `repro` number them: the edge cases first).
+    #[arg(long, conflicts_with = "calls")]
+    case: Option<u64>,
     /// Also print each kernel's blocks, most cycles first.
     #[arg(long)]
     blocks: bool,
@@ -33,8 +37,14 @@ pub struct Args {
     #[arg(long)]
     plot: Option<PathBuf>,
     /// Instead: the calibration kernels, predicted against their published cycles per iteration.
-    #[arg(long, conflicts_with_all = ["kernel", "blocks", "plot"])]
+    #[arg(long, conflicts_with_all = ["kernel", "blocks", "plot", "operation", "case"])]
     calibration: bool,
+    /// Instead: the kernel part of whole operations (their known answers, kernels as object code), per operation.
+    #[arg(long, value_enum, conflicts_with_all = ["kernel", "blocks", "case", "manifest"])]
+    operation: Vec<Scheme>,
+    /// With --operation: X-Wing vectors (at most 3), FN-DSA signatures and keys per degree.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
+    vectors: u32,
 }
 
 /// Blocks shown per kernel with `--blocks`.
@@ -43,6 +53,9 @@ const BLOCKS_SHOWN: usize = 12;
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.calibration {
         return calibration(&args.core);
+    }
+    if !args.operation.is_empty() {
+        return operation_parts(&args);
     }
     let loaded = args.manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
     let (kernels, targets): (Vec<_>, Vec<(Core, Image)>) = match &loaded {
@@ -77,10 +90,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             if !estimator.has_symbol(kernel.symbol) {
                 continue;
             }
-            let cases: Vec<_> = (0..args.calls)
-                .map(|i| kernel.edge_cases + i)
-                .map(|case| kernel.generate(case, &mut case_rng(args.seed, case)))
-                .collect();
+            let numbers: Vec<u64> = match args.case {
+                Some(case) => vec![case],
+                None => (0..args.calls).map(|i| kernel.edge_cases + i).collect(),
+            };
+            let cases: Vec<_> =
+                numbers.into_iter().map(|case| kernel.generate(case, &mut case_rng(args.seed, case))).collect();
             let estimate =
                 estimator.estimate(kernel.symbol, &cases).with_context(|| format!("{} on {core}", kernel.id))?;
             println!(
@@ -147,4 +162,81 @@ fn calibration(cores: &[Core]) -> Result<ExitCode> {
     let mean = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
     println!("{} calibration kernels, mean |error| {:.1} %, worst {:.1} %", errors.len(), 100.0 * mean, 100.0 * worst);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The kernel part of whole operations per core: a table per scheme with each part's kernel calls, then each
+/// operation's variants compared.
+fn operation_parts(args: &Args) -> Result<ExitCode> {
+    if let Some(path) = &args.plot {
+        super::ensure_writable("--plot", path)?;
+    }
+    let cores = if args.core.is_empty() { Core::ALL.to_vec() } else { args.core.clone() };
+    let mut bars = Vec::new();
+    for core in cores {
+        let mut timing = Timing::new(core)?;
+        for &scheme in &args.operation {
+            let parts = operations::run(&mut timing, scheme, args.vectors)
+                .with_context(|| format!("--operation {} on {core}", scheme.name()))?;
+            print_parts(core, scheme, &parts);
+            bars.extend(parts.iter().map(|part| plot::Bar {
+                label: format!("{} ({}) {core}", part.operation, part.variant),
+                by_class: part.by_class(),
+            }));
+        }
+    }
+    if let Some(path) = &args.plot {
+        let title = "Estimated cycles of the kernel part per operation";
+        std::fs::write(path, plot::svg_per(title, "operation", &bars))
+            .with_context(|| format!("--plot {}", path.display()))?;
+    }
+    println!(
+        "kernel part only: what runs on the host (Keccak outside verification, samplers, encodings, FN-DSA signing's \
+         integer parts) is not counted"
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_parts(core: Core, scheme: Scheme, parts: &[OperationPart]) {
+    println!("\n--operation {} on {core} ({} image), kernel part per operation:\n", scheme.name(), core.image());
+    println!("| operation | kernels | runs | instructions | est. cycles | kernel calls per operation (cycles/call) |");
+    println!("|---|---|---:|---:|---:|---|");
+    for part in parts {
+        let calls: Vec<String> = part
+            .kernels
+            .iter()
+            .map(|k| {
+                format!("{} x{} ({:.0})", k.symbol, k.calls as f64 / part.operations as f64, k.cycles / k.calls as f64)
+            })
+            .collect();
+        println!(
+            "| {} | {} | {} | {:.0} | {:.0} | {} |",
+            part.operation,
+            part.variant,
+            part.operations,
+            part.instructions(),
+            part.cycles(),
+            calls.join(", ")
+        );
+    }
+    // Each operation's first variant against the others (optimised against baseline, native against soft-float).
+    let mut by_operation: Vec<(&str, Vec<&OperationPart>)> = Vec::new();
+    for part in parts {
+        match by_operation.iter_mut().find(|(op, _)| *op == part.operation) {
+            Some((_, list)) => list.push(part),
+            None => by_operation.push((&part.operation, vec![part])),
+        }
+    }
+    println!();
+    for (operation, list) in by_operation.iter().filter(|(_, l)| l.len() > 1) {
+        let (first, other) = (list[0], list[1]);
+        println!(
+            "{operation}: {} against {}: cycles {:+.2} % ({:.2}x), instructions {:+.2} % ({:.2}x)",
+            first.variant,
+            other.variant,
+            100.0 * (first.cycles() / other.cycles() - 1.0),
+            other.cycles() / first.cycles(),
+            100.0 * (first.instructions() / other.instructions() - 1.0),
+            other.instructions() / first.instructions()
+        );
+    }
 }

@@ -9,6 +9,7 @@
 pub mod calibration;
 pub mod mca;
 pub mod model;
+pub mod operations;
 pub mod plot;
 pub mod profile;
 
@@ -20,13 +21,44 @@ use crate::elf::GuestElf;
 pub use mca::Core;
 pub use model::{Class, Estimate};
 
-/// A profiled QEMU worker on a core's image, with the image's disassembly and llvm-mca for the core.
-pub struct Estimator {
+/// The timing side of an estimate: a core's image, its disassembly and llvm-mca for the core.
+pub struct Timing {
     pub core: Core,
-    backend: QemuBackend,
     elf: GuestElf,
     disassembly: mca::Disassembly,
     mca: mca::Mca,
+}
+
+impl Timing {
+    pub fn new(core: Core) -> Result<Self> {
+        Self::on_image(core, core.image())
+    }
+
+    /// The timing of another image built for `core` (a user's, `--manifest`).
+    pub fn on_image(core: Core, image: crate::backend::Image) -> Result<Self> {
+        let image = image.guest();
+        // llvm-mca first: without it nothing can be estimated, and the error says what to install.
+        let mca = mca::Mca::new(core, image.elf)?;
+        let disassembly = mca::Disassembly::of_image(image.elf)?;
+        let elf = GuestElf::parse(image.name, image.elf)?;
+        Ok(Self { core, elf, disassembly, mca })
+    }
+
+    pub fn has_symbol(&self, symbol: &str) -> bool {
+        self.elf.has_symbol(symbol)
+    }
+
+    /// The estimate of the average of `calls` calls that ran `profile` on this core's image.
+    pub fn estimate(&mut self, profile: &profile::Profile, calls: u64) -> Result<Estimate> {
+        model::estimate(self.core, profile, calls, &self.disassembly, &mut self.mca, &self.elf)
+    }
+}
+
+/// A profiled QEMU worker on a core's image, with the [`Timing`] of the core.
+pub struct Estimator {
+    pub core: Core,
+    backend: QemuBackend,
+    timing: Timing,
 }
 
 impl Estimator {
@@ -36,17 +68,14 @@ impl Estimator {
 
     /// An estimator on another image built for `core` (a user's, `--manifest`).
     pub fn on_image(core: Core, image: crate::backend::Image) -> Result<Self> {
-        let image = image.guest();
-        // llvm-mca first: without it nothing can be estimated, and the error says what to install.
-        let mca = mca::Mca::new(core, image.elf)?;
-        let disassembly = mca::Disassembly::of_image(image.elf)?;
-        let elf = GuestElf::parse(image.name, image.elf)?;
-        let backend = QemuBackend::open_profiled(&image, Limits { timeout: std::time::Duration::from_secs(600) })?;
-        Ok(Self { core, backend, elf, disassembly, mca })
+        let timing = Timing::on_image(core, image)?;
+        let backend =
+            QemuBackend::open_profiled(&image.guest(), Limits { timeout: std::time::Duration::from_secs(600) })?;
+        Ok(Self { core, backend, timing })
     }
 
     pub fn has_symbol(&self, symbol: &str) -> bool {
-        self.elf.has_symbol(symbol)
+        self.timing.has_symbol(symbol)
     }
 
     /// Runs `symbol` once per argument list (one batch), and estimates the average call. The instructions the
@@ -59,12 +88,35 @@ impl Estimator {
         profile::reset(self.backend.profile_mut().context("the QEMU worker has no block profile")?);
         let mut counted = 0u64;
         for result in self.backend.run_batch(&calls) {
-            counted += result.with_context(|| format!("{symbol} on the {} image", self.elf.name))?.instructions;
+            counted += result.with_context(|| format!("{symbol} on the {} image", self.timing.elf.name))?.instructions;
         }
         let profile = profile::read(self.backend.profile_mut().context("the QEMU worker has no block profile")?)?;
         if profile.instructions() != counted {
             bail!("block profile of {symbol}: {} instructions, the harness counted {counted}", profile.instructions());
         }
-        model::estimate(self.core, &profile, calls.len() as u64, &self.disassembly, &mut self.mca, &self.elf)
+        self.timing.estimate(&profile, calls.len() as u64)
+    }
+}
+
+/// One estimator per core, opened on first use, for a cycles column beside an instructions column (`bench`,
+/// `check`): one profiled call per estimate, llvm-mca's results cached per image. A core whose estimator cannot
+/// start (no llvm-mca-19) gets an empty column and one warning.
+#[derive(Default)]
+pub struct Estimators(std::collections::HashMap<Core, Option<Estimator>>);
+
+impl Estimators {
+    /// Estimated cycles of `symbol` on `args` on the core `image` was built for (none for the M7 image).
+    pub fn cycles(&mut self, image: crate::backend::Image, symbol: &str, args: &[Arg]) -> Option<f64> {
+        let core = Core::ALL.into_iter().find(|c| c.image() == image)?;
+        let estimator = self.0.entry(core).or_insert_with(|| {
+            Estimator::new(core).map_err(|e| eprintln!("no cycle estimates for {core}: {e:#}")).ok()
+        });
+        match estimator.as_mut()?.estimate(symbol, &[args.to_vec()]) {
+            Ok(estimate) => Some(estimate.cycles),
+            Err(e) => {
+                eprintln!("no cycle estimate for {symbol} on {core}: {e:#}");
+                None
+            }
+        }
     }
 }

@@ -27,6 +27,11 @@ fn step(max: f64) -> f64 {
 
 /// The chart: one bar per entry, the classes in the order of [`Class::ALL`], a legend and a cycle axis.
 pub fn svg(title: &str, bars: &[Bar]) -> String {
+    svg_per(title, "call", bars)
+}
+
+/// [`svg`] with the axis in cycles per `unit` (a call, an operation).
+pub fn svg_per(title: &str, unit: &str, bars: &[Bar]) -> String {
     let max = bars.iter().map(|b| b.by_class.iter().sum::<f64>()).fold(0.0, f64::max).max(1.0);
     let step = step(max);
     let axis_max = (max / step).ceil() * step;
@@ -82,9 +87,10 @@ pub fn svg(title: &str, bars: &[Bar]) -> String {
         tick += step;
     }
     out.push_str(&format!(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">estimated cycles per call</text>\n",
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">estimated cycles per {}</text>\n",
         LABEL_WIDTH + BAR_AREA / 2.0,
-        axis_y + 32.0
+        axis_y + 32.0,
+        escape(unit)
     ));
     // Legend.
     let mut x = LABEL_WIDTH;

@@ -43,6 +43,33 @@ impl Profile {
     }
 }
 
+/// Profiles of many stretches added up (a kernel's calls in a whole operation).
+#[derive(Debug, Clone, Default)]
+pub struct ProfileSum {
+    blocks: std::collections::HashMap<BlockId, u64>,
+    edges: std::collections::HashMap<(Option<BlockId>, BlockId), u64>,
+}
+
+impl ProfileSum {
+    pub fn add(&mut self, profile: &Profile) {
+        for (id, count) in &profile.blocks {
+            *self.blocks.entry(*id).or_default() += count;
+        }
+        for (from, to, count) in &profile.edges {
+            *self.edges.entry((*from, *to)).or_default() += count;
+        }
+    }
+
+    /// The sum as one profile, sorted as [`read`] sorts.
+    pub fn profile(&self) -> Profile {
+        let mut blocks: Vec<_> = self.blocks.iter().map(|(id, n)| (*id, *n)).collect();
+        let mut edges: Vec<_> = self.edges.iter().map(|((from, to), n)| (*from, *to, *n)).collect();
+        blocks.sort();
+        edges.sort();
+        Profile { blocks, edges }
+    }
+}
+
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum ProfileError {
     #[error("block profile: {0}")]
@@ -61,8 +88,10 @@ fn u64_at(bytes: &[u8], at: usize) -> Result<u64, ProfileError> {
 }
 
 /// Zeroes the counts (block slots stay: the plugin keeps them for blocks it has translated) and the transitions.
+/// Only the block slots in use are touched: this runs after every profiled call.
 pub fn reset(bytes: &mut [u8]) {
-    let end = bytes.len().min(EDGES_OFFSET);
+    let used = u32_at(bytes, 16).map_or(BLOCK_CAPACITY, |u| (u as usize).min(BLOCK_CAPACITY));
+    let end = bytes.len().min(BLOCKS_OFFSET + ENTRY_SIZE * used);
     for slot in bytes[BLOCKS_OFFSET.min(end)..end].chunks_exact_mut(ENTRY_SIZE) {
         slot[8..16].fill(0);
     }
@@ -73,6 +102,11 @@ pub fn reset(bytes: &mut [u8]) {
         bytes[20..24].fill(0); // overflow
     }
 }
+
+/// Bytes of the transition table compared at once against zero: the table is mostly empty, and a comparison of a
+/// whole stretch is one `memcmp`, which keeps reading a profile after every call cheap.
+const ZERO_STRETCH: usize = 256;
+static ZEROS: [u8; ZERO_STRETCH] = [0; ZERO_STRETCH];
 
 /// Reads the profile. Every block slot and transition is checked against the header and the capacities.
 pub fn read(bytes: &[u8]) -> Result<Profile, ProfileError> {
@@ -110,7 +144,12 @@ pub fn read(bytes: &[u8]) -> Result<Profile, ProfileError> {
         i if i <= used => Ok(Some(ids[i - 1])),
         i => Err(ProfileError::Malformed(format!("transition names block slot {i} of {used}"))),
     };
-    for entry in 0..EDGE_CAPACITY {
+    let entries_per_stretch = ZERO_STRETCH / ENTRY_SIZE;
+    let occupied = (0..EDGE_CAPACITY / entries_per_stretch).filter(|&k| {
+        let at = EDGES_OFFSET + ZERO_STRETCH * k;
+        bytes[at..at + ZERO_STRETCH] != ZEROS[..]
+    });
+    for entry in occupied.flat_map(|k| k * entries_per_stretch..(k + 1) * entries_per_stretch) {
         let at = EDGES_OFFSET + ENTRY_SIZE * entry;
         let (from, to, count) = (u32_at(bytes, at)?, u32_at(bytes, at + 4)?, u64_at(bytes, at + 8)?);
         if to == 0 {
@@ -175,6 +214,18 @@ mod tests {
         assert!(matches!(read(&bytes), Err(ProfileError::Malformed(_))));
         reset(&mut bytes);
         assert_eq!(read(&bytes).unwrap(), Profile::default());
+        // Two stretches added: every count doubles.
+        bytes[16..20].copy_from_slice(&2u32.to_le_bytes());
+        put(&mut bytes, BLOCKS_OFFSET, 0x100, 3, 1);
+        put(&mut bytes, BLOCKS_OFFSET + 16, 0x106, 4, 10);
+        put(&mut bytes, EDGES_OFFSET + 16 * 7, 0, 1, 1);
+        put(&mut bytes, EDGES_OFFSET + 16 * 9, 1, 2, 1);
+        put(&mut bytes, EDGES_OFFSET + 16 * 3, 2, 2, 9);
+        let mut sum = ProfileSum::default();
+        sum.add(&profile);
+        sum.add(&read(&bytes).unwrap());
+        assert_eq!(sum.profile().instructions(), 2 * (3 + 40));
+        assert_eq!(sum.profile().edges.iter().map(|e| e.2).collect::<Vec<_>>(), [2, 2, 18]);
         bytes[20] = 1;
         assert_eq!(read(&bytes), Err(ProfileError::Overflow));
         assert!(read(&bytes[..100]).is_err());

@@ -40,7 +40,8 @@ impl EmulatedFpu {
         Ok(Self::on(Guest::open(kind)?, emu))
     }
 
-    fn on(guest: Guest, emu: bool) -> Self {
+    /// The kernels on `guest`.
+    pub fn on(guest: Guest, emu: bool) -> Self {
         let suffix = if emu { ".emu" } else { "" };
         let transforms = ["fft", "ifft"].map(|t| registered(&format!("fndsa.fpu.{t}{suffix}")));
         Self { guest, emu, kernels: Kernel::ALL.map(|k| registered(k.id(emu))), transforms }

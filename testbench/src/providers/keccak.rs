@@ -19,7 +19,7 @@ use crate::registry::{bytes_to_words, words_to_bytes};
 pub enum AnyPermutation {
     Reference(ReferencePermutation),
     Model(ModelPermutation),
-    Emulated(EmulatedPermutation),
+    Emulated(Box<EmulatedPermutation>),
 }
 
 impl AnyPermutation {

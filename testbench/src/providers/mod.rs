@@ -27,8 +27,11 @@ pub mod x25519;
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::{Arc, Mutex};
 
+use crate::backend::qemu::QemuBackend;
 use crate::backend::{Arg, Backend, BackendError, BackendKind, Call, CallError, CallOutput, Image, Limits};
+use crate::cycles::profile::{self, ProfileSum};
 use crate::registry::{self, BoundViolation, Kernel, Outcome, check_input_bounds, check_output_bounds};
 
 /// Calls and executed guest instructions of one kernel symbol.
@@ -125,15 +128,76 @@ impl Tally {
     }
 }
 
+/// The block profile of one kernel symbol's calls, added up (`crate::cycles::operations`).
+#[derive(Debug, Clone, Default)]
+pub struct SymbolProfile {
+    pub calls: u64,
+    /// The instructions the harness counted (the profile's must be the same).
+    pub instructions: u64,
+    pub blocks: ProfileSum,
+}
+
+/// The block profiles of a profiled guest's calls per kernel symbol: a handle its opener keeps while a provider
+/// owns the guest.
+#[derive(Debug, Clone, Default)]
+pub struct Profiles(Arc<Mutex<BTreeMap<&'static str, SymbolProfile>>>);
+
+impl Profiles {
+    /// The profiles so far, which are forgotten here.
+    pub fn take(&self) -> BTreeMap<&'static str, SymbolProfile> {
+        std::mem::take(&mut *self.0.lock().expect("no panic while held"))
+    }
+
+    fn add(&self, symbol: &'static str, instructions: u64, profile: &profile::Profile) {
+        let mut profiles = self.0.lock().expect("no panic while held");
+        let entry = profiles.entry(symbol).or_default();
+        entry.calls += 1;
+        entry.instructions += instructions;
+        entry.blocks.add(profile);
+    }
+}
+
 /// Object code under an emulator, called by symbol on behalf of a provider.
 pub struct Guest {
     backend: Box<dyn Backend>,
     tally: Tally,
+    /// Where each call's block profile goes, on a profiled QEMU guest.
+    profiles: Option<Profiles>,
 }
 
 impl Guest {
     pub fn new(backend: Box<dyn Backend>) -> Self {
-        Self { backend, tally: Tally::default() }
+        Self { backend, tally: Tally::default(), profiles: None }
+    }
+
+    /// The object code of `image` (a QEMU image) with every call's block profile kept per symbol, for cycle
+    /// estimates; the handle to the profiles comes with it.
+    pub fn open_profiled(image: Image) -> Result<(Self, Profiles), BackendError> {
+        if image.backend() != BackendKind::Qemu {
+            return Err(BackendError::Unavailable(format!("block profiles come from QEMU, not {}", image.backend())));
+        }
+        let mut backend = QemuBackend::open_profiled(&image.guest(), Limits::default())?;
+        if let Some(bytes) = backend.profile_mut() {
+            profile::reset(bytes);
+        }
+        let profiles = Profiles::default();
+        let guest = Self { backend: Box::new(backend), tally: Tally::default(), profiles: Some(profiles.clone()) };
+        Ok((guest, profiles))
+    }
+
+    /// The call's block profile into `profiles` (the counts then start again from zero).
+    fn record_profile(&mut self, symbol: &'static str, instructions: u64) -> Result<(), CallError> {
+        let Some(profiles) = &self.profiles else { return Ok(()) };
+        let bytes = self.backend.block_profile().ok_or_else(|| CallError::BadCall("no block profile".into()))?;
+        let read = profile::read(bytes);
+        profile::reset(bytes);
+        let read = read.map_err(|e| CallError::BadCall(e.to_string()))?;
+        if read.instructions() != instructions {
+            let counts = format!("{} instructions in the block profile, {instructions} counted", read.instructions());
+            return Err(CallError::BadCall(counts));
+        }
+        profiles.add(symbol, instructions, &read);
+        Ok(())
     }
 
     /// Opens an emulator of `kind` (unicorn or QEMU).
@@ -180,6 +244,7 @@ impl Guest {
                 Err(CallError::BadCall(format!("buffers of {lengths:?} bytes back, {expected:?} expected")))
             }
         });
+        let result = result.and_then(|out| self.record_profile(symbol, out.instructions).map(|()| out));
         match result {
             Ok(out) => {
                 self.tally.served(symbol, out.instructions);
@@ -247,6 +312,12 @@ impl Engine {
     /// The object code of `image` on its emulator.
     pub fn open_image(image: Image) -> Result<Self, BackendError> {
         Ok(Engine::Object(Guest::open_image(image)?))
+    }
+
+    /// The object code of `image` on a profiled QEMU guest ([`Guest::open_profiled`]).
+    pub fn open_profiled(image: Image) -> Result<(Self, Profiles), BackendError> {
+        let (guest, profiles) = Guest::open_profiled(image)?;
+        Ok((Engine::Object(guest), profiles))
     }
 
     pub fn tally(&self) -> &Tally {
