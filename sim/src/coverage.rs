@@ -8,6 +8,15 @@
 
 use std::cell::{Cell, RefCell};
 
+/// The names of a step at the given layers, `<prefix>/layer<L>.<step>`, as static strings (the models' per-layer
+/// step tables).
+macro_rules! step_names {
+    ($prefix:literal, $step:literal, [$($layer:literal),*]) => {
+        [$(concat!($prefix, "/layer", $layer, ".", $step)),*]
+    };
+}
+pub(crate) use step_names;
+
 use crate::mve::Q;
 
 /// What the bounds proof says of a step.

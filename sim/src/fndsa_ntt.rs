@@ -17,18 +17,7 @@ use crate::mve::*;
 /// The names of a step at each layer (0-based, as the bounds proof counts): `<prefix>/layer<L>.<step>`.
 macro_rules! per_layer {
     ($prefix:literal, $step:literal) => {
-        [
-            concat!($prefix, "/layer0.", $step),
-            concat!($prefix, "/layer1.", $step),
-            concat!($prefix, "/layer2.", $step),
-            concat!($prefix, "/layer3.", $step),
-            concat!($prefix, "/layer4.", $step),
-            concat!($prefix, "/layer5.", $step),
-            concat!($prefix, "/layer6.", $step),
-            concat!($prefix, "/layer7.", $step),
-            concat!($prefix, "/layer8.", $step),
-            concat!($prefix, "/layer9.", $step),
-        ]
+        crate::coverage::step_names!($prefix, $step, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     };
 }
 

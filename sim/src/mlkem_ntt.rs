@@ -102,15 +102,7 @@ pub const fn mve_coeff(s: usize) -> usize {
 /// The names of a step at each of the 7 layers: `<prefix>/layer<L>.<step>`.
 macro_rules! per_layer {
     ($prefix:literal, $step:literal) => {
-        [
-            concat!($prefix, "/layer1.", $step),
-            concat!($prefix, "/layer2.", $step),
-            concat!($prefix, "/layer3.", $step),
-            concat!($prefix, "/layer4.", $step),
-            concat!($prefix, "/layer5.", $step),
-            concat!($prefix, "/layer6.", $step),
-            concat!($prefix, "/layer7.", $step),
-        ]
+        crate::coverage::step_names!($prefix, $step, [1, 2, 3, 4, 5, 6, 7])
     };
 }
 
