@@ -58,15 +58,14 @@ impl Disassembly {
     /// Disassembles the image's code with `llvm-objdump-19` (binutils' objdump does not decode clang's MVE output).
     pub fn of_image(elf: &[u8]) -> Result<Self> {
         let objdump = tool(OBJDUMP, "PQHELIUM_LLVM_OBJDUMP")?;
-        let dir = std::env::temp_dir().join(format!("pqhelium-cycles-{}", std::process::id()));
-        std::fs::create_dir_all(&dir)?;
-        let path = dir.join("image.elf");
+        // A directory of its own per call: threads of one process disassemble images side by side.
+        let dir = tempfile::Builder::new().prefix("pqhelium-cycles-").tempdir()?;
+        let path = dir.path().join("image.elf");
         std::fs::write(&path, elf)?;
         let output = Command::new(&objdump)
             .args(["-d", "--no-show-raw-insn", &format!("--triple={TRIPLE}"), &format!("--mattr={ATTRS}")])
             .arg(&path)
             .output();
-        let _ = std::fs::remove_dir_all(&dir);
         let output = output.with_context(|| format!("running {}", objdump.display()))?;
         if !output.status.success() {
             bail!("{OBJDUMP} failed: {}", String::from_utf8_lossy(&output.stderr).trim());
