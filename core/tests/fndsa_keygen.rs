@@ -544,3 +544,30 @@ fn zero_denominators_occur_and_keys_still_match_the_crate() {
     }
     panic!("only {found} key generations met a zero denominator");
 }
+
+/// An NTT kernel whose every output slot is zero (q internally): every f then looks non-invertible.
+struct ZeroSlots;
+
+impl ntt::NttKernels for ZeroSlots {
+    fn ntt(&mut self, _logn: u32, a: &mut [u16]) {
+        a.fill(ntt::Q as u16);
+    }
+    fn intt(&mut self, _logn: u32, a: &mut [u16]) {
+        a.fill(0);
+    }
+    fn mul(&mut self, _logn: u32, a: &mut [u16], _b: &[u16]) {
+        a.fill(0);
+    }
+}
+
+#[test]
+fn a_kernel_that_rejects_every_candidate_ends_in_an_error_not_a_loop() {
+    for logn in [2, 9] {
+        let ReferenceKernels { fpu, fxp, keccak, .. } = ref_kernels();
+        let mut k = Kernels { ntt: ZeroSlots, fpu, fxp, keccak };
+        match keygen::keygen_from_seed(&mut k, logn, b"seed") {
+            Err(Error::KeygenFailed(n)) => assert!(n >= 2_000, "logn {logn}: gave up after {n} candidates"),
+            other => panic!("logn {logn}: {other:?}"),
+        }
+    }
+}

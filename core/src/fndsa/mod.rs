@@ -97,4 +97,6 @@ pub enum Error {
     BigGOutOfRange { index: usize, value: i32 },
     #[error("no valid signature after {0} attempts: the signing key is inconsistent")]
     SigningFailed(u32),
+    #[error("no key pair after {0} candidates (f, g): a kernel gives wrong results")]
+    KeygenFailed(u32),
 }

@@ -66,7 +66,8 @@ where
     let n = 1usize << logn;
     let Kernels { ntt: ntt_k, fxp: fxp_k, keccak, .. } = kernels;
     let mut rng = gauss::Prng::new(&mut *keccak, seed);
-    loop {
+    let candidates = max_candidates(logn);
+    for _ in 0..candidates {
         let f = gauss::sample_poly(logn, &mut rng);
         // f must be invertible modulo X^n+1 and q: no zero NTT slot (zero is q internally).
         if small_ntt(ntt_k, logn, &f).iter().any(|&x| u32::from(x) == Q) {
@@ -86,6 +87,16 @@ where
             return Ok(KeyPair { f, g, capital_f, capital_g });
         }
     }
+    Err(Error::KeygenFailed(candidates))
+}
+
+/// How many candidates (f, g) key generation tries before giving up, so that a wrong kernel (one that makes every f
+/// look non-invertible, say) ends in an error instead of a loop. Right kernels need about 300 candidates on average
+/// at logn 2 (the NTRU equation often has no small solution there) and 5 to 34 at logn 3..=10 (300 seeds per
+/// degree, 30 at logn 9 and 10); the rejections are independent, so the chance of a right key generation reaching
+/// the cap is below e^-50 at every degree.
+fn max_candidates(logn: u32) -> u32 {
+    if logn == MIN_LOGN { 20_000 } else { 2_000 }
 }
 
 /// h = g/f mod q in NTT form, external values (what the verifying key stores).
