@@ -110,7 +110,47 @@ fn main() -> ExitCode {
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)
         .init();
-    let outcome = match Cli::parse().command {
+    let cli = Cli::parse();
+    quiet_on_closed_stdout();
+    let outcome = match std::panic::catch_unwind(|| run(cli)) {
+        Ok(outcome) => outcome,
+        // The reader of our output went away (`pqhelium list | head`): stop as other tools do, after unwinding
+        // (temporary files removed), with no message.
+        Err(payload) if is_closed_stdout(payload.as_ref()) => return ExitCode::from(CLOSED_PIPE_EXIT),
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A shell's exit code for a process stopped by SIGPIPE (128 + 13).
+const CLOSED_PIPE_EXIT: u8 = 141;
+
+/// Silences the panic message of a print to a closed pipe; every other panic is reported as before.
+fn quiet_on_closed_stdout() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !is_closed_stdout(info.payload()) {
+            report(info);
+        }
+    }));
+}
+
+/// Whether a panic is std's "failed printing to stdout" on a closed pipe (Rust ignores SIGPIPE, so the print
+/// fails with EPIPE instead of ending the process).
+fn is_closed_stdout(payload: &(dyn std::any::Any + Send)) -> bool {
+    let message =
+        payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied());
+    message.is_some_and(|m| m.starts_with("failed printing to stdout") && m.contains("Broken pipe"))
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
         Command::Check(args) => cli::check::run(args),
         Command::List { json, markdown } => cli::list::run(match (json, markdown) {
             (true, _) => cli::list::Format::Json,
@@ -133,12 +173,5 @@ fn main() -> ExitCode {
             cli::bench::run_manifest(&manifest, &kernel, calls, json.as_deref())
         }
         Command::Bench { kernel, calls, image, json, .. } => cli::bench::run(&kernel, calls, image, json.as_deref()),
-    };
-    match outcome {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
-        }
     }
 }

@@ -188,3 +188,21 @@ fn resume_runs_the_recorded_plan_and_refuses_contradicting_flags() {
     assert!(stdout.contains("mlkem.order.to_mve on model: already complete (10 cases)"), "{stdout}");
     assert!(stdout.lines().last().unwrap().starts_with("0 cases, 0 mismatches"), "{stdout}");
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    // `pqhelium list --json | head`: the listing (over 200 kB) outlasts a pipe's buffer, so a write fails once the
+    // reader has gone.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pqhelium"))
+        .args(["list", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run pqhelium");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(out.status.code(), Some(141));
+}
