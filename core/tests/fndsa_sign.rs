@@ -260,6 +260,8 @@ struct Probe {
     inner: fpu::Reference,
     calls: BTreeMap<&'static str, usize>,
     flip: Option<(&'static str, usize)>,
+    /// Every Bernoulli exponent huge: the sampler rejects every candidate.
+    reject_all: bool,
 }
 
 impl Probe {
@@ -335,6 +337,9 @@ impl FpuKernels for Probe {
         if flip {
             e.k ^= 1;
         }
+        if self.reject_all {
+            e.k = 1 << 20;
+        }
         e
     }
 }
@@ -396,6 +401,17 @@ fn signing_goes_through_every_fp_kernel() {
         let verifies = crate_verify(&vk, &sig, b"ctx", HashId::RAW.0, b"seam");
         assert!(may_verify || !verifies, "flipping {name} call {call}: the signature still verifies");
     }
+}
+
+#[test]
+fn a_sampler_that_rejects_every_candidate_ends_in_an_error_not_a_loop() {
+    let (sk, _) = crate_keygen(9, &[3; 32]);
+    let key = SigningKey::decode(&sk).unwrap();
+    let mut k = probe_kernels(None);
+    k.fpu.reject_all = true;
+    let signed = key.sign(&mut k, &[9; 40], b"ctx", HashId::RAW, b"m");
+    assert_eq!(signed, Err(Error::SamplerFailed(fndsa::sampler::MAX_REJECTIONS)));
+    assert_eq!(k.fpu.calls["sampler_exponent"], fndsa::sampler::MAX_REJECTIONS as usize);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -99,4 +99,6 @@ pub enum Error {
     SigningFailed(u32),
     #[error("no key pair after {0} candidates (f, g): a kernel gives wrong results")]
     KeygenFailed(u32),
+    #[error("the Gaussian sampler rejected {0} candidates in a row: a kernel gives wrong results")]
+    SamplerFailed(u32),
 }

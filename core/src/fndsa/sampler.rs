@@ -145,12 +145,19 @@ pub struct Sampler<'a, F: FpuKernels, P: Permutation> {
     keccak: &'a mut P,
     /// logn of the whole scheme (the constants depend on it, not on the recursion depth).
     logn: u32,
+    /// Set when a sample rejected [`MAX_REJECTIONS`] candidates in a row: its kernels are wrong.
+    gave_up: bool,
 }
+
+/// Candidates one sample may reject before the sampler gives up. A right sampler accepts about every second
+/// candidate (47 to 59 % over the signatures of the KAT, by logn), so 1,000 rejections in a row (a chance below
+/// 10^-250) mean wrong kernels, and signing ends in an error instead of a loop.
+pub const MAX_REJECTIONS: u32 = 1_000;
 
 impl<'a, F: FpuKernels, P: Permutation> Sampler<'a, F, P> {
     /// A sampler whose randomness is SHAKE256(seed), computed with `keccak`.
     pub fn new(fpu: &'a mut F, keccak: &'a mut P, logn: u32, seed: &[u8]) -> Self {
-        Self { prng: ShakePrng::new(keccak, seed), fpu, keccak, logn }
+        Self { prng: ShakePrng::new(keccak, seed), fpu, keccak, logn, gave_up: false }
     }
 
     /// The FP kernels, for the steps of signing around the sampling.
@@ -226,8 +233,12 @@ impl<'a, F: FpuKernels, P: Permutation> Sampler<'a, F, P> {
 
     /// An integer from the discrete Gaussian centred on mu with standard deviation 1/isigma.
     pub fn sample(&mut self, mu: f64, isigma: f64) -> i32 {
+        // After giving up, the rest of the attempt is discarded: no more kernel calls.
+        if self.gave_up {
+            return 0;
+        }
         let centre = self.fpu.sampler_centre(mu, isigma, SIGMA_MIN[self.logn as usize]);
-        loop {
+        for _ in 0..MAX_REJECTIONS {
             // A bimodal candidate: z <= 0 around 0 (b = 0) or z >= 1 around 1 (b = 1), kept with probability
             // exp(-((z - r)^2/(2 sigma^2) - z0^2/(2 sigma0^2))) scaled by ccs.
             let (z0, b) = self.base();
@@ -237,6 +248,13 @@ impl<'a, F: FpuKernels, P: Permutation> Sampler<'a, F, P> {
                 return centre.s + z;
             }
         }
+        self.gave_up = true;
+        centre.s
+    }
+
+    /// Whether a sample gave up after [`MAX_REJECTIONS`] rejections (its value is then meaningless).
+    pub fn gave_up(&self) -> bool {
+        self.gave_up
     }
 
     /// Fast Fourier sampling: replaces the target (t0, t1) (FFT form) by a lattice-Gaussian sample around it for the

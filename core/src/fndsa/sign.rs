@@ -8,7 +8,7 @@ use super::codec::{self, NONCE_LEN, SigningKeyParts};
 use super::fpu::{FpuKernels, scaled};
 use super::hash::{HashId, compute_mu_with, hash_to_point_with};
 use super::ntt::{self, NttKernels, Q};
-use super::sampler::Sampler;
+use super::sampler::{MAX_REJECTIONS, Sampler};
 use super::{B_INF, Error, Kernels, ReferenceKernels, SQBETA};
 use crate::keccak::{Keccak, Permutation};
 
@@ -166,7 +166,11 @@ impl SigningKey {
             let mut sampler = Sampler::new(&mut k.fpu, &mut k.keccak, self.logn, &seed);
             let mut nonce = [0u8; NONCE_LEN];
             sampler.next_bytes(&mut nonce);
-            if let Some(sig) = self.attempt(&mut sampler, &mut work, &nonce, mu) {
+            let sig = self.attempt(&mut sampler, &mut work, &nonce, mu);
+            if sampler.gave_up() {
+                return Err(Error::SamplerFailed(MAX_REJECTIONS));
+            }
+            if let Some(sig) = sig {
                 return Ok(sig);
             }
         }
