@@ -108,6 +108,12 @@ pub fn reset(bytes: &mut [u8]) {
 const ZERO_STRETCH: usize = 256;
 static ZEROS: [u8; ZERO_STRETCH] = [0; ZERO_STRETCH];
 
+/// A block slot (address, instructions, executions) or a transition (from slot, to slot, count): two words and a
+/// count.
+fn entry_at(bytes: &[u8], at: usize) -> Result<(u32, u32, u64), ProfileError> {
+    Ok((u32_at(bytes, at)?, u32_at(bytes, at + 4)?, u64_at(bytes, at + 8)?))
+}
+
 /// Reads the profile. Every block slot and transition is checked against the header and the capacities.
 pub fn read(bytes: &[u8]) -> Result<Profile, ProfileError> {
     if bytes.len() < FILE_SIZE {
@@ -131,9 +137,8 @@ pub fn read(bytes: &[u8]) -> Result<Profile, ProfileError> {
     let mut ids = Vec::with_capacity(used);
     let mut profile = Profile::default();
     for slot in 0..used {
-        let at = BLOCKS_OFFSET + ENTRY_SIZE * slot;
-        let id = BlockId { addr: u32_at(bytes, at)?, insns: u32_at(bytes, at + 4)? };
-        let count = u64_at(bytes, at + 8)?;
+        let (addr, insns, count) = entry_at(bytes, BLOCKS_OFFSET + ENTRY_SIZE * slot)?;
+        let id = BlockId { addr, insns };
         if count > 0 {
             profile.blocks.push((id, count));
         }
@@ -150,8 +155,7 @@ pub fn read(bytes: &[u8]) -> Result<Profile, ProfileError> {
         bytes[at..at + ZERO_STRETCH] != ZEROS[..]
     });
     for entry in occupied.flat_map(|k| k * entries_per_stretch..(k + 1) * entries_per_stretch) {
-        let at = EDGES_OFFSET + ENTRY_SIZE * entry;
-        let (from, to, count) = (u32_at(bytes, at)?, u32_at(bytes, at + 4)?, u64_at(bytes, at + 8)?);
+        let (from, to, count) = entry_at(bytes, EDGES_OFFSET + ENTRY_SIZE * entry)?;
         if to == 0 {
             continue;
         }
