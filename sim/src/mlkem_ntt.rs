@@ -692,6 +692,7 @@ pub mod steps {
     use std::sync::LazyLock;
 
     use super::bounds::{self, mulmod_bound};
+    use super::inv_solver::Ends;
     use super::solver::Solver;
     use super::{ANY_I16, BASEMUL_IN_MAX, FWD_IN_MAX, GAMMA, GAMMA_TW, Steps, mulmod};
     use crate::coverage::Proven;
@@ -701,10 +702,6 @@ pub mod steps {
     fn mulmod_reached(b_max: i64, z: i16, zt: i16) -> i64 {
         (-b_max..=b_max).map(|b| i64::from(mulmod(b as i16, z, zt)).abs()).max().unwrap()
     }
-
-    /// Why an inverse NTT step may stay short of the proof's ends.
-    const DEPENDENT: &str = "the best a search found, not solved exactly: the proof adds each layer's worst \
-                             multiplication error, which one input may not attain at every layer";
 
     /// Forward NTT: each layer's multiplication input and butterfly outputs, with the exact reachable ends where
     /// the proof's are out of reach ([`super::solver`]).
@@ -733,34 +730,28 @@ pub mod steps {
                           extremes add; the proof adds each layer's worst multiplication error, which no input \
                           attains at every layer";
 
+    const INV_SOLVED: &str = "exact (solved backwards): u and v depend on disjoint inputs, so u + v and v - u reach \
+                              the sumsets of their reachable sets, each propagated exactly; the proof adds every \
+                              reduction's worst error";
+
     /// Inverse NTT: the first reduction's input (any int16_t), each layer's sums and differences, the middle
-    /// reduction's input.
+    /// reduction's input, with the exact reachable ends ([`super::inv_solver`]).
     pub fn inv(s: &Steps) -> Vec<Step> {
         let (_, sums, mid) = bounds::inv_layers(ANY_I16).expect("the inverse NTT's bounds hold");
-        let mut out = vec![Step::range(s.inv_reduce_in, -ANY_I16, ANY_I16 - 1)];
-        // Layer 1 adds two reductions of independent inputs: the reachable extreme is exact.
-        let r = mulmod_reached(ANY_I16 - 1, 1, super::ONE_TW).max(i64::from(super::reduce1(i16::MIN)).abs());
-        for (l, sum) in sums.into_iter().enumerate() {
-            let exact = |step: Step| {
-                if 2 * r < sum {
-                    step.reachable(
-                        -2 * r,
-                        2 * r,
-                        format!("two reductions of any int16_t, each at most {r} (exhaustive)"),
-                    )
-                } else {
-                    step
-                }
-            };
-            if l == 0 {
-                out.push(exact(Step::magnitude(s.inv_sum[l], sum)));
-                out.push(exact(Step::magnitude(s.inv_mulmod[l], sum)));
-                continue;
+        let solver = &*super::INV_SOLVER;
+        let exact = |step: Step, e: Ends| {
+            let (lo, hi) = (i64::from(e.lo.0), i64::from(e.hi.0));
+            match step.proven {
+                Proven::Range { lo: plo, hi: phi } if lo > plo || hi < phi => step.reachable(lo, hi, INV_SOLVED),
+                _ => step,
             }
-            out.push(Step::magnitude(s.inv_sum[l], sum).note(DEPENDENT));
-            out.push(Step::magnitude(s.inv_mulmod[l], sum).note(DEPENDENT));
+        };
+        let mut out = vec![Step::range(s.inv_reduce_in, -ANY_I16, ANY_I16 - 1)];
+        for (l, sum) in sums.into_iter().enumerate() {
+            out.push(exact(Step::magnitude(s.inv_sum[l], sum), solver.sum[l]));
+            out.push(exact(Step::magnitude(s.inv_mulmod[l], sum), solver.dif[l]));
             if l == 2 {
-                out.push(Step::magnitude(s.inv_reduce_mid, mid).note(DEPENDENT));
+                out.push(exact(Step::magnitude(s.inv_reduce_mid, mid), solver.mid()));
             }
         }
         out
@@ -794,45 +785,19 @@ pub mod steps {
     }
 }
 
-/// Corner cases: inputs (FIPS order) that drive each step of the kernels to each end of its interval, found once by
-/// hill climbing on the scalar models ([`crate::coverage::seek`]). The MVE kernels perform the same operations on
+/// Corner cases: inputs (FIPS order) that drive each step of the kernels to each end of its interval, solved once on
+/// the scalar models' arithmetic ([`solver`], [`inv_solver`], exhaustive searches). The MVE kernels perform the same operations on
 /// each coefficient, so the same inputs, in the MVE order, drive their steps to the same values.
 pub mod corners {
     use std::sync::LazyLock;
 
     use super::solver::Solver;
-    use super::{ANY_I16, N, Poly, SCALAR_STEPS};
-    use crate::coverage::seek;
+    use super::{N, Poly};
 
-    /// How many corner cases each kernel has (known without searching: `pqhelium list` shows them): two per step
-    /// searched.
+    /// How many corner cases each kernel has (known without solving: `pqhelium list` shows them): two per step.
     pub const FWD_CASES: usize = 2 + 4 * 6;
-    pub const INV_CASES: usize = 4 + 2 * (6 + 6 + 1);
+    pub const INV_CASES: usize = 4 * 7 + 2;
     pub const BASEMUL_CASES: usize = 4;
-
-    /// Moves per search: enough for every step to reach the extreme a longer search reaches (see docs/coverage.md).
-    pub const ITERATIONS: usize = 1500;
-
-    fn poly(v: &[i16]) -> Poly {
-        v.try_into().expect("a polynomial")
-    }
-
-    /// Searches the high end of each step, then the low end, each from the input found for the step before it
-    /// (steps in layer order: a deeper layer's extreme builds on the shallower ones'), the first from the all-max
-    /// (all-min) input.
-    fn search(steps: &[&'static str], domain: (i16, i16), run: fn(&mut Poly)) -> Vec<Poly> {
-        let mut out = Vec::new();
-        let mut from = [[domain.1; N], [domain.0; N]];
-        for (k, &step) in steps.iter().enumerate() {
-            for (end, high) in [true, false].into_iter().enumerate() {
-                let seed = 2 * k as u64 + u64::from(high);
-                let found = seek(step, high, &from[end], domain, ITERATIONS, seed, |x| run(&mut poly(x)));
-                from[end] = poly(&found.input);
-                out.push(from[end]);
-            }
-        }
-        out
-    }
 
     /// The forward NTT, solved backwards through the butterflies ([`super::solver`]): per layer, the butterfly
     /// outputs at their high and low ends, and (from layer 2) the multiplication's input at its ends (layer 1's is
@@ -856,20 +821,19 @@ pub mod corners {
         found
     });
 
-    /// The inverse NTT: every layer's sums and differences, and the middle reduction.
+    /// The inverse NTT, solved backwards through the butterflies ([`super::inv_solver`]): per layer, the sums at
+    /// their high and low ends, then the differences; after layer 3, the middle reduction's input.
     pub static INV: LazyLock<Vec<Poly>> = LazyLock::new(|| {
-        let s = &SCALAR_STEPS;
-        let mut steps: Vec<&'static str> = (1..7).flat_map(|l| [s.inv_sum[l], s.inv_mulmod[l]]).collect();
-        steps.insert(4, s.inv_reduce_mid);
-        // Layer 1 adds two reductions of independent inputs: each x the one whose reduction is largest in
-        // magnitude, signed so that both add up (u + v) or cancel (v - u) at an end (exhaustive).
-        let r = |x: i16| super::reduce1(x);
-        let x = (i16::MIN..=i16::MAX).max_by_key(|&x| (r(x).unsigned_abs(), x)).unwrap();
-        let neg = (i16::MIN..=i16::MAX).find(|&y| r(y) == -r(x)).unwrap_or(x);
-        let same = |flip: bool| -> Poly { std::array::from_fn(|_| if flip { neg } else { x }) };
-        let apart = |flip: bool| -> Poly { std::array::from_fn(|c| if (c % 4 < 2) != flip { x } else { neg }) };
-        let mut found = vec![same(false), same(true), apart(false), apart(true)];
-        found.extend(search(&steps, (-ANY_I16 as i16, (ANY_I16 - 1) as i16), super::ntt_inv_scalar));
+        let solver = &*super::INV_SOLVER;
+        let mut found = Vec::new();
+        for layer in 0..7 {
+            for (dif, high) in [(false, true), (false, false), (true, true), (true, false)] {
+                found.push(solver.corner(layer, dif, high));
+            }
+            if layer == 2 {
+                found.extend([true, false].map(|high| solver.mid_corner(high)));
+            }
+        }
         assert_eq!(found.len(), INV_CASES);
         found
     });
@@ -999,6 +963,268 @@ pub mod solver {
     }
 
     impl Default for Solver {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+}
+
+/// The inverse NTT's reachable sets, computed once ([`inv_solver`]): the steps' reachable ends and the corner cases
+/// read them.
+pub static INV_SOLVER: LazyLock<inv_solver::InvSolver> = LazyLock::new(inv_solver::InvSolver::new);
+
+/// Solving backwards through the inverse NTT's Gentleman-Sande butterflies (FIPS order, the scalar model's
+/// arithmetic, which the MVE kernel performs on each coefficient too).
+///
+/// Before the layer of half-length len, coefficient j depends only on the inputs of its aligned block of len
+/// coefficients with j's parity, so a butterfly's u and v (j and j + len) depend on disjoint inputs: the pair
+/// (u, v) reaches every pair of their reachable sets, u + v reaches exactly the sumset, v - u the sumset with -u's,
+/// and mulmod(v - u, zeta) the image of that, computed over every element. The sets are kept exactly, as runs of
+/// consecutive integers (a reduction's image has gaps near its ends, so sumsets are not always intervals), and
+/// every sum is checked to fit 16 bits (the model's wrapping additions are then exact). [`InvSolver::build`]
+/// constructs an input for any reachable value, and the tests run the corner cases on the models.
+pub mod inv_solver {
+    use super::{N, Poly, ZETA, ZETA_TW, mulmod, reduce1};
+
+    /// A set of integers as its maximal runs lo..=hi, in increasing order.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Set(Vec<(i32, i32)>);
+
+    impl Set {
+        pub fn min(&self) -> i32 {
+            self.0[0].0
+        }
+
+        pub fn max(&self) -> i32 {
+            self.0[self.0.len() - 1].1
+        }
+
+        pub fn contains(&self, x: i32) -> bool {
+            let i = self.0.partition_point(|&(_, hi)| hi < x);
+            i < self.0.len() && self.0[i].0 <= x
+        }
+
+        /// The number of runs (1 for an interval).
+        pub fn runs(&self) -> usize {
+            self.0.len()
+        }
+
+        /// {f(x) : x in self}, exhaustively; every x must fit 16 bits.
+        fn image(&self, f: impl Fn(i16) -> i16) -> Set {
+            let mut hit = vec![false; 1 << 16];
+            let (mut lo, mut hi) = (usize::MAX, 0);
+            for &(a, b) in &self.0 {
+                for x in a..=b {
+                    let x = i16::try_from(x).expect("a reachable value fits 16 bits");
+                    let i = (i32::from(f(x)) + 32768) as usize;
+                    hit[i] = true;
+                    (lo, hi) = (lo.min(i), hi.max(i));
+                }
+            }
+            let mut runs: Vec<(i32, i32)> = Vec::new();
+            for v in (lo..=hi).filter(|&i| hit[i]).map(|i| i as i32 - 32768) {
+                match runs.last_mut() {
+                    Some(r) if r.1 + 1 == v => r.1 = v,
+                    _ => runs.push((v, v)),
+                }
+            }
+            Set(runs)
+        }
+
+        /// {a + b : a in self, b in other}: the union of the runs' pairwise sums, each an interval.
+        fn sum(&self, other: &Set) -> Set {
+            let mut pairs: Vec<(i32, i32)> =
+                self.0.iter().flat_map(|&(a0, a1)| other.0.iter().map(move |&(b0, b1)| (a0 + b0, a1 + b1))).collect();
+            pairs.sort_unstable();
+            let mut runs: Vec<(i32, i32)> = Vec::new();
+            for (lo, hi) in pairs {
+                match runs.last_mut() {
+                    Some(r) if lo <= r.1 + 1 => r.1 = r.1.max(hi),
+                    _ => runs.push((lo, hi)),
+                }
+            }
+            Set(runs)
+        }
+
+        fn neg(&self) -> Set {
+            Set(self.0.iter().rev().map(|&(lo, hi)| (-hi, -lo)).collect())
+        }
+
+        /// a in self and b in other with a + b = t.
+        fn split(&self, other: &Set, t: i32) -> Option<(i32, i32)> {
+            self.0.iter().flat_map(|&(a0, a1)| other.0.iter().map(move |&(b0, b1)| (a0, a1, b0, b1))).find_map(
+                |(a0, a1, b0, b1)| {
+                    (a0 + b0 <= t && t <= a1 + b1).then(|| {
+                        let a = (t - b1).clamp(a0, a1);
+                        (a, t - a)
+                    })
+                },
+            )
+        }
+
+        /// An x in self with f(x) = t, the smallest in magnitude first (the easiest to split further).
+        fn preimage(&self, t: i32, f: impl Fn(i16) -> i16) -> Option<i32> {
+            let reach = self.min().abs().max(self.max());
+            (0..=reach).flat_map(|m| [m, -m]).find(|&x| self.contains(x) && i32::from(f(x as i16)) == t)
+        }
+    }
+
+    /// The butterflies' half-lengths, layer by layer; layer 6 (len 128) multiplies both outputs.
+    const LENS: [usize; 7] = [2, 4, 8, 16, 32, 64, 128];
+    /// The reduction by 1 runs on the input and after layer 2 (`MID_AFTER`).
+    const MID_AFTER: usize = 2;
+
+    /// The level (index into `InvSolver::levels`) a layer reads: level 0 is the reduced input, level 4 the
+    /// reduction after layer 2.
+    const fn before(layer: usize) -> usize {
+        if layer <= MID_AFTER { layer } else { layer + 1 }
+    }
+
+    /// The butterfly of layer `layer` that writes coefficient j: (u index, v index, zeta index, whether j is u's
+    /// side).
+    fn butterfly(layer: usize, j: usize) -> (usize, usize, usize, bool) {
+        let len = LENS[layer];
+        let lower = j % (2 * len) < len;
+        let u = if lower { j } else { j - len };
+        (u, u + len, N / len - 1 - j / (2 * len), lower)
+    }
+
+    /// The reachable ends of one step over every butterfly of its layer, and the u index that attains each.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Ends {
+        pub lo: (i32, usize),
+        pub hi: (i32, usize),
+    }
+
+    impl Ends {
+        fn of(values: impl Iterator<Item = (Set, usize)>) -> Ends {
+            let mut e = Ends { lo: (i32::MAX, 0), hi: (i32::MIN, 0) };
+            for (s, u) in values {
+                if s.min() < e.lo.0 {
+                    e.lo = (s.min(), u);
+                }
+                if s.max() > e.hi.0 {
+                    e.hi = (s.max(), u);
+                }
+            }
+            e
+        }
+    }
+
+    /// What the steps reach: `levels[L][j]` the reachable set of coefficient j at level L (0: after the first
+    /// reduction, 1..=3: after layers 0..=2, 4: after the middle reduction, 5..=7: after layers 3..=5), and per
+    /// layer the ends of its sums u + v and differences v - u.
+    pub struct InvSolver {
+        pub levels: Vec<Vec<Set>>,
+        pub sum: [Ends; 7],
+        pub dif: [Ends; 7],
+        /// A preimage under the first reduction of each of its values (index: value - `pre_min`).
+        pre: Vec<i16>,
+        pre_min: i32,
+    }
+
+    impl InvSolver {
+        pub fn new() -> InvSolver {
+            let inputs = Set(vec![(i16::MIN.into(), i16::MAX.into())]);
+            let reduced = inputs.image(reduce1);
+            let pre_min = reduced.min();
+            let mut pre = vec![0; (reduced.max() - pre_min + 1) as usize];
+            for x in i16::MIN..=i16::MAX {
+                pre[(i32::from(reduce1(x)) - pre_min) as usize] = x;
+            }
+            let mut levels = vec![vec![reduced; N]];
+            let (mut sum, mut dif) = (Vec::new(), Vec::new());
+            for layer in 0..7 {
+                let cur = &levels[before(layer)];
+                let len = LENS[layer];
+                let us = || (0..N).filter(move |j| j % (2 * len) < len);
+                let sums: Vec<(Set, usize)> = us().map(|u| (cur[u].sum(&cur[u + len]), u)).collect();
+                let difs: Vec<(Set, usize)> = us().map(|u| (cur[u + len].sum(&cur[u].neg()), u)).collect();
+                for (s, _) in sums.iter().chain(&difs) {
+                    assert!(s.min() >= i16::MIN.into() && s.max() <= i16::MAX.into(), "layer {layer}: 16 bits");
+                }
+                sum.push(Ends::of(sums.iter().cloned()));
+                dif.push(Ends::of(difs.iter().cloned()));
+                if layer == 6 {
+                    break;
+                }
+                let mut next = cur.clone();
+                for ((s, u), (d, _)) in sums.into_iter().zip(difs) {
+                    let (_, v, k, _) = butterfly(layer, u);
+                    next[v] = d.image(|x| mulmod(x, ZETA[k], ZETA_TW[k]));
+                    next[u] = s;
+                }
+                if layer == MID_AFTER {
+                    levels.push(next.iter().map(|s| s.image(reduce1)).collect());
+                    levels.insert(MID_AFTER + 1, next);
+                } else {
+                    levels.push(next);
+                }
+            }
+            let ends = |v: Vec<Ends>| v.try_into().expect("seven layers");
+            InvSolver { levels, sum: ends(sum), dif: ends(dif), pre, pre_min }
+        }
+
+        /// Sets the inputs of coefficient j's class so that it holds `target` at `level`; false when `target` is
+        /// not reachable there.
+        pub fn build(&self, level: usize, j: usize, target: i32, x: &mut Poly) -> bool {
+            if !self.levels[level][j].contains(target) {
+                return false;
+            }
+            if level == 0 {
+                x[j] = self.pre[(target - self.pre_min) as usize];
+                return true;
+            }
+            if level == before(MID_AFTER + 1) {
+                let s = self.levels[level - 1][j].preimage(target, reduce1).expect("a reachable value");
+                return self.build(level - 1, j, s, x);
+            }
+            let layer = if level <= MID_AFTER + 1 { level - 1 } else { level - 2 };
+            let (u, v, k, lower) = butterfly(layer, j);
+            if lower {
+                self.pair(layer, u, target, false, x)
+            } else {
+                let (su, sv) = (&self.levels[level - 1][u], &self.levels[level - 1][v]);
+                let d = sv.sum(&su.neg()).preimage(target, |d| mulmod(d, ZETA[k], ZETA_TW[k]));
+                d.is_some_and(|d| self.pair(layer, u, d, true, x))
+            }
+        }
+
+        /// Sets the inputs of the butterfly of `layer` at u so that u + v (`dif`: v - u) is `target`.
+        fn pair(&self, layer: usize, u: usize, target: i32, dif: bool, x: &mut Poly) -> bool {
+            let level = before(layer);
+            let v = u + LENS[layer];
+            let (su, sv) = (&self.levels[level][u], &self.levels[level][v]);
+            let split = if dif { sv.split(&su.neg(), target).map(|(b, a)| (-a, b)) } else { su.split(sv, target) };
+            split.is_some_and(|(a, b)| self.build(level, u, a, x) && self.build(level, v, b, x))
+        }
+
+        /// An input that drives the sums (`dif`: differences) of `layer` to their high (or low) end.
+        pub fn corner(&self, layer: usize, dif: bool, high: bool) -> Poly {
+            let e = if dif { self.dif[layer] } else { self.sum[layer] };
+            let (target, u) = if high { e.hi } else { e.lo };
+            let mut x = [0; N];
+            assert!(self.pair(layer, u, target, dif, &mut x), "layer {layer} at {target}");
+            x
+        }
+
+        /// The reachable ends of the middle reduction's input (the coefficients after layer 2).
+        pub fn mid(&self) -> Ends {
+            let level = MID_AFTER + 1;
+            Ends::of(self.levels[level].iter().cloned().zip(0..N))
+        }
+
+        /// An input that drives the middle reduction's input to its high (or low) end.
+        pub fn mid_corner(&self, high: bool) -> Poly {
+            let e = self.mid();
+            let (target, j) = if high { e.hi } else { e.lo };
+            let mut x = [0; N];
+            assert!(self.build(MID_AFTER + 1, j, target, &mut x), "the middle reduction at {target}");
+            x
+        }
+    }
+
+    impl Default for InvSolver {
         fn default() -> Self {
             Self::new()
         }

@@ -139,3 +139,54 @@ fn mve_models_equal_scalar_models_and_reference() {
         assert_eq!(canonical(&s), r);
     }
 }
+
+/// The inverse NTT's solver: each corner case drives its step to exactly the end the solver computed, on the scalar
+/// model and on the MVE model (the same input in the MVE order), and no random input goes past those ends (the
+/// ends are maxima, not only values reached).
+#[test]
+fn the_inverse_solver_ends_are_reached_and_not_exceeded() {
+    use pqhelium_sim::coverage::record;
+    let start = std::time::Instant::now();
+    let solver = &*m::INV_SOLVER;
+    let corners = &*m::corners::INV;
+    let runs = solver.levels.iter().flatten().map(|s| s.runs()).max().unwrap();
+    eprintln!("inverse solver and corner cases: {:?}; sets of at most {runs} runs", start.elapsed());
+    let s = &m::SCALAR_STEPS;
+    let mut ends = Vec::new();
+    for l in 0..7 {
+        for (step, e) in [(s.inv_sum[l], solver.sum[l]), (s.inv_mulmod[l], solver.dif[l])] {
+            ends.push((step, e.hi.0, e.lo.0));
+        }
+        if l == 2 {
+            ends.push((s.inv_reduce_mid, solver.mid().hi.0, solver.mid().lo.0));
+        }
+    }
+    assert_eq!(corners.len(), 2 * ends.len());
+    let run = |p: &Poly| {
+        let mut x = *p;
+        record(|| m::ntt_inv_scalar(&mut x)).1
+    };
+    let run_mve = |p: &Poly| {
+        let mut x = m::to_mve(p);
+        record(|| m::ntt_inv_mve(&mut x)).1
+    };
+    for (k, &(step, hi, lo)) in ends.iter().enumerate() {
+        let mve_step = step.replace(".scalar/", ".mve/");
+        for (c, high) in [(2 * k, true), (2 * k + 1, false)] {
+            let (scalar, mve) = (run(&corners[c]), run_mve(&corners[c]));
+            let (a, b) = (scalar.get(step).unwrap(), mve.get(mve_step.as_str()).unwrap());
+            let want = if high { hi } else { lo };
+            assert_eq!(if high { a.max } else { a.min }, i64::from(want), "{step} corner {c}");
+            assert_eq!(if high { b.max } else { b.min }, i64::from(want), "{mve_step} corner {c}");
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    for _ in 0..200 {
+        let p: Poly = std::array::from_fn(|_| rng.r#gen());
+        let seen = run(&p);
+        for &(step, hi, lo) in &ends {
+            let x = seen.get(step).unwrap();
+            assert!(x.max <= i64::from(hi) && x.min >= i64::from(lo), "{step}: {x:?} outside {lo}..={hi}");
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! The case generators are pinned: a few cases of every kernel (the first two edge cases, the last one, the first
-//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 4. A change that
+//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 5. A change that
 //! gives other cases for the same (seed, case) fails here: then raise `CASE_GENERATORS` (campaigns of another version
 //! are not resumed) and record the new values.
 
@@ -33,12 +33,12 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.ntt512.pointwise.scalar", "e42227bbf357324f"),
     ("fndsa.ntt1024.pointwise.scalar", "d7edd8b14d4b324a"),
     ("mlkem.ntt.fwd", "9eabd86f5cf4e558"),
-    ("mlkem.ntt.inv", "a74385d74555f437"),
+    ("mlkem.ntt.inv", "1bfc4901ecbcbb24"),
     ("mlkem.basemul", "c2225e75bd63d097"),
     ("mlkem.order.to_mve", "81c019c57de0f57d"),
     ("mlkem.order.from_mve", "81c019c57de0f57d"),
     ("mlkem.ntt.fwd.scalar", "57130d6285fb2df0"),
-    ("mlkem.ntt.inv.scalar", "8ff3f10c0a80b0bf"),
+    ("mlkem.ntt.inv.scalar", "32bd1cb311b1d363"),
     ("mlkem.basemul.scalar", "c2225e75bd63d097"),
     ("mlkem.compress.du10.mve", "d03479dbe71dbf92"),
     ("mlkem.decompress.du10.mve", "494f578dea405f06"),
@@ -186,7 +186,7 @@ fn digest(id: &str) -> String {
 
 #[test]
 fn every_kernels_cases_are_the_pinned_ones() {
-    assert_eq!(CASE_GENERATORS, 4, "new generators: record the new pins below");
+    assert_eq!(CASE_GENERATORS, 5, "new generators: record the new pins below");
     let ids: Vec<&str> = registry::all().map(|k| k.id).collect();
     let pinned: Vec<&str> = PINS.iter().map(|(id, _)| *id).collect();
     let missing: Vec<String> =
