@@ -432,9 +432,17 @@ pub fn montgomery(x: Q, y: Q) -> Q {
 /// `fndsa_ntt{512,1024}_pointwise`: r = a*b mod q, lane by lane.
 pub fn pointwise(a: &[i16], b: &[i16]) -> Vec<i16> {
     assert_eq!(a.len(), b.len());
+    let steps = pointwise_steps::of(a.len());
     let mut r = vec![0i16; a.len()];
     for i in (0..a.len()).step_by(8) {
-        let p = montgomery(vld1q_s16(&a[i..]), vld1q_s16(&b[i..]));
+        let (x, y) = (vld1q_s16(&a[i..]), vld1q_s16(&b[i..]));
+        if coverage::enabled() {
+            for (x, y) in x.i16().into_iter().zip(y.i16()) {
+                coverage::observe(steps.product, i64::from(x) * i64::from(y));
+            }
+        }
+        let p = montgomery(x, y);
+        observe_s16(steps.montgomery, p);
         vst1q_s16(&mut r[i..], mul_n(p, MONT_C, barrett_companion(MONT_C)));
     }
     r
@@ -495,7 +503,19 @@ pub mod scalar {
     }
 
     pub fn pointwise(a: &[i16], b: &[i16]) -> Vec<i16> {
-        a.iter().zip(b).map(|(&x, &y)| (canon(x) * canon(y) % QU) as i16).collect()
+        let steps = super::pointwise_steps::of(a.len());
+        let product = |(&x, &y): (&i16, &i16)| {
+            if crate::coverage::enabled() {
+                // C's truncating remainder, before `canon` adds q to a negative one.
+                for v in [x, y] {
+                    crate::coverage::observe(steps.remainder, i64::from(v % Q));
+                }
+            }
+            let p = canon(x) * canon(y);
+            crate::coverage::observe(steps.scalar_product, i64::from(p));
+            (p % QU) as i16
+        };
+        a.iter().zip(b).map(product).collect()
     }
 }
 
@@ -699,8 +719,15 @@ pub mod bounds {
 
     /// Bound of the pointwise output for |a|, |b| <= in_max.
     pub fn pointwise(in_max: i64) -> Result<i64, String> {
-        let m = check((in_max * in_max + 32768 * i64::from(Q)) / 65536, "pointwise montgomery")?;
+        let [_, m] = pointwise_steps(in_max)?;
         check(mul_max(m, MONT_C), "pointwise correction")
+    }
+
+    /// The bounds of the pointwise kernel's steps for |a|, |b| <= in_max: the product a b (the Montgomery
+    /// reduction's input, 32 bits) and the Montgomery result (the multiplication by 2^16 mod q's input).
+    pub fn pointwise_steps(in_max: i64) -> Result<[i64; 2], String> {
+        let m = check((in_max * in_max + 32768 * i64::from(Q)) / 65536, "pointwise montgomery")?;
+        Ok([in_max * in_max, m])
     }
 }
 
@@ -813,6 +840,118 @@ pub mod steps {
             (9, false) => &INV_512,
             (_, true) => &FWD_1024,
             (_, false) => &INV_1024,
+        }
+    }
+}
+
+/// Bound coverage of the pointwise products (both sizes, both builds): the steps, their proven intervals, the exact
+/// reachable ends and the operands that reach them.
+///
+/// MVE: the Montgomery result of lane products p = a b is (p - q m) / 2^16 with m = p q^-1 mod 2^16 (signed), a
+/// function of p alone (the VQDMULH halves differ by exactly 2 (p - q m) / 2^16, which VHSUB halves). Its value k
+/// and m determine p = 2^16 k + q m, and every m in [-2^15, 2^15) is that of its p; so k is reachable exactly when
+/// some such p is a product of two operands of magnitude at most PW_IN. [`exact_end`] tries every k from the
+/// proof's bound inwards and every m, and factors each p: exhaustive over the operand pairs, without enumerating
+/// them.
+pub mod pointwise_steps {
+    use std::sync::LazyLock;
+
+    use super::{PW_IN, Q, QINV, bounds};
+    use crate::coverage::Step;
+
+    /// The steps of one size. MVE: the 32-bit lane product, the Montgomery result. Scalar: each operand's C
+    /// remainder mod q (before the sign correction), the product of the canonical residues (before `% q`).
+    pub struct PwSteps {
+        pub product: &'static str,
+        pub montgomery: &'static str,
+        pub remainder: &'static str,
+        pub scalar_product: &'static str,
+    }
+
+    pub const PW_512: PwSteps = PwSteps {
+        product: "fndsa.ntt512.pointwise/product",
+        montgomery: "fndsa.ntt512.pointwise/montgomery",
+        remainder: "fndsa.ntt512.pointwise.scalar/canon.remainder",
+        scalar_product: "fndsa.ntt512.pointwise.scalar/product",
+    };
+
+    pub const PW_1024: PwSteps = PwSteps {
+        product: "fndsa.ntt1024.pointwise/product",
+        montgomery: "fndsa.ntt1024.pointwise/montgomery",
+        remainder: "fndsa.ntt1024.pointwise.scalar/canon.remainder",
+        scalar_product: "fndsa.ntt1024.pointwise.scalar/product",
+    };
+
+    /// The steps of the size with n coefficients.
+    pub fn of(n: usize) -> &'static PwSteps {
+        if n == 512 { &PW_512 } else { &PW_1024 }
+    }
+
+    /// The Montgomery result of the lane product p (`super::montgomery`'s value).
+    pub fn montgomery_of(p: i64) -> i64 {
+        let m = i64::from((p as i32).wrapping_mul(i32::from(QINV)) as i16);
+        (p - i64::from(Q) * m) >> 16
+    }
+
+    /// Operands x, y with |x|, |y| <= PW_IN and x y = p, if any.
+    fn factor(p: i64) -> Option<(i16, i16)> {
+        let max = i64::from(PW_IN);
+        let a = p.abs();
+        if a == 0 {
+            return Some((0, 0));
+        }
+        // x <= y <= max: x from a / max up to sqrt(a).
+        let first = (a + max - 1) / max;
+        let x = (first..).take_while(|&x| x * x <= a).find(|&x| a % x == 0)?;
+        Some(((p.signum() * x) as i16, (a / x) as i16))
+    }
+
+    /// The Montgomery result's highest (or lowest) reachable value, and operands that give it.
+    pub fn exact_end(high: bool) -> (i64, (i16, i16)) {
+        let [pmax, bound] = bounds::pointwise_steps(i64::from(PW_IN)).expect("the pointwise bounds hold");
+        let q = i64::from(Q);
+        for k in (0..=bound).rev().map(|k| if high { k } else { -k }) {
+            for m in -32768..32768 {
+                let p = 65536 * k + q * m;
+                if p.abs() <= pmax
+                    && let Some(xy) = factor(p)
+                {
+                    return (k, xy);
+                }
+            }
+        }
+        unreachable!("0 is reachable")
+    }
+
+    /// The exact ends, computed once: (low, its operands), (high, its operands).
+    pub static ENDS: LazyLock<[(i64, (i16, i16)); 2]> = LazyLock::new(|| [exact_end(false), exact_end(true)]);
+
+    /// Corner cases of the MVE kernels: every lane's operands at the Montgomery result's high end, then its low.
+    pub const CORNER_CASES: usize = 2;
+
+    /// Corner case c: (a, b), every lane the same operands.
+    pub fn corner(c: usize, n: usize) -> [Vec<i16>; 2] {
+        let (_, (x, y)) = ENDS[1 - c];
+        [vec![x; n], vec![y; n]]
+    }
+
+    const EXACT: &str = "exact (every k from the bound inwards, every m: is 2^16 k + q m a product of two operands?); \
+                         the proof's end needs the product at its end and m = -2^15 at once";
+
+    /// The steps of the size 2^logn with their proven intervals and, for the Montgomery result, its exact ends.
+    pub fn steps(logn: u32, mve: bool) -> Vec<Step> {
+        let s = of(1 << logn);
+        if mve {
+            let [product, montgomery] = bounds::pointwise_steps(i64::from(PW_IN)).expect("the pointwise bounds hold");
+            let [(lo, _), (hi, _)] = *ENDS;
+            vec![
+                Step::magnitude(s.product, product),
+                Step::magnitude(s.montgomery, montgomery).reachable(lo, hi, EXACT),
+            ]
+        } else {
+            // canon: C's remainder of an int16_t lies in (-q, q); the product of two residues in [0, (q - 1)^2].
+            let q = i64::from(Q);
+            vec![Step::magnitude(s.remainder, q - 1), Step::range(s.scalar_product, 0, (q - 1) * (q - 1))]
         }
     }
 }

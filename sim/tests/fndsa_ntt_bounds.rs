@@ -68,3 +68,34 @@ fn pointwise_montgomery_bound_is_sound() {
         }
     }
 }
+
+/// The pointwise products' exact ends: the Montgomery result is the function of the lane product that
+/// `montgomery_of` computes (checked against the model on random and extreme operands), the corner operands drive
+/// the model to exactly the ends, and no operand pair near the ends of the domain goes past them.
+#[test]
+fn pointwise_montgomery_exact_ends_are_reached_and_not_exceeded() {
+    use pqhelium_sim::fndsa_ntt::pointwise_steps::{ENDS, montgomery_of};
+    use rand::{Rng, SeedableRng};
+    let start = std::time::Instant::now();
+    let [(lo, (lx, ly)), (hi, (hx, hy))] = *ENDS;
+    eprintln!("pointwise exact ends {lo}..={hi}: {:?}", start.elapsed());
+    let model = |x: i16, y: i16| i64::from(ntt::montgomery(V::from_i16([x; 8]), V::from_i16([y; 8])).i16()[0]);
+    assert_eq!((model(hx, hy), model(lx, ly)), (hi, lo));
+    let [_, proven] = bounds::pointwise_steps(i64::from(PW_IN)).unwrap();
+    assert!(-proven <= lo && hi <= proven);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
+    let max = PW_IN as i16;
+    for _ in 0..100_000 {
+        let (x, y) = (rng.gen_range(-max..=max), rng.gen_range(-max..=max));
+        assert_eq!(montgomery_of(i64::from(x) * i64::from(y)), model(x, y), "{x} {y}");
+    }
+    for x in max - 255..=max {
+        for y in max - 255..=max {
+            for (sx, sy) in [(1, 1), (1, -1)] {
+                let k = montgomery_of(i64::from(sx * x) * i64::from(sy * y));
+                assert!((lo..=hi).contains(&k), "{x} {y}: {k}");
+                assert_eq!(k, model(sx * x, sy * y));
+            }
+        }
+    }
+}

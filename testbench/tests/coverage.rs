@@ -1,6 +1,7 @@
-//! Bound coverage: the corner cases reach the steps' extremes, and they matter. Per family, a mutant whose result
-//! differs from the kernel's only when one step reaches its extreme is caught by the default `check` depth (2,000
-//! cases) at a corner case, and not by 2,000 purely random cases (those after the edge and corner cases).
+//! Bound coverage: the corner cases reach the steps' extremes, and they matter. Per family (and for the FN-DSA
+//! pointwise products), a mutant whose result differs from the kernel's only when one step reaches its extreme is
+//! caught by the default `check` depth (2,000 cases) at a corner case, and not by 2,000 purely random cases (those
+//! after the edge and corner cases).
 
 use pqhelium_sim::coverage;
 use pqhelium_testbench::backend::Arg;
@@ -73,18 +74,31 @@ fn fndsa_ntt_corner_cases_reach_a_mutant_random_cases_miss() {
     corner_cases_matter(mutant, 10);
 }
 
+#[test]
+fn fndsa_pointwise_corner_cases_reach_a_mutant_random_cases_miss() {
+    let mutant = registry::variant("fndsa.ntt512.pointwise", |k| {
+        k.model = Some(|args| {
+            wrong_at_extreme("fndsa.ntt512.pointwise", "fndsa.ntt512.pointwise/montgomery", FNDSA_PW_T, args)
+        })
+    });
+    corner_cases_matter(mutant, 10);
+}
+
 /// Thresholds above the extremes the hand-picked edge cases and 2,000 random cases reach, below those the corner
 /// cases reach (`pqhelium coverage --kernel K` and `--random`, seed 1: docs/coverage.md). The ML-KEM NTT's layer 7
 /// outputs: random 16,879, corners the solver's exact ends; the products' even sums: random 345,024,109, corners
-/// 442,861,965; FN-DSA-512's layer 7 outputs: edge cases 18,455, random 19,584, corners 20,697.
+/// 442,861,965; FN-DSA-512's layer 7 outputs: edge cases 18,455, random 19,584, corners 20,697; FN-DSA-512's
+/// pointwise Montgomery results: edge cases 21,496, random 22,374, corners the exact ends 22,524.
 const MLKEM_FWD_T: i64 = 18_000;
 const MLKEM_DOT_T: i64 = 440_000_000;
 const FNDSA_FWD_T: i64 = 20_000;
+const FNDSA_PW_T: i64 = 22_450;
 
 #[test]
 fn the_corner_cases_reach_every_step_they_are_for() {
     let exact = ["mlkem.ntt.fwd", "mlkem.ntt.fwd.scalar", "mlkem.ntt.inv", "mlkem.ntt.inv.scalar", "mlkem.basemul"];
-    let exact = exact.into_iter().chain(["mlkem.basemul.scalar"]);
+    let exact = exact.into_iter().chain(["mlkem.basemul.scalar", "fndsa.ntt512.pointwise", "fndsa.ntt1024.pointwise"]);
+    let exact = exact.chain(["fndsa.ntt512.pointwise.scalar", "fndsa.ntt1024.pointwise.scalar"]);
     let polynomial = ["mlkem.dot.k3.mve", "mlkem.matvec.k3.scalar", "mlkem.poly.reduce.scalar"];
     for id in exact.chain(polynomial) {
         assert_eq!(short_steps(id), Vec::<String>::new(), "{id}");

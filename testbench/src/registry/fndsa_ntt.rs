@@ -155,6 +155,9 @@ impl Contract for FndsaNtt {
 
     fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Vec<i16>> {
         if let Some(c) = case.checked_sub(EDGE_CASES).filter(|&c| c < self.corners() as u64) {
+            if self.op == Op::Pointwise {
+                return model::pointwise_steps::corner(c as usize, self.n()).into();
+            }
             return vec![model::steps::corners(self.logn, self.op == Op::Forward)[c as usize].clone()];
         }
         let (n, bound) = (self.n(), self.input_bound());
@@ -196,16 +199,19 @@ impl Contract for FndsaNtt {
         match (self.op, self.build) {
             (Op::Forward, Build::Mve) => model::steps::fwd(self.logn),
             (Op::Inverse, Build::Mve) => model::steps::inv(self.logn),
+            (Op::Pointwise, build) => model::pointwise_steps::steps(self.logn, build == Build::Mve),
             _ => vec![],
         }
     }
 }
 
 impl FndsaNtt {
-    /// Corner cases after the edge cases (the MVE transforms): inputs that drive each step to each end.
+    /// Corner cases after the edge cases (the MVE kernels; the baselines' steps reach their ends in the edge cases):
+    /// inputs that drive each step to each end.
     fn corners(&self) -> usize {
         match (self.op, self.build) {
             (Op::Forward | Op::Inverse, Build::Mve) => model::steps::corner_cases(self.logn, self.op == Op::Forward),
+            (Op::Pointwise, Build::Mve) => model::pointwise_steps::CORNER_CASES,
             _ => 0,
         }
     }
