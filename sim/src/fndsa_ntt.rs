@@ -935,8 +935,9 @@ pub mod pointwise_steps {
         [vec![x; n], vec![y; n]]
     }
 
-    const EXACT: &str = "exact (every k from the bound inwards, every m: is 2^16 k + q m a product of two operands?); \
-                         the proof's end needs the product at its end and m = -2^15 at once";
+    const EXACT: &str = "exact: the result is k = (p - q m) / 2^16, m = p q^-1 mod 2^16; every k from the bound \
+                         inwards tried with every m, for p = 2^16 k + q m a product of two operands; the proof's end \
+                         needs p at its end and m = -2^15 at once";
 
     /// The steps of the size 2^logn with their proven intervals and, for the Montgomery result, its exact ends.
     pub fn steps(logn: u32, mve: bool) -> Vec<Step> {

@@ -786,8 +786,8 @@ pub mod steps {
 }
 
 /// Corner cases: inputs (FIPS order) that drive each step of the kernels to each end of its interval, solved once on
-/// the scalar models' arithmetic ([`solver`], [`inv_solver`], exhaustive searches). The MVE kernels perform the same operations on
-/// each coefficient, so the same inputs, in the MVE order, drive their steps to the same values.
+/// the scalar models' arithmetic ([`solver`], [`inv_solver`], exhaustive searches). The MVE kernels perform the same
+/// operations on each coefficient, so the same inputs, in the MVE order, drive their steps to the same values.
 pub mod corners {
     use std::sync::LazyLock;
 
