@@ -1,5 +1,5 @@
 //! The case generators are pinned: a few cases of every kernel (the first two edge cases, the last one, the first
-//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 4. A change that
+//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 5. A change that
 //! gives other cases for the same (seed, case) fails here: then raise `CASE_GENERATORS` (campaigns of another version
 //! are not resumed) and record the new values.
 
@@ -20,8 +20,8 @@ const PINS: &[(&str, &str)] = &[
     ("mlkem768.scheme", "b9b95478e4be6c22"),
     ("xwing.scheme", "4e36fb9c0a6c8886"),
     ("fndsa.scheme", "432dcc8f102c8987"),
-    ("fndsa.ntt512.fwd", "a753237c293c9a5d"),
-    ("fndsa.ntt1024.fwd", "9a516f9bea7a5524"),
+    ("fndsa.ntt512.fwd", "9a80d0eca938fc48"),
+    ("fndsa.ntt1024.fwd", "7c6dcd54932d0eaf"),
     ("fndsa.ntt512.inv", "ece02b78b78ecb4e"),
     ("fndsa.ntt1024.inv", "c2efff8bfdabe900"),
     ("fndsa.ntt512.pointwise", "71b5eb4e212bf246"),
@@ -186,7 +186,7 @@ fn digest(id: &str) -> String {
 
 #[test]
 fn every_kernels_cases_are_the_pinned_ones() {
-    assert_eq!(CASE_GENERATORS, 4, "new generators: record the new pins below");
+    assert_eq!(CASE_GENERATORS, 5, "new generators: record the new pins below");
     let ids: Vec<&str> = registry::all().map(|k| k.id).collect();
     let pinned: Vec<&str> = PINS.iter().map(|(id, _)| *id).collect();
     let missing: Vec<String> =

@@ -76,14 +76,22 @@ fn fndsa_ntt_corner_cases_reach_a_mutant_random_cases_miss() {
 /// Thresholds above the extremes the hand-picked edge cases and 2,000 random cases reach, below those the corner
 /// cases reach (`pqhelium coverage --kernel K` and `--random`, seed 1: docs/coverage.md). The ML-KEM NTT's layer 7
 /// outputs: random 16,879, corners the solver's exact ends; the products' even sums: random 345,024,109, corners
-/// 442,861,965; FN-DSA-512's layer 7 outputs: edge cases 18,455, random 19,584, corners 20,697.
+/// 442,861,965; FN-DSA-512's layer 7 outputs: edge cases 18,455, random 19,584, corners the solver's exact ends
+/// (-21,798 and 21,798).
 const MLKEM_FWD_T: i64 = 18_000;
 const MLKEM_DOT_T: i64 = 440_000_000;
 const FNDSA_FWD_T: i64 = 20_000;
 
 #[test]
 fn the_corner_cases_reach_every_step_they_are_for() {
-    let exact = ["mlkem.ntt.fwd", "mlkem.ntt.fwd.scalar", "mlkem.basemul", "mlkem.basemul.scalar"];
+    let exact = [
+        "mlkem.ntt.fwd",
+        "mlkem.ntt.fwd.scalar",
+        "mlkem.basemul",
+        "mlkem.basemul.scalar",
+        "fndsa.ntt512.fwd",
+        "fndsa.ntt1024.fwd",
+    ];
     let polynomial = ["mlkem.dot.k3.mve", "mlkem.matvec.k3.scalar", "mlkem.poly.reduce.scalar"];
     for id in exact.into_iter().chain(polynomial) {
         assert_eq!(short_steps(id), Vec::<String>::new(), "{id}");
