@@ -1056,10 +1056,10 @@ pub mod steps {
         let starts = pass_starts(logn);
         let exact = |step: Step, p: Point| {
             let (lo, hi) = solver(logn).ends(p);
-            match step.proven {
-                Proven::Range { lo: plo, hi: phi } if lo > plo || hi < phi => step.reachable(lo, hi, SOLVED),
-                _ => step,
-            }
+            let Proven::Range { lo: plo, hi: phi } = step.proven else { unreachable!("integer steps") };
+            // Two independent computations of the same step: the exact ends lie inside the proof's.
+            assert!(plo <= lo && hi <= phi, "{}: reachable {lo}..={hi} outside the proof's {plo}..={phi}", step.name);
+            if lo > plo || hi < phi { step.reachable(lo, hi, SOLVED) } else { step }
         };
         let mut out = Vec::new();
         for layer in 0..logn as usize {
