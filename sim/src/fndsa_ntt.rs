@@ -731,17 +731,344 @@ pub mod bounds {
     }
 }
 
-/// The steps of the MVE kernels with their proven intervals ([`bounds`]), and corner cases found by hill climbing on
-/// the models ([`crate::coverage::seek`]).
+/// Solving the forward MVE transform backwards: the exact reachable set of every coefficient after every operation,
+/// and inputs that put a coefficient at any reachable value.
+///
+/// The kernel computes a Cooley-Tukey NTT in the natural order on each coefficient (its last pass gathers
+/// coefficient `64c + 8j + k` into lane j of register k, and each butterfly's twiddle is its block's). After layer
+/// L, coefficient j depends only on the inputs of its class mod n/2^(L+1); a butterfly's u and v lie in different
+/// classes, so they depend on disjoint inputs and u + mul(v) ranges over exactly U + mul(V). The reductions at each
+/// pass's start and the multiplications act coefficient by coefficient: their images are computed with the model,
+/// exhaustively over the set. Sets are kept as runs, with no assumption that they are intervals (a multiplication's
+/// image has sparse ends), so every set here is exact: an upper bound by construction, attained by the inputs
+/// [`Solver::input`] builds (which the tests run on the model).
+pub mod solver {
+    use std::collections::HashMap;
+
+    use super::{Q as MODULUS, ZETA, ZETA_BR, mul_n, passes, pow_mod, red};
+    use crate::mve::Q;
+
+    /// A finite set of integers: sorted, disjoint, non-adjacent runs `lo..=hi`.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    pub struct Set(Vec<(i32, i32)>);
+
+    /// A set of more runs than this is not the near-interval that keeps the sums cheap: the solver stops.
+    const MAX_RUNS: usize = 4096;
+
+    impl Set {
+        pub fn interval(lo: i32, hi: i32) -> Set {
+            Set(vec![(lo, hi)])
+        }
+
+        fn from_runs(mut runs: Vec<(i32, i32)>) -> Set {
+            runs.sort_unstable();
+            let mut out: Vec<(i32, i32)> = Vec::with_capacity(runs.len());
+            for (lo, hi) in runs {
+                match out.last_mut() {
+                    Some(last) if lo <= last.1 + 1 => last.1 = last.1.max(hi),
+                    _ => out.push((lo, hi)),
+                }
+            }
+            assert!(out.len() <= MAX_RUNS, "fndsa_ntt solver: a reachable set of {} runs", out.len());
+            Set(out)
+        }
+
+        pub fn min(&self) -> i32 {
+            self.0[0].0
+        }
+
+        pub fn max(&self) -> i32 {
+            self.0[self.0.len() - 1].1
+        }
+
+        /// How many runs (1: an interval).
+        pub fn runs(&self) -> usize {
+            self.0.len()
+        }
+
+        pub fn contains(&self, x: i32) -> bool {
+            let i = self.0.partition_point(|&(_, hi)| hi < x);
+            i < self.0.len() && self.0[i].0 <= x
+        }
+
+        /// { x + y : x in self, y in other }.
+        pub fn sum(&self, other: &Set) -> Set {
+            Set::from_runs(self.0.iter().flat_map(|a| other.0.iter().map(move |b| (a.0 + b.0, a.1 + b.1))).collect())
+        }
+
+        pub fn neg(&self) -> Set {
+            Set(self.0.iter().rev().map(|&(lo, hi)| (-hi, -lo)).collect())
+        }
+
+        /// x in self and y in other with x + y = s (x the smallest such).
+        fn split(&self, other: &Set, s: i32) -> Option<(i32, i32)> {
+            let mut found = None;
+            for &(alo, ahi) in &self.0 {
+                for &(blo, bhi) in &other.0 {
+                    let (lo, hi) = (alo.max(s - bhi), ahi.min(s - blo));
+                    if lo <= hi && found.is_none_or(|x| lo < x) {
+                        found = Some(lo);
+                    }
+                }
+            }
+            found.map(|x| (x, s - x))
+        }
+
+        /// An element x of self with op(x) = value: x = value (reduction) or value w^-1 (multiplication by w) mod q,
+        /// each candidate checked on the model.
+        fn preimage(&self, op: Op, value: i32) -> Option<i32> {
+            let q = i64::from(MODULUS);
+            let r = match op {
+                Op::Red => i64::from(value),
+                Op::Mul(w, _) => i64::from(value) * i64::from(pow_mod(i64::from(w).rem_euclid(q) as u32, q as u32 - 2)),
+            }
+            .rem_euclid(q) as i32;
+            let first = self.min() + (r - self.min()).rem_euclid(q as i32);
+            (first..=self.max()).step_by(q as usize).find(|&x| self.contains(x) && op.scalar(x) == value)
+        }
+    }
+
+    /// A coefficient-wise operation of the kernels: the reduction, or the multiplication by a constant.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Op {
+        Red,
+        /// The constant and its Barrett companion.
+        Mul(i16, i16),
+    }
+
+    impl Op {
+        fn apply(self, x: Q) -> Q {
+            match self {
+                Op::Red => red(x),
+                Op::Mul(w, wbr) => mul_n(x, w, wbr),
+            }
+        }
+
+        fn scalar(self, x: i32) -> i32 {
+            i32::from(self.apply(Q::from_i16([x as i16; 8])).i16()[0])
+        }
+
+        /// { op(x) : x in set }, every element evaluated on the model.
+        fn image(self, set: &Set) -> Set {
+            assert!(
+                set.min() >= i32::from(i16::MIN) && set.max() <= i32::from(i16::MAX),
+                "fndsa_ntt solver: an operand leaves int16_t: {}..={}",
+                set.min(),
+                set.max()
+            );
+            let mut bits = [0u64; 1024];
+            for &(lo, hi) in &set.0 {
+                for x in (lo..=hi).step_by(8) {
+                    let lanes = self.apply(Q::from_i16(std::array::from_fn(|i| (x + i as i32).min(hi) as i16)));
+                    for v in lanes.i16() {
+                        let k = (i32::from(v) + 32768) as usize;
+                        bits[k >> 6] |= 1 << (k & 63);
+                    }
+                }
+            }
+            let mut runs = Vec::new();
+            let mut open: Option<i32> = None;
+            for (w, &word) in bits.iter().enumerate() {
+                if (word == 0 && open.is_none()) || (word == u64::MAX && open.is_some()) {
+                    continue;
+                }
+                for b in 0..64 {
+                    let v = (w * 64 + b) as i32 - 32768;
+                    match (word >> b & 1 == 1, open) {
+                        (true, None) => open = Some(v),
+                        (false, Some(lo)) => {
+                            runs.push((lo, v - 1));
+                            open = None;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if let Some(lo) = open {
+                runs.push((lo, 32767));
+            }
+            Set::from_runs(runs)
+        }
+    }
+
+    /// One operation of the transform on every coefficient.
+    #[derive(Clone, Copy, Debug)]
+    enum Stage {
+        /// A forward pass's reduction of its input.
+        Red,
+        /// A layer of butterflies (0-based, as the bounds proof counts).
+        Layer(u32),
+    }
+
+    /// The butterfly of layer l that involves coefficient j: (its top, its bottom, the twiddle's index, whether j
+    /// is the top).
+    fn butterfly(logn: u32, l: u32, j: usize) -> (usize, usize, usize, bool) {
+        let len = 1usize << (logn - l - 1);
+        let top = j % (2 * len) < len;
+        let lo = if top { j } else { j - len };
+        (lo, lo + len, (1 << l) + j / (2 * len), top)
+    }
+
+    /// What a step observes.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Point {
+        /// A pass's reduction input, named by the pass's first layer.
+        Red(u32),
+        /// A layer's multiplication input.
+        Mul(u32),
+        /// A layer's butterfly outputs.
+        Out(u32),
+    }
+
+    /// A value to build an input for: coefficient j after `stage` operations.
+    #[derive(Clone, Copy, Debug)]
+    struct Target {
+        stage: usize,
+        j: usize,
+        value: i32,
+    }
+
+    /// The reachable sets of the forward transform of size 2^logn.
+    pub struct Solver {
+        logn: u32,
+        stages: Vec<Stage>,
+        /// `sets[k][j]`: coefficient j's reachable set after k stages (k = 0: the input), reference order.
+        sets: Vec<Vec<Set>>,
+        /// The images computed, shared by the coefficients whose sets and constants coincide.
+        images: HashMap<(Op, Set), Set>,
+    }
+
+    impl Solver {
+        pub fn new(logn: u32) -> Solver {
+            let n = 1usize << logn;
+            let mut stages = Vec::new();
+            let starts: Vec<u32> = passes(logn).iter().map(|&(l0, _)| l0).chain([logn - 3]).collect();
+            for l in 0..logn {
+                if starts.contains(&l) {
+                    stages.push(Stage::Red);
+                }
+                stages.push(Stage::Layer(l));
+            }
+            let input = Set::interval(i16::MIN.into(), i16::MAX.into());
+            let mut s = Solver { logn, stages, sets: vec![vec![input; n]], images: HashMap::new() };
+            for k in 0..s.stages.len() {
+                let next = (0..n).map(|j| s.next_set(k, j)).collect();
+                s.sets.push(next);
+            }
+            s
+        }
+
+        fn image(&mut self, op: Op, set: &Set) -> Set {
+            self.images.entry((op, set.clone())).or_insert_with(|| op.image(set)).clone()
+        }
+
+        fn next_set(&mut self, k: usize, j: usize) -> Set {
+            match self.stages[k] {
+                Stage::Red => {
+                    let x = self.sets[k][j].clone();
+                    self.image(Op::Red, &x)
+                }
+                Stage::Layer(l) => {
+                    let (lo, hi, z, top) = butterfly(self.logn, l, j);
+                    let v = self.sets[k][hi].clone();
+                    let t = self.image(Op::Mul(ZETA[z], ZETA_BR[z]), &v);
+                    self.sets[k][lo].sum(&if top { t } else { t.neg() })
+                }
+            }
+        }
+
+        /// The stage before the first operation of layer l (the forward pass's reduction when it starts one).
+        fn before(&self, l: u32) -> usize {
+            let at = self.stages.iter().position(|s| matches!(s, Stage::Layer(x) if *x == l)).unwrap();
+            if matches!(at.checked_sub(1).map(|p| self.stages[p]), Some(Stage::Red)) { at - 1 } else { at }
+        }
+
+        fn layer_stage(&self, l: u32) -> usize {
+            self.stages.iter().position(|s| matches!(s, Stage::Layer(x) if *x == l)).unwrap()
+        }
+
+        /// The stage a step observes and the coefficients it observes there.
+        fn targets(&self, p: Point) -> (usize, Vec<usize>) {
+            let n = 1usize << self.logn;
+            match p {
+                Point::Red(l) => (self.before(l), (0..n).collect()),
+                Point::Mul(l) => (self.layer_stage(l), (0..n).filter(|&j| !butterfly(self.logn, l, j).3).collect()),
+                Point::Out(l) => (self.layer_stage(l) + 1, (0..n).collect()),
+            }
+        }
+
+        /// A step's exact reachable ends.
+        pub fn ends(&self, p: Point) -> (i64, i64) {
+            let (stage, js) = self.targets(p);
+            let sets = || js.iter().map(|&j| &self.sets[stage][j]);
+            (sets().map(Set::min).min().unwrap().into(), sets().map(Set::max).max().unwrap().into())
+        }
+
+        /// An input that drives the step to its high (low) end (unconstrained coefficients 0).
+        pub fn input(&self, p: Point, high: bool) -> Vec<i16> {
+            let (stage, js) = self.targets(p);
+            let end = |j: usize| if high { self.sets[stage][j].max() } else { -self.sets[stage][j].min() };
+            let j = *js.iter().max_by_key(|&&j| end(j)).unwrap();
+            let value = if high { self.sets[stage][j].max() } else { self.sets[stage][j].min() };
+            let mut x = vec![0; 1 << self.logn];
+            self.build(Target { stage, j, value }, &mut x);
+            x
+        }
+
+        fn build(&self, t: Target, x: &mut [i16]) {
+            let Target { stage, j, value } = t;
+            if stage == 0 {
+                x[j] = value as i16;
+                return;
+            }
+            let k = stage - 1;
+            let missing = || format!("fndsa_ntt solver: no preimage of {value} (coefficient {j}, stage {k})");
+            match self.stages[k] {
+                Stage::Red => {
+                    let pre = self.sets[k][j].preimage(Op::Red, value).unwrap_or_else(|| panic!("{}", missing()));
+                    self.build(Target { stage: k, j, value: pre }, x);
+                }
+                Stage::Layer(l) => {
+                    let (lo, hi, z, top) = butterfly(self.logn, l, j);
+                    let op = Op::Mul(ZETA[z], ZETA_BR[z]);
+                    let (u, v) = (&self.sets[k][lo], &self.sets[k][hi]);
+                    let t = &self.images[&(op, v.clone())];
+                    let split = if top { u.split(t, value) } else { u.split(&t.neg(), value).map(|(a, b)| (a, -b)) };
+                    let (vu, vt) = split.unwrap_or_else(|| panic!("{}", missing()));
+                    let vv = v.preimage(op, vt).unwrap_or_else(|| panic!("{}", missing()));
+                    self.build(Target { stage: k, j: lo, value: vu }, x);
+                    self.build(Target { stage: k, j: hi, value: vv }, x);
+                }
+            }
+        }
+    }
+}
+
+/// The steps of the MVE kernels with their proven intervals ([`bounds`]) and corner cases: the forward kernels'
+/// exact reachable ends and inputs that reach them ([`super::solver`]), the inverse kernels' found by hill climbing
+/// on the models ([`crate::coverage::seek`]).
 pub mod steps {
     use std::sync::LazyLock;
 
+    use super::solver::{Point, Solver};
     use super::{FWD_IN, INV_IN, bounds, passes, steps_of};
-    use crate::coverage::{Found, Step, seek};
+    use crate::coverage::{Found, Proven, Step, seek};
 
-    const DEPENDENT: &str = "the best a search found, not solved exactly: past a pass's first layer the proof adds \
-                             each layer's worst multiplication error and reduction output, which one input may not \
-                             attain at every layer";
+    const DEPENDENT: &str = "the best a search found, not solved exactly: the proof adds each layer's worst \
+                             multiplication error and reduction output, which one input may not attain at every layer";
+
+    const SOLVED: &str = "exact (solved backwards): a butterfly's u and v depend on disjoint inputs, so their \
+                          reachable sets add, and each reduction's and multiplication's image is exhaustive; the \
+                          proof adds each layer's worst multiplication error and reduction output, which no input \
+                          attains at every layer";
+
+    /// The forward kernels' reachable sets, solved once per process and size.
+    static SOLVER_512: LazyLock<Solver> = LazyLock::new(|| Solver::new(9));
+    static SOLVER_1024: LazyLock<Solver> = LazyLock::new(|| Solver::new(10));
+
+    fn solver(logn: u32) -> &'static Solver {
+        if logn == 9 { &SOLVER_512 } else { &SOLVER_1024 }
+    }
 
     /// The layers that start a register pass, the last one (three layers after its gathers) included.
     fn pass_starts(logn: u32) -> Vec<usize> {
@@ -754,20 +1081,26 @@ pub mod steps {
         let s = steps_of(logn);
         let (_, l) = bounds::forward_layers(logn, i64::from(FWD_IN)).expect("the forward bounds hold");
         let starts = pass_starts(logn);
+        let exact = |step: Step, p: Point| {
+            let (lo, hi) = solver(logn).ends(p);
+            let Proven::Range { lo: plo, hi: phi } = step.proven else { unreachable!("integer steps") };
+            // Two independent computations of the same step: the exact ends lie inside the proof's.
+            assert!(plo <= lo && hi <= phi, "{}: reachable {lo}..={hi} outside the proof's {plo}..={phi}", step.name);
+            if lo > plo || hi < phi { step.reachable(lo, hi, SOLVED) } else { step }
+        };
         let mut out = Vec::new();
         for layer in 0..logn as usize {
+            let l32 = layer as u32;
             if starts.contains(&layer) {
                 let red = l.red[layer];
                 out.push(if layer == 0 {
                     Step::range(s.fwd_red[layer], -red, red - 1)
                 } else {
-                    Step::magnitude(s.fwd_red[layer], red).note(DEPENDENT)
+                    exact(Step::magnitude(s.fwd_red[layer], red), Point::Red(l32))
                 });
             }
-            let first = starts.contains(&layer);
-            let note = |step: Step| if first { step } else { step.note(DEPENDENT) };
-            out.push(note(Step::magnitude(s.fwd_mul[layer], l.mul[layer])));
-            out.push(note(Step::magnitude(s.fwd_sum[layer], l.sum[layer])));
+            out.push(exact(Step::magnitude(s.fwd_mul[layer], l.mul[layer]), Point::Mul(l32)));
+            out.push(exact(Step::magnitude(s.fwd_sum[layer], l.sum[layer]), Point::Out(l32)));
         }
         out
     }
@@ -786,37 +1119,43 @@ pub mod steps {
         out
     }
 
-    /// Moves per search (the model of a 1024-point NTT takes tens of microseconds).
+    /// Moves per search of the inverse kernels (the model of a 1024-point NTT takes tens of microseconds).
     pub const ITERATIONS: usize = 400;
 
-    /// The steps searched: those the edge cases do not already drive to their ends (the first reduction's input
-    /// is the kernel's input).
-    fn searched(logn: u32, forward: bool) -> Vec<&'static str> {
+    /// The forward kernel's steps the corner cases are for: those the edge cases do not already drive to their
+    /// ends (the first reduction's input is the kernel's input), in layer order.
+    fn solved(logn: u32) -> Vec<Point> {
+        let reds = pass_starts(logn).into_iter().skip(1).map(|l| Point::Red(l as u32));
+        reds.chain((0..logn).flat_map(|l| [Point::Mul(l), Point::Out(l)])).collect()
+    }
+
+    /// The inverse kernel's steps searched: every layer's sums and differences.
+    fn searched(logn: u32) -> Vec<&'static str> {
         let s = steps_of(logn);
-        if forward {
-            let starts = pass_starts(logn);
-            let reds = starts.iter().skip(1).map(|&l| s.fwd_red[l]);
-            reds.chain((0..logn as usize).flat_map(|l| [s.fwd_mul[l], s.fwd_sum[l]])).collect()
-        } else {
-            (0..logn as usize).flat_map(|l| [s.inv_sum[l], s.inv_dif[l]]).collect()
-        }
+        (0..logn as usize).flat_map(|l| [s.inv_sum[l], s.inv_dif[l]]).collect()
     }
 
-    /// How many corner cases a kernel has (two per searched step), without searching.
+    /// How many corner cases a kernel has (two per step), without solving or searching.
     pub fn corner_cases(logn: u32, forward: bool) -> usize {
-        2 * searched(logn, forward).len()
+        2 * if forward { solved(logn).len() } else { searched(logn).len() }
     }
 
-    fn search(logn: u32, forward: bool) -> Vec<Vec<i16>> {
+    /// The forward kernel: an input for each step's high end, then one for its low end.
+    fn solve(logn: u32) -> Vec<Vec<i16>> {
+        let solver = solver(logn);
+        solved(logn).into_iter().flat_map(|p| [solver.input(p, true), solver.input(p, false)]).collect()
+    }
+
+    fn search(logn: u32) -> Vec<Vec<i16>> {
         let n = 1usize << logn;
-        let max = if forward { i16::MAX } else { INV_IN as i16 };
+        let max = INV_IN as i16;
         let run = |x: &[i16]| {
             let mut a = x.to_vec();
-            if forward { super::ntt_fwd(logn, &mut a) } else { super::ntt_inv(logn, &mut a) }
+            super::ntt_inv(logn, &mut a)
         };
         let mut out = Vec::new();
         let mut from = vec![max; n];
-        for (k, step) in searched(logn, forward).into_iter().enumerate() {
+        for (k, step) in searched(logn).into_iter().enumerate() {
             // The high end, from the input found for the step before (steps in layer order: a deeper layer's
             // extreme builds on the shallower ones'); the low end is its negation (the models are odd functions but
             // for the rounding of exact ties, so the negated input reaches the negated extreme within a unit).
@@ -828,10 +1167,10 @@ pub mod steps {
         out
     }
 
-    pub static FWD_512: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(9, true));
-    pub static FWD_1024: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(10, true));
-    pub static INV_512: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(9, false));
-    pub static INV_1024: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(10, false));
+    pub static FWD_512: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| solve(9));
+    pub static FWD_1024: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| solve(10));
+    pub static INV_512: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(9));
+    pub static INV_1024: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(10));
 
     /// The corner cases of a kernel.
     pub fn corners(logn: u32, forward: bool) -> &'static [Vec<i16>] {
