@@ -8,6 +8,9 @@
 //! - Keygen inverse FFT ([`keygen_ifft_halving_corners`]): the first slot of every block is a tree of halved sums of
 //!   the block's inputs only, so the input at that slot moves the halving's operand by exactly one per 2^h added (h
 //!   the halvings in between): solving backwards through the butterflies sets the operand to 2^63 - 1 or -2^63.
+//! - Keygen forward FFT ([`keygen_fft_fraction_corners`]): a value whose butterfly partner is zero passes a layer
+//!   unchanged, so one input word reaches every butterfly of a chosen layer, where it completes a twiddle's low word
+//!   to the largest fraction a product's floor can drop.
 //! - FN-DSA Bernoulli exponent ([`sampler_exponent_corners`]): x(r) = (z - r)^2 dss - z0^2 c is solved for
 //!   x = k ln 2 in closed form, then the centre r is stepped ulp by ulp around the root, keeping the values where
 //!   x / ln 2 (as the kernel computes it, x * (1/ln 2) rounded) is an integer or one ulp from one.
@@ -250,6 +253,60 @@ pub fn keygen_ifft_halving_corners() -> Vec<(u32, Vec<u64>)> {
     out
 }
 
+/// The twiddle words of forward-FFT layer h (values 2^h apart) over every degree that has it: for each, the degree,
+/// the entry k and which product (0: sr c, 1: si d, 2: (sr + si)(c + d)) it multiplies, with its low word.
+fn fft_twiddle_words(h: u32) -> impl Iterator<Item = (u32, usize, usize, u32)> {
+    (h + 2..=10).flat_map(move |logn| {
+        let m = 1usize << (logn - 1 - h);
+        (m..m + m / 2).flat_map(move |k| {
+            let (sr, si) = fxp::roots()[k];
+            [sr, si, sr.wrapping_add(si)].into_iter().enumerate().map(move |(p, w)| (logn, k, p, w as u32))
+        })
+    })
+}
+
+/// The largest fraction (a b) mod 2^32 a product of forward-FFT layer h can drop, and a twiddle word that reaches it
+/// (degree, entry, product, low word): a twiddle word w = 2^v u (u odd) times any data word gives exactly the
+/// multiples of 2^v, so the largest is 2^32 - 2^v for the smallest v among the layer's twiddle words.
+pub fn fft_fraction_max(h: u32) -> (i64, (u32, usize, usize, u32)) {
+    let best = fft_twiddle_words(h).filter(|t| t.3 != 0).min_by_key(|t| (t.3.trailing_zeros(), t.0)).unwrap();
+    ((1i64 << 32) - (1i64 << best.3.trailing_zeros()), best)
+}
+
+/// The inverse of an odd u modulo 2^32 (Newton's iteration doubles the correct bits each step).
+fn inverse_mod_2_32(u: u32) -> u32 {
+    let mut x = u;
+    for _ in 0..5 {
+        x = x.wrapping_mul(2u32.wrapping_sub(u.wrapping_mul(x)));
+    }
+    x
+}
+
+/// Forward-FFT inputs (logn, f) whose products drop the largest fraction each layer allows ([`fft_fraction_max`]),
+/// one per layer 0..=8 (the zero vector, an edge case, drops 0 everywhere).
+///
+/// Construction: in the forward FFT a value in the x slot of a butterfly whose y slot is zero is copied unchanged
+/// to both outputs (the product of a twiddle and zero is exactly zero). So the input f[2^h] = c, f[2^h + n/2] = d,
+/// everything else zero, reaches layer h with x = 0 and y = (c, d) in every butterfly: every entry of the layer
+/// meets (c, d). The data word that completes a twiddle word w = 2^v u to 2^32 - 2^v is -u^-1 mod 2^32; it goes in
+/// c (products sr c and (sr + si)(c + d), with d = 0) or in d (product si d, with c = 0).
+pub fn keygen_fft_fraction_corners() -> Vec<(u32, Vec<u64>)> {
+    let mut rng = SplitMix::new(0xF0F7_C0E2);
+    (0..9u32)
+        .map(|h| {
+            let (_, (logn, _, product, w)) = fft_fraction_max(h);
+            let data = u64::from(inverse_mod_2_32(w >> w.trailing_zeros()).wrapping_neg());
+            // The high word is free: random, so that the case tests the whole product.
+            let word = data | u64::from(rng.next_u32()) << 32;
+            let hn = 1usize << (logn - 1);
+            let mut f = vec![0u64; 2 * hn];
+            let slot = if product == 1 { (1 << h) + hn } else { 1 << h };
+            f[slot] = word;
+            (logn, f)
+        })
+        .collect()
+}
+
 /// How close x * (1/ln 2), the Bernoulli exponent's quotient as the kernel rounds it, comes to an integer: 0 at
 /// an integer, -1 one ulp below, +1 one ulp above, None beyond one ulp.
 pub fn ulps_from_integer(q: f64) -> Option<i32> {
@@ -372,6 +429,42 @@ mod tests {
                 }
                 assert_eq!(hit, [[true; 2]; 4], "logn {logn} layer {h}");
             }
+        }
+    }
+
+    #[test]
+    fn every_forward_fft_layer_drops_its_largest_fraction() {
+        let corners = keygen_fft_fraction_corners();
+        assert_eq!(corners.len(), 9);
+        for (h, (logn, f)) in corners.iter().enumerate() {
+            let (max, (_, k, product, _)) = fft_fraction_max(h as u32);
+            assert!(max >= (1 << 31), "layer {h}: {max}");
+            // Run the reference's earlier layers, then the layer's products on the twiddle found.
+            let hn = 1usize << (logn - 1);
+            let ht = 1usize << h;
+            let lm = logn - 1 - h as u32;
+            let mut g = f.clone();
+            let mut t = hn;
+            for l in 1..lm {
+                let (m, half) = (1usize << l, t >> 1);
+                for i in 0..m / 2 {
+                    let (sr, si) = fxp::roots()[m + i];
+                    for j in i * t..i * t + half {
+                        let (xr, xi) = (g[j], g[j + hn]);
+                        let (zr, zi) = fxp::cmul(sr, si, g[j + half], g[j + half + hn]);
+                        g[j] = xr.wrapping_add(zr);
+                        g[j + hn] = xi.wrapping_add(zi);
+                        g[j + half] = xr.wrapping_sub(zr);
+                        g[j + half + hn] = xi.wrapping_sub(zi);
+                    }
+                }
+                t = half;
+            }
+            let block = k - (1 << lm);
+            let (c, d) = (g[block * 2 * ht + ht], g[block * 2 * ht + ht + hn]);
+            let (sr, si) = fxp::roots()[k];
+            let (a, b) = [(sr, c), (si, d), (sr.wrapping_add(si), c.wrapping_add(d))][product];
+            assert_eq!(i64::from((a as u32).wrapping_mul(b as u32)), max, "layer {h}");
         }
     }
 

@@ -1,5 +1,5 @@
 //! The case generators are pinned: a few cases of every kernel (the first two edge cases, the last one, the first
-//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 4. A change that
+//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 5. A change that
 //! gives other cases for the same (seed, case) fails here: then raise `CASE_GENERATORS` (campaigns of another version
 //! are not resumed) and record the new values.
 
@@ -123,9 +123,9 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.keygen.div_selfadj.scalar", "c961c2a1663e305e"),
     ("fndsa.keygen.invnorm.scalar", "4a4c207156829557"),
     ("fndsa.keygen.inv_mul2e.scalar", "01fbd6163eb0da24"),
-    ("fndsa.keygen.fft", "2ab307db2b289704"),
+    ("fndsa.keygen.fft", "6fb811310a71bf4a"),
     ("fndsa.keygen.ifft", "e7ee8acb26742933"),
-    ("fndsa.keygen.fft.scalar", "2ab307db2b289704"),
+    ("fndsa.keygen.fft.scalar", "6fb811310a71bf4a"),
     ("fndsa.keygen.ifft.scalar", "e7ee8acb26742933"),
     ("fndsa.verify", "594bf771885abc0a"),
     ("fndsa.verify.scalar", "594bf771885abc0a"),
@@ -186,7 +186,7 @@ fn digest(id: &str) -> String {
 
 #[test]
 fn every_kernels_cases_are_the_pinned_ones() {
-    assert_eq!(CASE_GENERATORS, 4, "new generators: record the new pins below");
+    assert_eq!(CASE_GENERATORS, 5, "new generators: record the new pins below");
     let ids: Vec<&str> = registry::all().map(|k| k.id).collect();
     let pinned: Vec<&str> = PINS.iter().map(|(id, _)| *id).collect();
     let missing: Vec<String> =

@@ -2,7 +2,7 @@
 //! differs from the kernel's only when one step reaches its extreme is caught by the default `check` depth (2,000
 //! cases) at a corner case, and not by 2,000 purely random cases (those after the edge and corner cases).
 
-use pqhelium_sim::coverage;
+use pqhelium_sim::{coverage, fxp_fft};
 use pqhelium_testbench::backend::Arg;
 use pqhelium_testbench::coverage::{first_failure, measure};
 use pqhelium_testbench::registry::{self, Kernel, Outcome};
@@ -73,6 +73,20 @@ fn fndsa_ntt_corner_cases_reach_a_mutant_random_cases_miss() {
     corner_cases_matter(mutant, 10);
 }
 
+#[test]
+fn keygen_fft_corner_cases_reach_a_mutant_random_cases_miss() {
+    // A product whose floor is wrong only when it drops the largest fraction, 2^32 - 1, in one layer.
+    let mutant = registry::variant("fndsa.keygen.fft.scalar", |k| {
+        k.model = Some(|args| {
+            wrong_at_extreme("fndsa.keygen.fft.scalar", fxp_fft::STEP_PRODUCT_FLOOR[3], fxp_fft::FRACTION_MAX, args)
+        })
+    });
+    corner_cases_matter(mutant, KEYGEN_FFT_EDGE_PATTERNS);
+}
+
+/// The keygen forward FFT's hand-picked edge cases: 8 patterns at each degree 1..=10.
+const KEYGEN_FFT_EDGE_PATTERNS: u64 = 80;
+
 /// Thresholds above the extremes the hand-picked edge cases and 2,000 random cases reach, below those the corner
 /// cases reach (`pqhelium coverage --kernel K` and `--random`, seed 1: docs/coverage.md). The ML-KEM NTT's layer 7
 /// outputs: random 16,879, corners the solver's exact ends; the products' even sums: random 345,024,109, corners
@@ -84,6 +98,10 @@ const FNDSA_FWD_T: i64 = 20_000;
 #[test]
 fn the_corner_cases_reach_every_step_they_are_for() {
     let exact = ["mlkem.ntt.fwd", "mlkem.ntt.fwd.scalar", "mlkem.basemul", "mlkem.basemul.scalar"];
+    let keygen = ["fndsa.keygen.fft", "fndsa.keygen.fft.scalar", "fndsa.keygen.ifft", "fndsa.keygen.ifft.scalar"];
+    for id in keygen {
+        assert_eq!(short_steps(id), Vec::<String>::new(), "{id}");
+    }
     let polynomial = ["mlkem.dot.k3.mve", "mlkem.matvec.k3.scalar", "mlkem.poly.reduce.scalar"];
     for id in exact.into_iter().chain(polynomial) {
         assert_eq!(short_steps(id), Vec::<String>::new(), "{id}");
