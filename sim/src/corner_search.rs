@@ -253,6 +253,91 @@ pub fn keygen_ifft_halving_corners() -> Vec<(u32, Vec<u64>)> {
     out
 }
 
+/// 2^256 - m in limbs (m < 2^32).
+fn below_2_256(m: u32) -> Fe {
+    let mut a = [u32::MAX; LIMBS];
+    a[0] = 0u32.wrapping_sub(m);
+    a
+}
+
+/// The squaring's second fold on the squares of 2^256 - m, m in 1..=256, run on the model: (value, operand) for
+/// every m that folds twice.
+fn x25519_sqr_second_folds() -> Vec<(i64, Fe)> {
+    (1..=256)
+        .filter_map(|m| {
+            let a = below_2_256(m);
+            let (_, seen) = crate::coverage::record(|| crate::x25519_fe::sqr(&a));
+            seen.get(crate::x25519_fe::SQR_REDUCE.second_fold).map(|s| (s.max, a))
+        })
+        .collect()
+}
+
+/// The smallest and largest second-fold values of the squaring that [`x25519_sqr_corners`] reach.
+pub fn x25519_sqr_fold_ends() -> (i64, i64) {
+    let folds = x25519_sqr_second_folds();
+    (folds.iter().map(|f| f.0).min().unwrap(), folds.iter().map(|f| f.0).max().unwrap())
+}
+
+/// Squaring operands at the reduction's corners: 2^256 - 76, whose square's halves give
+/// t[0..8] + 38 t[8..16] = 38 2^256 (the carry 38), and the squares of 2^256 - m whose second fold leaves the
+/// smallest and the largest value (a search over m in 1..=256: a square's halves are tied, so the pairs of the
+/// multiplication's search do not carry over).
+pub fn x25519_sqr_corners() -> Vec<Fe> {
+    let folds = x25519_sqr_second_folds();
+    let lo = folds.iter().min_by_key(|f| f.0).unwrap().1;
+    let hi = folds.iter().max_by_key(|f| f.0).unwrap().1;
+    vec![below_2_256(76), lo, hi]
+}
+
+/// The multiplication by k = 121666: for every carry c = floor(a k / 2^256), the largest a with that carry,
+/// a = floor(((c + 1) 2^256 - 1) / k), leaves r = a k - c 2^256 largest, so the second fold's value
+/// w = r + 38 c - 2^256 = 38 c - 1 - s, s = ((c + 1) 2^256 - 1) mod k; the smaller a = a_top - j give w - j k.
+/// Exhaustive over c: (value, operand) at the smallest and at the largest value.
+pub fn x25519_mul121666_fold_ends() -> ((i64, Fe), (i64, Fe)) {
+    let k = u64::from(crate::x25519_fe::A24_PLUS_ONE);
+    let two_256 = (0..256).fold(1u64, |r, _| 2 * r % k);
+    let fold = u64::from(crate::x25519_fe::FOLD);
+    // (w, c, j) at both ends.
+    let (mut lo, mut hi) = ((i64::MAX, 0, 0), (i64::MIN, 0, 0));
+    for c in 0..k {
+        let s = ((c + 1) * two_256 + k - 1) % k;
+        let w = (fold * c) as i64 - 1 - s as i64;
+        if w < 0 {
+            continue;
+        }
+        if w > hi.0 {
+            hi = (w, c, 0);
+        }
+        if w % k as i64 <= lo.0 {
+            lo = (w % k as i64, c, w as u64 / k);
+        }
+    }
+    // a = ((c + 1) 2^256 - 1 - s) / k - j, the division limb by limb from the top (limb 8 is c).
+    let operand = |c: u64, j: u64| -> Fe {
+        let s = ((c + 1) * two_256 + k - 1) % k;
+        let mut n = [u32::MAX; LIMBS];
+        n[0] -= s as u32;
+        let mut rem = c;
+        let mut a = [0u32; LIMBS];
+        for i in (0..LIMBS).rev() {
+            let cur = rem << 32 | u64::from(n[i]);
+            a[i] = (cur / k) as u32;
+            rem = cur % k;
+        }
+        let (low, borrow) = a[0].overflowing_sub(j as u32);
+        a[0] = low;
+        assert!(!borrow, "j < 2^32 - a[0] for the c found");
+        a
+    };
+    ((lo.0, operand(lo.1, lo.2)), (hi.0, operand(hi.1, hi.2)))
+}
+
+/// Operands of the multiplication by 121666 whose second fold leaves the smallest and the largest value.
+pub fn x25519_mul121666_corners() -> Vec<Fe> {
+    let (lo, hi) = x25519_mul121666_fold_ends();
+    vec![lo.1, hi.1]
+}
+
 /// The twiddle words of forward-FFT layer h (values 2^h apart) over every degree that has it: for each, the degree,
 /// the entry k and which product (0: sr c, 1: si d, 2: (sr + si)(c + d)) it multiplies, with its low word.
 fn fft_twiddle_words(h: u32) -> impl Iterator<Item = (u32, usize, usize, u32)> {
@@ -430,6 +515,29 @@ mod tests {
                 assert_eq!(hit, [[true; 2]; 4], "logn {logn} layer {h}");
             }
         }
+    }
+
+    #[test]
+    fn the_field_corners_fold_at_their_ends() {
+        use crate::coverage::record;
+        use crate::x25519_fe::{MUL121666_FOLD, SQR_REDUCE, mul121666, sqr};
+        let sqr_corners = x25519_sqr_corners();
+        let (_, seen) = record(|| sqr(&sqr_corners[0]));
+        assert_eq!(seen.get(SQR_REDUCE.carry).unwrap().max, 38);
+        let (lo, hi) = x25519_sqr_fold_ends();
+        eprintln!("squaring's second fold {lo}..={hi}");
+        let (_, seen) = record(|| sqr_corners[1..].iter().map(sqr).count());
+        let s = seen.get(SQR_REDUCE.second_fold).unwrap();
+        assert_eq!((s.min, s.max), (lo, hi));
+        assert!(lo <= 11 && hi >= 1331, "{lo}..={hi}");
+        let ((w_lo, a_lo), (w_hi, a_hi)) = x25519_mul121666_fold_ends();
+        assert_eq!(w_lo, 0);
+        for (w, a) in [(w_lo, a_lo), (w_hi, a_hi)] {
+            let (_, seen) = record(|| mul121666(&a));
+            assert_eq!(seen.get(MUL121666_FOLD.second_fold).map(|s| s.max), Some(w));
+        }
+        // Below the proof's bound 38 * 121665 - 1.
+        assert!(w_hi > 4_600_000 && w_hi < 38 * 121_665, "{w_hi}");
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! differs from the kernel's only when one step reaches its extreme is caught by the default `check` depth (2,000
 //! cases) at a corner case, and not by 2,000 purely random cases (those after the edge and corner cases).
 
-use pqhelium_sim::{coverage, fxp_fft};
+use std::sync::LazyLock;
+
+use pqhelium_sim::{corner_search, coverage, fxp_fft, x25519_fe};
 use pqhelium_testbench::backend::Arg;
 use pqhelium_testbench::coverage::{first_failure, measure};
 use pqhelium_testbench::registry::{self, Kernel, Outcome};
@@ -16,6 +18,17 @@ fn wrong_at_extreme(id: &str, step: &str, threshold: i64, args: &[Arg]) -> Outco
     let kernel = registry::find(id).unwrap();
     let (mut outcome, seen) = coverage::record(|| kernel.expected(args));
     if seen.get(step).is_some_and(|s| s.max >= threshold || s.min <= -threshold) {
+        outcome.buffers[0][0] ^= 1;
+    }
+    outcome
+}
+
+/// The true model's outcome, changed when `step` reached `end` or below while the model ran: a kernel wrong only at
+/// the low end of a step whose values are not symmetric about zero.
+fn wrong_at_low_end(id: &str, step: &str, end: i64, args: &[Arg]) -> Outcome {
+    let kernel = registry::find(id).unwrap();
+    let (mut outcome, seen) = coverage::record(|| kernel.expected(args));
+    if seen.get(step).is_some_and(|s| s.min <= end) {
         outcome.buffers[0][0] ^= 1;
     }
     outcome
@@ -84,6 +97,22 @@ fn keygen_fft_corner_cases_reach_a_mutant_random_cases_miss() {
     corner_cases_matter(mutant, KEYGEN_FFT_EDGE_PATTERNS);
 }
 
+#[test]
+fn x25519_sqr_corner_cases_reach_a_mutant_random_cases_miss() {
+    // A squaring whose second fold is wrong only at the smallest value the search finds, 11. (The largest carry,
+    // 38, is no such corner: random elements of all-ones limbs above a random low limb reach it.)
+    let mutant = registry::variant("x25519.fe.sqr", |k| {
+        k.model = Some(|args| wrong_at_low_end("x25519.fe.sqr", x25519_fe::SQR_REDUCE.second_fold, *SQR_FOLD_LOW, args))
+    });
+    corner_cases_matter(mutant, X25519_EDGE_VALUES);
+}
+
+/// The smallest second-fold value of the squaring the search finds (11).
+static SQR_FOLD_LOW: LazyLock<i64> = LazyLock::new(|| corner_search::x25519_sqr_fold_ends().0);
+
+/// The X25519 field kernels' hand-picked edge values (one operand).
+const X25519_EDGE_VALUES: u64 = 15;
+
 /// The keygen forward FFT's hand-picked edge cases: 8 patterns at each degree 1..=10.
 const KEYGEN_FFT_EDGE_PATTERNS: u64 = 80;
 
@@ -99,7 +128,8 @@ const FNDSA_FWD_T: i64 = 20_000;
 fn the_corner_cases_reach_every_step_they_are_for() {
     let exact = ["mlkem.ntt.fwd", "mlkem.ntt.fwd.scalar", "mlkem.basemul", "mlkem.basemul.scalar"];
     let keygen = ["fndsa.keygen.fft", "fndsa.keygen.fft.scalar", "fndsa.keygen.ifft", "fndsa.keygen.ifft.scalar"];
-    for id in keygen {
+    let x25519 = ["x25519.fe.mul", "x25519.fe.sqr", "x25519.fe.add", "x25519.fe.sub", "x25519.fe.mul121666"];
+    for id in keygen.into_iter().chain(x25519) {
         assert_eq!(short_steps(id), Vec::<String>::new(), "{id}");
     }
     let polynomial = ["mlkem.dot.k3.mve", "mlkem.matvec.k3.scalar", "mlkem.poly.reduce.scalar"];
