@@ -136,6 +136,13 @@ fn the_corner_cases_reach_every_step_they_are_for() {
     for id in exact.into_iter().chain(polynomial) {
         assert_eq!(short_steps(id), Vec::<String>::new(), "{id}");
     }
+    // Conversions whose steps take few values (decompression's dropped bits, 12-bit values, the reduction by 1 of
+    // an int16_t): `check`'s cases reach every end without corner cases.
+    let conversions = ["mlkem.order.from_mve", "mlkem.decompress.du10.mve", "mlkem.decompress.dv4.scalar"];
+    for id in conversions.into_iter().chain(["mlkem.decompress.d1.mve", "mlkem.poly.decode12.mve"]) {
+        let c = measure(registry::find(id).unwrap(), 1, 0..CHECK_CASES).unwrap();
+        assert!(!c.steps.is_empty() && c.steps.iter().all(|s| s.at_bound), "{id}: {:?}", c.steps);
+    }
     // Compression's rounding: the edge cases hold every boundary, so the remainder mod q reaches 0 and q - 1 (the
     // values closest to a tie); the reduction and the dividend reach their ends in the random cases.
     let compress =
