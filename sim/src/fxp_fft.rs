@@ -241,15 +241,15 @@ impl Kernel {
 
     /// (zr, zi) = (sr, si) (c, d), three multiplications; `floor` names the products' step (forward FFT).
     fn cmul(self, s: &Twiddle, c: V64, d: V64, floor: Option<&'static str>) -> (V64, V64) {
+        let z0 = self.mul64(s.re, c);
+        let z1 = self.mul64(s.im, d);
         let cd = add64(c, d);
+        let z2 = self.mul64(s.sum, cd);
         if let Some(step) = floor {
             observe_fraction(step, s.re.lo, c.lo);
             observe_fraction(step, s.im.lo, d.lo);
             observe_fraction(step, s.sum.lo, cd.lo);
         }
-        let z0 = self.mul64(s.re, c);
-        let z1 = self.mul64(s.im, d);
-        let z2 = self.mul64(s.sum, cd);
         (sub64(z0, z1), sub64(z2, add64(z0, z1)))
     }
 
