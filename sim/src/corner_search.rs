@@ -8,6 +8,9 @@
 //! - Keygen inverse FFT ([`keygen_ifft_halving_corners`]): the first slot of every block is a tree of halved sums of
 //!   the block's inputs only, so the input at that slot moves the halving's operand by exactly one per 2^h added (h
 //!   the halvings in between): solving backwards through the butterflies sets the operand to 2^63 - 1 or -2^63.
+//! - Keygen forward FFT ([`keygen_fft_fraction_corners`]): a value whose butterfly partner is zero passes a layer
+//!   unchanged, so one input word reaches every butterfly of a chosen layer, where it completes a twiddle's low word
+//!   to the largest fraction a product's floor can drop.
 //! - FN-DSA Bernoulli exponent ([`sampler_exponent_corners`]): x(r) = (z - r)^2 dss - z0^2 c is solved for
 //!   x = k ln 2 in closed form, then the centre r is stepped ulp by ulp around the root, keeping the values where
 //!   x / ln 2 (as the kernel computes it, x * (1/ln 2) rounded) is an integer or one ulp from one.
@@ -250,6 +253,145 @@ pub fn keygen_ifft_halving_corners() -> Vec<(u32, Vec<u64>)> {
     out
 }
 
+/// 2^256 - m in limbs (m < 2^32).
+fn below_2_256(m: u32) -> Fe {
+    let mut a = [u32::MAX; LIMBS];
+    a[0] = 0u32.wrapping_sub(m);
+    a
+}
+
+/// The squaring's second fold on the squares of 2^256 - m, m in 1..=256, run on the model: (value, operand) for
+/// every m that folds twice.
+fn x25519_sqr_second_folds() -> Vec<(i64, Fe)> {
+    (1..=256)
+        .filter_map(|m| {
+            let a = below_2_256(m);
+            let (_, seen) = crate::coverage::record(|| crate::x25519_fe::sqr(&a));
+            seen.get(crate::x25519_fe::SQR_REDUCE.second_fold).map(|s| (s.max, a))
+        })
+        .collect()
+}
+
+/// The smallest and largest second-fold values of the squaring that [`x25519_sqr_corners`] reach.
+pub fn x25519_sqr_fold_ends() -> (i64, i64) {
+    let folds = x25519_sqr_second_folds();
+    (folds.iter().map(|f| f.0).min().unwrap(), folds.iter().map(|f| f.0).max().unwrap())
+}
+
+/// Squaring operands at the reduction's corners: 2^256 - 76, whose square's halves give
+/// t[0..8] + 38 t[8..16] = 38 2^256 (the carry 38), and the squares of 2^256 - m whose second fold leaves the
+/// smallest and the largest value (a search over m in 1..=256: a square's halves are tied, so the pairs of the
+/// multiplication's search do not carry over).
+pub fn x25519_sqr_corners() -> Vec<Fe> {
+    let folds = x25519_sqr_second_folds();
+    let lo = folds.iter().min_by_key(|f| f.0).unwrap().1;
+    let hi = folds.iter().max_by_key(|f| f.0).unwrap().1;
+    vec![below_2_256(76), lo, hi]
+}
+
+/// The multiplication by k = 121666: for every carry c = floor(a k / 2^256), the largest a with that carry,
+/// a = floor(((c + 1) 2^256 - 1) / k), leaves r = a k - c 2^256 largest, so the second fold's value
+/// w = r + 38 c - 2^256 = 38 c - 1 - s, s = ((c + 1) 2^256 - 1) mod k; the smaller a = a_top - j give w - j k.
+/// Exhaustive over c: (value, operand) at the smallest and at the largest value.
+pub fn x25519_mul121666_fold_ends() -> ((i64, Fe), (i64, Fe)) {
+    let k = u64::from(crate::x25519_fe::A24_PLUS_ONE);
+    let two_256 = (0..256).fold(1u64, |r, _| 2 * r % k);
+    let fold = u64::from(crate::x25519_fe::FOLD);
+    // (w, c, j) at both ends.
+    let (mut lo, mut hi) = ((i64::MAX, 0, 0), (i64::MIN, 0, 0));
+    for c in 0..k {
+        let s = ((c + 1) * two_256 + k - 1) % k;
+        let w = (fold * c) as i64 - 1 - s as i64;
+        if w < 0 {
+            continue;
+        }
+        if w > hi.0 {
+            hi = (w, c, 0);
+        }
+        if w % k as i64 <= lo.0 {
+            lo = (w % k as i64, c, w as u64 / k);
+        }
+    }
+    // a = ((c + 1) 2^256 - 1 - s) / k - j, the division limb by limb from the top (limb 8 is c).
+    let operand = |c: u64, j: u64| -> Fe {
+        let s = ((c + 1) * two_256 + k - 1) % k;
+        let mut n = [u32::MAX; LIMBS];
+        n[0] -= s as u32;
+        let mut rem = c;
+        let mut a = [0u32; LIMBS];
+        for i in (0..LIMBS).rev() {
+            let cur = rem << 32 | u64::from(n[i]);
+            a[i] = (cur / k) as u32;
+            rem = cur % k;
+        }
+        let (low, borrow) = a[0].overflowing_sub(j as u32);
+        a[0] = low;
+        assert!(!borrow, "j < 2^32 - a[0] for the c found");
+        a
+    };
+    ((lo.0, operand(lo.1, lo.2)), (hi.0, operand(hi.1, hi.2)))
+}
+
+/// Operands of the multiplication by 121666 whose second fold leaves the smallest and the largest value.
+pub fn x25519_mul121666_corners() -> Vec<Fe> {
+    let (lo, hi) = x25519_mul121666_fold_ends();
+    vec![lo.1, hi.1]
+}
+
+/// The twiddle words of forward-FFT layer h (values 2^h apart) over every degree that has it: for each, the degree,
+/// the entry k and which product (0: sr c, 1: si d, 2: (sr + si)(c + d)) it multiplies, with its low word.
+fn fft_twiddle_words(h: u32) -> impl Iterator<Item = (u32, usize, usize, u32)> {
+    (h + 2..=10).flat_map(move |logn| {
+        let m = 1usize << (logn - 1 - h);
+        (m..m + m / 2).flat_map(move |k| {
+            let (sr, si) = fxp::roots()[k];
+            [sr, si, sr.wrapping_add(si)].into_iter().enumerate().map(move |(p, w)| (logn, k, p, w as u32))
+        })
+    })
+}
+
+/// The largest fraction (a b) mod 2^32 a product of forward-FFT layer h can drop, and a twiddle word that reaches it
+/// (degree, entry, product, low word): a twiddle word w = 2^v u (u odd) times any data word gives exactly the
+/// multiples of 2^v, so the largest is 2^32 - 2^v for the smallest v among the layer's twiddle words.
+pub fn fft_fraction_max(h: u32) -> (i64, (u32, usize, usize, u32)) {
+    let best = fft_twiddle_words(h).filter(|t| t.3 != 0).min_by_key(|t| (t.3.trailing_zeros(), t.0)).unwrap();
+    ((1i64 << 32) - (1i64 << best.3.trailing_zeros()), best)
+}
+
+/// The inverse of an odd u modulo 2^32 (Newton's iteration doubles the correct bits each step).
+fn inverse_mod_2_32(u: u32) -> u32 {
+    let mut x = u;
+    for _ in 0..5 {
+        x = x.wrapping_mul(2u32.wrapping_sub(u.wrapping_mul(x)));
+    }
+    x
+}
+
+/// Forward-FFT inputs (logn, f) whose products drop the largest fraction each layer allows ([`fft_fraction_max`]),
+/// one per layer 0..=8 (the zero vector, an edge case, drops 0 everywhere).
+///
+/// Construction: in the forward FFT a value in the x slot of a butterfly whose y slot is zero is copied unchanged
+/// to both outputs (the product of a twiddle and zero is exactly zero). So the input f[2^h] = c, f[2^h + n/2] = d,
+/// everything else zero, reaches layer h with x = 0 and y = (c, d) in every butterfly: every entry of the layer
+/// meets (c, d). The data word that completes a twiddle word w = 2^v u to 2^32 - 2^v is -u^-1 mod 2^32; it goes in
+/// c (products sr c and (sr + si)(c + d), with d = 0) or in d (product si d, with c = 0).
+pub fn keygen_fft_fraction_corners() -> Vec<(u32, Vec<u64>)> {
+    let mut rng = SplitMix::new(0xF0F7_C0E2);
+    (0..9u32)
+        .map(|h| {
+            let (_, (logn, _, product, w)) = fft_fraction_max(h);
+            let data = u64::from(inverse_mod_2_32(w >> w.trailing_zeros()).wrapping_neg());
+            // The high word is free: random, so that the case tests the whole product.
+            let word = data | u64::from(rng.next_u32()) << 32;
+            let hn = 1usize << (logn - 1);
+            let mut f = vec![0u64; 2 * hn];
+            let slot = if product == 1 { (1 << h) + hn } else { 1 << h };
+            f[slot] = word;
+            (logn, f)
+        })
+        .collect()
+}
+
 /// How close x * (1/ln 2), the Bernoulli exponent's quotient as the kernel rounds it, comes to an integer: 0 at
 /// an integer, -1 one ulp below, +1 one ulp above, None beyond one ulp.
 pub fn ulps_from_integer(q: f64) -> Option<i32> {
@@ -372,6 +514,65 @@ mod tests {
                 }
                 assert_eq!(hit, [[true; 2]; 4], "logn {logn} layer {h}");
             }
+        }
+    }
+
+    #[test]
+    fn the_field_corners_fold_at_their_ends() {
+        use crate::coverage::record;
+        use crate::x25519_fe::{MUL121666_FOLD, SQR_REDUCE, mul121666, sqr};
+        let sqr_corners = x25519_sqr_corners();
+        let (_, seen) = record(|| sqr(&sqr_corners[0]));
+        assert_eq!(seen.get(SQR_REDUCE.carry).unwrap().max, 38);
+        let (lo, hi) = x25519_sqr_fold_ends();
+        eprintln!("squaring's second fold {lo}..={hi}");
+        let (_, seen) = record(|| sqr_corners[1..].iter().map(sqr).count());
+        let s = seen.get(SQR_REDUCE.second_fold).unwrap();
+        assert_eq!((s.min, s.max), (lo, hi));
+        assert!(lo <= 11 && hi >= 1331, "{lo}..={hi}");
+        let ((w_lo, a_lo), (w_hi, a_hi)) = x25519_mul121666_fold_ends();
+        assert_eq!(w_lo, 0);
+        for (w, a) in [(w_lo, a_lo), (w_hi, a_hi)] {
+            let (_, seen) = record(|| mul121666(&a));
+            assert_eq!(seen.get(MUL121666_FOLD.second_fold).map(|s| s.max), Some(w));
+        }
+        // Below the proof's bound 38 * 121665 - 1.
+        assert!(w_hi > 4_600_000 && w_hi < 38 * 121_665, "{w_hi}");
+    }
+
+    #[test]
+    fn every_forward_fft_layer_drops_its_largest_fraction() {
+        let corners = keygen_fft_fraction_corners();
+        assert_eq!(corners.len(), 9);
+        for (h, (logn, f)) in corners.iter().enumerate() {
+            let (max, (_, k, product, _)) = fft_fraction_max(h as u32);
+            assert!(max >= (1 << 31), "layer {h}: {max}");
+            // Run the reference's earlier layers, then the layer's products on the twiddle found.
+            let hn = 1usize << (logn - 1);
+            let ht = 1usize << h;
+            let lm = logn - 1 - h as u32;
+            let mut g = f.clone();
+            let mut t = hn;
+            for l in 1..lm {
+                let (m, half) = (1usize << l, t >> 1);
+                for i in 0..m / 2 {
+                    let (sr, si) = fxp::roots()[m + i];
+                    for j in i * t..i * t + half {
+                        let (xr, xi) = (g[j], g[j + hn]);
+                        let (zr, zi) = fxp::cmul(sr, si, g[j + half], g[j + half + hn]);
+                        g[j] = xr.wrapping_add(zr);
+                        g[j + hn] = xi.wrapping_add(zi);
+                        g[j + half] = xr.wrapping_sub(zr);
+                        g[j + half + hn] = xi.wrapping_sub(zi);
+                    }
+                }
+                t = half;
+            }
+            let block = k - (1 << lm);
+            let (c, d) = (g[block * 2 * ht + ht], g[block * 2 * ht + ht + hn]);
+            let (sr, si) = fxp::roots()[k];
+            let (a, b) = [(sr, c), (si, d), (sr.wrapping_add(si), c.wrapping_add(d))][product];
+            assert_eq!(i64::from((a as u32).wrapping_mul(b as u32)), max, "layer {h}");
         }
     }
 

@@ -20,7 +20,78 @@ use std::sync::OnceLock;
 
 use pqhelium_core::fndsa::keygen::fxp::roots;
 
+use crate::coverage::{self, step_names};
 use crate::mve::*;
+
+/// Bound-coverage steps, shared by the MVE kernels and the baselines: the arithmetic is the same (every product and
+/// halving exact before one floor), and below degree 2^[`VECTOR_LOGN_MIN`] the MVE kernels run the baseline's code,
+/// so one name per layer covers both. Layer h pairs values 2^h apart.
+///
+/// The inverse FFT: the operand of each halving, sums and differences.
+pub const STEP_HALF_SUM: [&str; 9] = step_names!("fndsa.keygen.ifft", "half_sum", [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+pub const STEP_HALF_DIFF: [&str; 9] = step_names!("fndsa.keygen.ifft", "half_diff", [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+/// The forward FFT: the fraction each product's floor drops, (a b) mod 2^32 = (al bl) mod 2^32 (the low words'
+/// product is the only partial product with bits below 2^32), in [0, 2^32 - 1].
+pub const STEP_PRODUCT_FLOOR: [&str; 9] = step_names!("fndsa.keygen.fft", "product_floor", [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+
+/// The largest fraction a product's floor can drop.
+pub const FRACTION_MAX: i64 = u32::MAX as i64;
+
+/// The inverse FFT's steps: every halving's operand may be any 64-bit value (wrapping sums); past layer 0 it is a
+/// sum or difference of two halved values in [-2^62, 2^62 - 1], which bounds what it can reach
+/// (`corner_search::ifft_halving_ends`, every end reached by the contract's corner cases).
+pub fn ifft_steps() -> Vec<coverage::Step> {
+    let mut steps = Vec::new();
+    for h in 0..STEP_HALF_SUM.len() {
+        let [sum_lo, sum_hi, diff_lo, diff_hi] = crate::corner_search::ifft_halving_ends(h as u32);
+        let why = "each term is a halved value in [-2^62, 2^62 - 1]";
+        let step = |name, lo, hi| {
+            let s = coverage::Step::range(name, i64::MIN, i64::MAX);
+            if (lo, hi) == (i64::MIN, i64::MAX) { s } else { s.reachable(lo, hi, why) }
+        };
+        steps.push(step(STEP_HALF_SUM[h], sum_lo, sum_hi));
+        steps.push(step(STEP_HALF_DIFF[h], diff_lo, diff_hi));
+    }
+    steps
+}
+
+/// The forward FFT's steps: each layer's dropped fractions, proven in [0, 2^32 - 1]. One operand of every product
+/// is a twiddle word (sr, si or sr + si of the layer's entries), so when the low words of a layer's twiddles are all
+/// multiples of 2^v the fraction is too, and 2^32 - 2^v is its largest value
+/// (`corner_search::fft_fraction_max`, reached by the contract's corner cases).
+pub fn fft_steps() -> Vec<coverage::Step> {
+    (0..STEP_PRODUCT_FLOOR.len())
+        .map(|h| {
+            let step = coverage::Step::range(STEP_PRODUCT_FLOOR[h], 0, FRACTION_MAX);
+            let max = crate::corner_search::fft_fraction_max(h as u32).0;
+            if max == FRACTION_MAX {
+                step
+            } else {
+                let v = (FRACTION_MAX + 1 - max).trailing_zeros();
+                step.reachable(0, max, format!("the low words of this layer's twiddles are multiples of 2^{v}"))
+            }
+        })
+        .collect()
+}
+
+/// Observes the fraction the floor of a b drops, lane by lane.
+fn observe_fraction(step: &'static str, a: Q, b: Q) {
+    if coverage::enabled() {
+        for (x, y) in a.u32().into_iter().zip(b.u32()) {
+            coverage::observe(step, i64::from(x.wrapping_mul(y)));
+        }
+    }
+}
+
+/// Observes the operands of an inverse butterfly's halvings, x + y and x - y, lane by lane.
+fn observe_halvings(layer: usize, x: V64, y: V64) {
+    if coverage::enabled() {
+        for (x, y) in x.to_u64().into_iter().zip(y.to_u64()) {
+            coverage::observe(STEP_HALF_SUM[layer], x.wrapping_add(y) as i64);
+            coverage::observe(STEP_HALF_DIFF[layer], x.wrapping_sub(y) as i64);
+        }
+    }
+}
 
 /// Butterflies per vector; the MVE kernels vectorise every layer from this degree on (below it, the portable code).
 pub const LANES: usize = 4;
@@ -168,16 +239,22 @@ impl Kernel {
         mul64_rounding(a, b, self.rounding)
     }
 
-    /// (zr, zi) = (sr, si) (c, d), three multiplications.
-    fn cmul(self, s: &Twiddle, c: V64, d: V64) -> (V64, V64) {
+    /// (zr, zi) = (sr, si) (c, d), three multiplications; `floor` names the products' step (forward FFT).
+    fn cmul(self, s: &Twiddle, c: V64, d: V64, floor: Option<&'static str>) -> (V64, V64) {
         let z0 = self.mul64(s.re, c);
         let z1 = self.mul64(s.im, d);
-        let z2 = self.mul64(s.sum, add64(c, d));
+        let cd = add64(c, d);
+        let z2 = self.mul64(s.sum, cd);
+        if let Some(step) = floor {
+            observe_fraction(step, s.re.lo, c.lo);
+            observe_fraction(step, s.im.lo, d.lo);
+            observe_fraction(step, s.sum.lo, cd.lo);
+        }
         (sub64(z0, z1), sub64(z2, add64(z0, z1)))
     }
 
-    fn fwd_butterfly(self, x: &mut [V64; 2], y: &mut [V64; 2], s: &Twiddle) {
-        let (zr, zi) = self.cmul(s, y[0], y[1]);
+    fn fwd_butterfly(self, x: &mut [V64; 2], y: &mut [V64; 2], s: &Twiddle, layer: usize) {
+        let (zr, zi) = self.cmul(s, y[0], y[1], Some(STEP_PRODUCT_FLOOR[layer]));
         y[0] = sub64(x[0], zr);
         y[1] = sub64(x[1], zi);
         x[0] = add64(x[0], zr);
@@ -185,18 +262,21 @@ impl Kernel {
     }
 
     /// `s` holds the conjugated twiddle (sr, -si) and sr - si.
-    fn inv_butterfly(self, x: &mut [V64; 2], y: &mut [V64; 2], s: &Twiddle) {
+    fn inv_butterfly(self, x: &mut [V64; 2], y: &mut [V64; 2], s: &Twiddle, layer: usize) {
+        observe_halvings(layer, x[0], y[0]);
+        observe_halvings(layer, x[1], y[1]);
         let dr = half_sub64_rounding(x[0], y[0], self.zero, self.rounding);
         let di = half_sub64_rounding(x[1], y[1], self.zero, self.rounding);
         x[0] = half_add64_rounding(x[0], y[0], self.rounding);
         x[1] = half_add64_rounding(x[1], y[1], self.rounding);
-        let (zr, zi) = self.cmul(s, dr, di);
+        let (zr, zi) = self.cmul(s, dr, di, None);
         y[0] = zr;
         y[1] = zi;
     }
 
-    fn butterfly(self, x: &mut [V64; 2], y: &mut [V64; 2], s: &Twiddle, inverse: bool) {
-        if inverse { self.inv_butterfly(x, y, s) } else { self.fwd_butterfly(x, y, s) }
+    /// A butterfly of layer `layer` (values 2^layer apart).
+    fn butterfly(self, x: &mut [V64; 2], y: &mut [V64; 2], s: &Twiddle, inverse: bool, layer: usize) {
+        if inverse { self.inv_butterfly(x, y, s, layer) } else { self.fwd_butterfly(x, y, s, layer) }
     }
 
     /// Per-lane twiddles as loaded, conjugated for the inverse.
@@ -207,12 +287,13 @@ impl Kernel {
 
     /// A layer whose butterflies are `ht` >= 4 values apart: groups of 2 ht values with twiddle entry m + i.
     fn layer_wide(self, f: &mut [i32], hn: usize, m: usize, ht: usize, inverse: bool) {
+        let layer = ht.trailing_zeros() as usize;
         for i in 0..m / 2 {
             let s = twiddle_dup(m + i, inverse);
             for j in (2 * i * ht..2 * i * ht + ht).step_by(LANES) {
                 let mut x = [load2(f, j), load2(f, j + hn)];
                 let mut y = [load2(f, j + ht), load2(f, j + ht + hn)];
-                self.butterfly(&mut x, &mut y, &s, inverse);
+                self.butterfly(&mut x, &mut y, &s, inverse, layer);
                 store2(f, j, x[0]);
                 store2(f, j + hn, x[1]);
                 store2(f, j + ht, y[0]);
@@ -239,7 +320,7 @@ impl Kernel {
                 V64 { lo: gather(&f[pr..], &D2_Y_LO), hi: gather(&f[pr..], &D2_Y_HI) },
                 V64 { lo: gather(&f[pi..], &D2_Y_LO), hi: gather(&f[pi..], &D2_Y_HI) },
             ];
-            self.butterfly(&mut x, &mut y, &s, inverse);
+            self.butterfly(&mut x, &mut y, &s, inverse, 1);
             scatter(&mut f[pr..], &D2_X_LO, x[0].lo);
             scatter(&mut f[pr..], &D2_X_HI, x[0].hi);
             scatter(&mut f[pr..], &D2_Y_LO, y[0].lo);
@@ -262,7 +343,7 @@ impl Kernel {
             let [ixl, ixh, iyl, iyh] = vld4q_s32(&f[2 * (j + hn)..]);
             let mut x = [V64 { lo: rxl, hi: rxh }, V64 { lo: ixl, hi: ixh }];
             let mut y = [V64 { lo: ryl, hi: ryh }, V64 { lo: iyl, hi: iyh }];
-            self.butterfly(&mut x, &mut y, &s, inverse);
+            self.butterfly(&mut x, &mut y, &s, inverse, 0);
             vst4q_s32(&mut f[2 * j..], [x[0].lo, x[0].hi, y[0].lo, y[0].hi]);
             vst4q_s32(&mut f[2 * (j + hn)..], [x[1].lo, x[1].hi, y[1].lo, y[1].hi]);
         }
@@ -388,51 +469,8 @@ pub fn gm_table_c() -> String {
 /// Models of the portable baselines (`fft_q32_scalar.c`): the same formulas on 64-bit integers, 32x32 -> 64-bit
 /// partial products for each product (as the C source, which has no 128-bit type).
 pub mod scalar {
-    use super::roots;
+    use super::{STEP_HALF_DIFF, STEP_HALF_SUM, STEP_PRODUCT_FLOOR, roots};
     use crate::coverage;
-
-    /// Bound-coverage steps of the inverse FFT: the operand of each halving, sums and differences, by layer (layer h
-    /// pairs values 2^h apart).
-    pub const STEP_HALF_SUM: [&str; 9] = [
-        "fndsa.keygen.ifft.scalar/layer0.half_sum",
-        "fndsa.keygen.ifft.scalar/layer1.half_sum",
-        "fndsa.keygen.ifft.scalar/layer2.half_sum",
-        "fndsa.keygen.ifft.scalar/layer3.half_sum",
-        "fndsa.keygen.ifft.scalar/layer4.half_sum",
-        "fndsa.keygen.ifft.scalar/layer5.half_sum",
-        "fndsa.keygen.ifft.scalar/layer6.half_sum",
-        "fndsa.keygen.ifft.scalar/layer7.half_sum",
-        "fndsa.keygen.ifft.scalar/layer8.half_sum",
-    ];
-    pub const STEP_HALF_DIFF: [&str; 9] = [
-        "fndsa.keygen.ifft.scalar/layer0.half_diff",
-        "fndsa.keygen.ifft.scalar/layer1.half_diff",
-        "fndsa.keygen.ifft.scalar/layer2.half_diff",
-        "fndsa.keygen.ifft.scalar/layer3.half_diff",
-        "fndsa.keygen.ifft.scalar/layer4.half_diff",
-        "fndsa.keygen.ifft.scalar/layer5.half_diff",
-        "fndsa.keygen.ifft.scalar/layer6.half_diff",
-        "fndsa.keygen.ifft.scalar/layer7.half_diff",
-        "fndsa.keygen.ifft.scalar/layer8.half_diff",
-    ];
-
-    /// The inverse FFT's steps: every halving's operand may be any 64-bit value (wrapping sums); past layer 0 it is
-    /// a sum or difference of two halved values in [-2^62, 2^62 - 1], which bounds what it can reach
-    /// (`corner_search::ifft_halving_ends`, every end reached by the contract's corner cases).
-    pub fn ifft_steps() -> Vec<coverage::Step> {
-        let mut steps = Vec::new();
-        for h in 0..STEP_HALF_SUM.len() {
-            let [sum_lo, sum_hi, diff_lo, diff_hi] = crate::corner_search::ifft_halving_ends(h as u32);
-            let why = "each term is a halved value in [-2^62, 2^62 - 1]";
-            let step = |name, lo, hi| {
-                let s = coverage::Step::range(name, i64::MIN, i64::MAX);
-                if (lo, hi) == (i64::MIN, i64::MAX) { s } else { s.reachable(lo, hi, why) }
-            };
-            steps.push(step(STEP_HALF_SUM[h], sum_lo, sum_hi));
-            steps.push(step(STEP_HALF_DIFF[h], diff_lo, diff_hi));
-        }
-        steps
-    }
 
     /// floor(a b / 2^32) mod 2^64 from the partial products ah bh, ah bl, al bh and al bl.
     fn mul(a: u64, b: u64) -> u64 {
@@ -454,6 +492,17 @@ pub mod scalar {
         (z0.wrapping_sub(z1), z2.wrapping_sub(z0.wrapping_add(z1)))
     }
 
+    /// The forward butterfly's product, observing the fraction each floor drops (step `floor`).
+    fn cmul_observed(a: u64, b: u64, c: u64, d: u64, floor: &'static str) -> (u64, u64) {
+        if coverage::enabled() {
+            let (ab, cd) = (a.wrapping_add(b), c.wrapping_add(d));
+            for (x, y) in [(a, c), (b, d), (ab, cd)] {
+                coverage::observe(floor, i64::from((x as u32).wrapping_mul(y as u32)));
+            }
+        }
+        cmul(a, b, c, d)
+    }
+
     /// `fndsa_keygen_fft_scalar`.
     pub fn fft(logn: u32, f: &mut [u64]) {
         super::check(logn, f);
@@ -461,11 +510,12 @@ pub mod scalar {
         let mut t = hn;
         for lm in 1..logn {
             let (m, ht) = (1usize << lm, t >> 1);
+            let floor = STEP_PRODUCT_FLOOR[ht.trailing_zeros() as usize];
             for i in 0..m / 2 {
                 let (sr, si) = roots()[m + i];
                 for j in i * t..i * t + ht {
                     let (xr, xi) = (f[j], f[j + hn]);
-                    let (zr, zi) = cmul(sr, si, f[j + ht], f[j + ht + hn]);
+                    let (zr, zi) = cmul_observed(sr, si, f[j + ht], f[j + ht + hn], floor);
                     f[j] = xr.wrapping_add(zr);
                     f[j + hn] = xi.wrapping_add(zi);
                     f[j + ht] = xr.wrapping_sub(zr);

@@ -536,13 +536,21 @@ pub fn to_mve(input: &Poly) -> Poly {
     out
 }
 
+/// Bound-coverage steps of `mlkem_from_mve` (`steps::from_mve`): the reduction's input, and its output, to which
+/// q is added when negative.
+pub const STEP_FROM_MVE_REDUCE: &str = "mlkem.order.from_mve/reduce";
+pub const STEP_FROM_MVE_PLUS_Q: &str = "mlkem.order.from_mve/plus_q_if_negative";
+
 /// `mlkem_from_mve`: MVE order -> FIPS order, canonical 0..q-1.
 pub fn from_mve(input: &Poly) -> Poly {
     let mut out = [0; N];
     let base = vld1q_s16(&LANE_COEFF);
     let q = vdupq_n_s16(Q);
     for v in 0..32 {
-        let mut x = reduce1_v(vld1q_s16(&input[8 * v..]));
+        let x = vld1q_s16(&input[8 * v..]);
+        coverage::observe_s16(STEP_FROM_MVE_REDUCE, x);
+        let mut x = reduce1_v(x);
+        coverage::observe_s16(STEP_FROM_MVE_PLUS_Q, x);
         x = vaddq_s16(x, vandq_s16(vshrq_n_s16(x, 16), q));
         vstrhq_scatter_shifted_offset_s16(&mut out, vaddq_n_u16(base, coeff_of_vector(v)), x);
     }
@@ -697,6 +705,26 @@ pub mod steps {
     use super::{ANY_I16, BASEMUL_IN_MAX, FWD_IN_MAX, GAMMA, GAMMA_TW, Steps, mulmod};
     use crate::coverage::Proven;
     use crate::coverage::Step;
+
+    /// `from_mve`: the reduction takes any int16_t; its output is proven in (-q, q) (`bounds::from_mve`), and
+    /// reaches, exhaustively over the inputs, the ends of `from_mve_reached`.
+    pub fn from_mve() -> Vec<Step> {
+        let q = i64::from(super::Q);
+        let (lo, hi) = from_mve_reached();
+        let reduced = Step::range(super::STEP_FROM_MVE_PLUS_Q, 1 - q, q - 1);
+        let reduced = if (lo, hi) == (1 - q, q - 1) {
+            reduced
+        } else {
+            reduced.reachable(lo, hi, "exhaustive over every int16_t input")
+        };
+        vec![Step::range(super::STEP_FROM_MVE_REDUCE, -ANY_I16, ANY_I16 - 1), reduced]
+    }
+
+    /// The smallest and largest reduction by 1 (a - q round(a 1' / 2^15)) over every int16_t.
+    pub fn from_mve_reached() -> (i64, i64) {
+        let r = (i16::MIN..=i16::MAX).map(|a| i64::from(super::reduce1(a)));
+        (r.clone().min().unwrap(), r.max().unwrap())
+    }
 
     /// max |mulmod(b, z)| over every |b| <= b_max, exhaustively.
     fn mulmod_reached(b_max: i64, z: i16, zt: i16) -> i64 {

@@ -51,6 +51,12 @@ pub const STEP_COMPRESS_ROUND: [&str; 3] =
 pub const STEP_DOT_EVEN: [&str; 2] = ["mlkem.poly.dot.scalar/even.barrett", "mlkem.poly.dot.mve/even.barrett"];
 pub const STEP_DOT_ODD: [&str; 2] = ["mlkem.poly.dot.scalar/odd.barrett", "mlkem.poly.dot.mve/odd.barrett"];
 
+/// Decompression, per width: (q y + 2^(d-1)) mod 2^d, the bits its rounding shift drops.
+pub const STEP_DECOMPRESS_ROUND: [&str; 3] =
+    ["mlkem.poly.decompress.d10/round", "mlkem.poly.decompress.d4/round", "mlkem.poly.decompress.d1/round"];
+/// ByteDecode_12's reduction: the 12-bit value compared with q.
+pub const STEP_DECODE12_REDUCE: &str = "mlkem.poly.decode12/minus_q_if_above";
+
 fn width_index(d: u32) -> usize {
     WIDTHS.iter().position(|&w| w == d).expect("a width the kernels serve")
 }
@@ -79,11 +85,16 @@ pub fn compress(d: u32, x: i16) -> u16 {
 
 /// Decompress_d: (q y + 2^(d-1)) >> d.
 pub fn decompress(d: u32, y: u16) -> i16 {
-    ((u32::from(y) * Q as u32 + (1 << (d - 1))) >> d) as i16
+    let t = u32::from(y) * Q as u32 + (1 << (d - 1));
+    if coverage::enabled() {
+        observe(STEP_DECOMPRESS_ROUND[width_index(d)], (t & ((1 << d) - 1)).into());
+    }
+    (t >> d) as i16
 }
 
 /// ByteDecode_12's reduction: 12-bit values at or above q lose q.
 pub fn minus_q_if_above(x: u16) -> i16 {
+    observe(STEP_DECODE12_REDUCE, x.into());
     if x >= Q as u16 { (x - Q as u16) as i16 } else { x as i16 }
 }
 
@@ -270,7 +281,8 @@ pub mod steps {
 
     use super::{
         COMPRESS_HALF, DOT_A_MAX, GAMMA, GAMMA_TW, K, N, Poly, Q, STEP_COMPRESS_DIV, STEP_COMPRESS_ROUND,
-        STEP_DOT_EVEN, STEP_DOT_ODD, STEP_REDUCE, WIDTHS, bounds, mulmod,
+        STEP_DECODE12_REDUCE, STEP_DECOMPRESS_ROUND, STEP_DOT_EVEN, STEP_DOT_ODD, STEP_REDUCE, WIDTHS, bounds, mulmod,
+        width_index,
     };
     use crate::coverage::Step;
 
@@ -291,6 +303,17 @@ pub mod steps {
             Step::range(STEP_COMPRESS_DIV[w], half, ((i64::from(Q) - 1) << d) + half),
             Step::range(STEP_COMPRESS_ROUND[w], 0, i64::from(Q) - 1),
         ]
+    }
+
+    /// Decompression with width d: the bits the rounding shift drops, (q y + 2^(d-1)) mod 2^d, every value of
+    /// [0, 2^d - 1] (q is odd, so y -> q y is a bijection mod 2^d).
+    pub fn decompress(d: u32) -> Vec<Step> {
+        vec![Step::range(STEP_DECOMPRESS_ROUND[width_index(d)], 0, (1 << d) - 1)]
+    }
+
+    /// ByteDecode_12: every 12-bit value is an input of its reduction.
+    pub fn decode12() -> Vec<Step> {
+        vec![Step::range(STEP_DECODE12_REDUCE, 0, 4095)]
     }
 
     /// The b1 (any int16_t) with the largest |mulmod(b1, gamma_i)|, and that product's sign.

@@ -23,20 +23,51 @@ pub const FOLD: u32 = 38;
 /// The ladder's small constant (A + 2) / 4 for A = 486662, as `x25519.fe.mul121666` multiplies by it.
 pub const A24_PLUS_ONE: u32 = 121666;
 
+/// Bound-coverage steps of a fold of a carry c out of 2^256 (worth 38 c): the carry, and the value
+/// r + 38 c - 2^256 when r + 38 c passes 2^256 again (the second fold, of 38 into the low limb).
+#[derive(Debug, Clone, Copy)]
+pub struct FoldSteps {
+    pub carry: &'static str,
+    pub second_fold: &'static str,
+}
+
+/// Bound-coverage steps of the multiplication (`steps::mul`).
+pub const STEP_PRODUCT_CARRIED: &str = "x25519.fe.mul/product.carried_sum";
+pub const STEP_FOLD_CARRY: &str = "x25519.fe.mul/reduce.carry";
+pub const STEP_SECOND_FOLD: &str = "x25519.fe.mul/reduce.second_fold";
+const MUL_REDUCE: FoldSteps = FoldSteps { carry: STEP_FOLD_CARRY, second_fold: STEP_SECOND_FOLD };
+/// The squaring's reduction (`steps::sqr`).
+pub const SQR_REDUCE: FoldSteps =
+    FoldSteps { carry: "x25519.fe.sqr/reduce.carry", second_fold: "x25519.fe.sqr/reduce.second_fold" };
+/// The addition's carry out of the sum and its fold (`steps::add`).
+pub const ADD_FOLD: FoldSteps = FoldSteps { carry: "x25519.fe.add/carry", second_fold: "x25519.fe.add/second_fold" };
+/// The multiplication by 121666: the carry out of the chain and its fold (`steps::mul121666`).
+pub const MUL121666_FOLD: FoldSteps =
+    FoldSteps { carry: "x25519.fe.mul121666/carry", second_fold: "x25519.fe.mul121666/second_fold" };
+/// The subtraction (`steps::sub`): the borrow out of a - b, and the value r (below 38) whose subtraction of 38
+/// borrows again.
+pub const STEP_SUB_BORROW: &str = "x25519.fe.sub/borrow";
+pub const STEP_SUB_SECOND_BORROW: &str = "x25519.fe.sub/second_borrow";
+
 /// v + 38 c reduced to [0, 2^256) (c < 2^26): one fold of the carry, then one more of 38 when that carries out,
 /// which leaves it within the first limb.
-fn fold_carry(r: &mut Fe, c: u32) {
+fn fold_carry(r: &mut Fe, c: u32, steps: FoldSteps) {
+    coverage::observe(steps.carry, i64::from(c));
     let mut t = u64::from(r[0]) + u64::from(FOLD) * u64::from(c);
     r[0] = t as u32;
     for limb in &mut r[1..] {
         t = u64::from(*limb) + (t >> 32);
         *limb = t as u32;
     }
+    // A carry out leaves limbs 1..7 zero and r + 38 c - 2^256 in the low limb.
+    if t >> 32 == 1 {
+        coverage::observe(steps.second_fold, i64::from(r[0]));
+    }
     r[0] += FOLD * (t >> 32) as u32;
 }
 
 /// t mod (2^256 - 38) up to one extra multiple: t[0..8] + 38 t[8..16], the carry folded.
-fn reduce_wide(t: &[u32; 2 * LIMBS]) -> Fe {
+fn reduce_wide(t: &[u32; 2 * LIMBS], steps: FoldSteps) -> Fe {
     let mut r = [0; LIMBS];
     let mut c = 0u32;
     for i in 0..LIMBS {
@@ -44,31 +75,18 @@ fn reduce_wide(t: &[u32; 2 * LIMBS]) -> Fe {
         r[i] = s as u32;
         c = (s >> 32) as u32;
     }
-    observe_fold(&r, c);
-    fold_carry(&mut r, c);
+    fold_carry(&mut r, c, steps);
     r
-}
-
-/// Bound-coverage steps of the multiplication (`steps::mul`).
-pub const STEP_PRODUCT_CARRIED: &str = "x25519.fe.mul/product.carried_sum";
-pub const STEP_FOLD_CARRY: &str = "x25519.fe.mul/reduce.carry";
-pub const STEP_SECOND_FOLD: &str = "x25519.fe.mul/reduce.second_fold";
-
-/// The reduction's carry c, and, when r + 38 c passes 2^256 (the second fold), the wrapped value r + 38 c - 2^256.
-fn observe_fold(r: &Fe, c: u32) {
-    if coverage::enabled() {
-        coverage::observe(STEP_FOLD_CARRY, i64::from(c));
-        let low = u64::from(r[0]) + u64::from(FOLD) * u64::from(c);
-        if r[1..].iter().all(|&l| l == u32::MAX) && low >> 32 == 1 {
-            coverage::observe(STEP_SECOND_FOLD, (low - (1 << 32)) as i64);
-        }
-    }
 }
 
 /// Bound coverage of the field kernels: the steps, with the intervals their proofs allow.
 pub mod steps {
-    use super::{FOLD, STEP_FOLD_CARRY, STEP_PRODUCT_CARRIED, STEP_SECOND_FOLD};
+    use super::{A24_PLUS_ONE, ADD_FOLD, FOLD, MUL_REDUCE, MUL121666_FOLD, SQR_REDUCE, STEP_PRODUCT_CARRIED};
+    use super::{STEP_SUB_BORROW, STEP_SUB_SECOND_BORROW};
+    use crate::corner_search;
     use crate::coverage::Step;
+
+    const F: i64 = FOLD as i64;
 
     /// The multiplication: each product step's t[i + j] + c when it carries (minus 2^32: [0, 2^32 - 2], 0 the sum
     /// whose 32-bit wrap is 0); the reduction's carry c and the wrapped value of the second fold.
@@ -77,14 +95,63 @@ pub mod steps {
     /// a carry of 38 needs t[8..16] within 38 of 2^256 - 2, where the product ((2^256 - 1)^2 at most) leaves
     /// t[0..8] too small for a second fold: the search (`corner_search::x25519_fold_corners`) reaches 38 * 37 - 1.
     pub fn mul() -> Vec<Step> {
-        let fold = i64::from(FOLD);
         vec![
             Step::range(STEP_PRODUCT_CARRIED, 0, (1 << 32) - 2),
-            Step::range(STEP_FOLD_CARRY, 0, fold),
-            Step::range(STEP_SECOND_FOLD, 0, fold * fold - 1).reachable(
+            Step::range(MUL_REDUCE.carry, 0, F),
+            Step::range(MUL_REDUCE.second_fold, 0, F * F - 1).reachable(
                 0,
-                fold * (fold - 1) - 1,
+                F * (F - 1) - 1,
                 "a carry of 38 leaves r too far below 2^256 for a second fold; the largest a search near 2^256 finds",
+            ),
+        ]
+    }
+
+    /// The squaring's reduction, as the multiplication's: c <= 38 (reached by a = 2^256 - 76, whose square's
+    /// halves make t[0..8] + 38 t[8..16] = 38 2^256 exactly), the second fold's value below 38 * 38. The squares
+    /// (2^256 - m)^2 fold twice with the value m^2 - 76 m + 1406 for m <= 31 or 45 <= m <= 75, so from 11 to 1331;
+    /// no proof excludes the rest of [0, 38 * 38 - 1].
+    pub fn sqr() -> Vec<Step> {
+        let (lo, hi) = corner_search::x25519_sqr_fold_ends();
+        vec![
+            Step::range(SQR_REDUCE.carry, 0, F),
+            Step::range(SQR_REDUCE.second_fold, 0, F * F - 1).reachable(
+                lo,
+                hi,
+                "the ends a search over the squares of 2^256 - m finds (a square's halves are not independent)",
+            ),
+        ]
+    }
+
+    /// The addition: the carry out of a + b is 0 or 1; r + 38 passes 2^256 for r = a + b - 2^256 in
+    /// [2^256 - 38, 2^256 - 2] (a + b < 2^257 - 1), so the second fold's value is in [0, 36].
+    pub fn add() -> Vec<Step> {
+        vec![
+            Step::range(ADD_FOLD.carry, 0, 1),
+            Step::range(ADD_FOLD.second_fold, 0, F - 1).reachable(0, F - 2, "a + b is at most 2^257 - 2"),
+        ]
+    }
+
+    /// The subtraction: the borrow out of a - b is 0 or 1; the second borrow comes when r = a - b + 2^256 is below
+    /// 38, and r >= 1 (a - b > -2^256).
+    pub fn sub() -> Vec<Step> {
+        vec![
+            Step::range(STEP_SUB_BORROW, 0, 1),
+            Step::range(STEP_SUB_SECOND_BORROW, 0, F - 1).reachable(1, F - 1, "a - b is above -2^256"),
+        ]
+    }
+
+    /// The multiplication by k = 121666: the carry c = floor(a k / 2^256) <= k - 1; the second fold's value is
+    /// below 38 c. Exhaustive over c (`corner_search::x25519_mul121666_fold_ends`): for each c the largest a with
+    /// that carry gives the largest value, and some c reaches 0.
+    pub fn mul121666() -> Vec<Step> {
+        let k = i64::from(A24_PLUS_ONE);
+        let (_, hi) = corner_search::x25519_mul121666_fold_ends();
+        vec![
+            Step::range(MUL121666_FOLD.carry, 0, k - 1),
+            Step::range(MUL121666_FOLD.second_fold, 0, F * (k - 1) - 1).reachable(
+                0,
+                hi.0,
+                "exhaustive over the carry c: the largest a with carry c leaves the largest value",
             ),
         ]
     }
@@ -111,7 +178,7 @@ pub fn product(a: &Fe, b: &Fe) -> [u32; 2 * LIMBS] {
 }
 
 pub fn mul(a: &Fe, b: &Fe) -> Fe {
-    reduce_wide(&product(a, b))
+    reduce_wide(&product(a, b), MUL_REDUCE)
 }
 
 /// The cross products once, doubled by a shift, plus the squares.
@@ -139,7 +206,7 @@ pub fn sqr(a: &Fe) -> Fe {
         t[2 * i + 1] = s as u32;
         c = (s >> 32) as u32;
     }
-    reduce_wide(&t)
+    reduce_wide(&t, SQR_REDUCE)
 }
 
 pub fn add(a: &Fe, b: &Fe) -> Fe {
@@ -149,7 +216,7 @@ pub fn add(a: &Fe, b: &Fe) -> Fe {
         t = u64::from(a[i]) + u64::from(b[i]) + (t >> 32);
         r[i] = t as u32;
     }
-    fold_carry(&mut r, (t >> 32) as u32);
+    fold_carry(&mut r, (t >> 32) as u32, ADD_FOLD);
     r
 }
 
@@ -161,6 +228,10 @@ pub fn sub(a: &Fe, b: &Fe) -> Fe {
         let t = u64::from(a[i]).wrapping_sub(u64::from(b[i])).wrapping_sub(u64::from(borrow));
         r[i] = t as u32;
         borrow = (t >> 63) as u32;
+    }
+    coverage::observe(STEP_SUB_BORROW, i64::from(borrow));
+    if coverage::enabled() && borrow == 1 && r[1..].iter().all(|&l| l == 0) && r[0] < FOLD {
+        coverage::observe(STEP_SUB_SECOND_BORROW, i64::from(r[0]));
     }
     let mut subtrahend = FOLD * borrow;
     for limb in &mut r {
@@ -180,7 +251,7 @@ pub fn mul121666(a: &Fe) -> Fe {
         r[i] = s as u32;
         c = (s >> 32) as u32;
     }
-    fold_carry(&mut r, c);
+    fold_carry(&mut r, c, MUL121666_FOLD);
     r
 }
 

@@ -3,7 +3,9 @@
 //! caught by the default `check` depth (2,000 cases) at a corner case, and not by 2,000 purely random cases (those
 //! after the edge and corner cases).
 
-use pqhelium_sim::coverage;
+use std::sync::LazyLock;
+
+use pqhelium_sim::{corner_search, coverage, fxp_fft, x25519_fe};
 use pqhelium_testbench::backend::Arg;
 use pqhelium_testbench::coverage::{first_failure, measure};
 use pqhelium_testbench::registry::{self, Kernel, Outcome};
@@ -17,6 +19,17 @@ fn wrong_at_extreme(id: &str, step: &str, threshold: i64, args: &[Arg]) -> Outco
     let kernel = registry::find(id).unwrap();
     let (mut outcome, seen) = coverage::record(|| kernel.expected(args));
     if seen.get(step).is_some_and(|s| s.max >= threshold || s.min <= -threshold) {
+        outcome.buffers[0][0] ^= 1;
+    }
+    outcome
+}
+
+/// The true model's outcome, changed when `step` reached `end` or below while the model ran: a kernel wrong only at
+/// the low end of a step whose values are not symmetric about zero.
+fn wrong_at_low_end(id: &str, step: &str, end: i64, args: &[Arg]) -> Outcome {
+    let kernel = registry::find(id).unwrap();
+    let (mut outcome, seen) = coverage::record(|| kernel.expected(args));
+    if seen.get(step).is_some_and(|s| s.min <= end) {
         outcome.buffers[0][0] ^= 1;
     }
     outcome
@@ -84,6 +97,36 @@ fn fndsa_pointwise_corner_cases_reach_a_mutant_random_cases_miss() {
     corner_cases_matter(mutant, 10);
 }
 
+#[test]
+fn keygen_fft_corner_cases_reach_a_mutant_random_cases_miss() {
+    // A product whose floor is wrong only when it drops the largest fraction, 2^32 - 1, in one layer.
+    let mutant = registry::variant("fndsa.keygen.fft.scalar", |k| {
+        k.model = Some(|args| {
+            wrong_at_extreme("fndsa.keygen.fft.scalar", fxp_fft::STEP_PRODUCT_FLOOR[3], fxp_fft::FRACTION_MAX, args)
+        })
+    });
+    corner_cases_matter(mutant, KEYGEN_FFT_EDGE_PATTERNS);
+}
+
+#[test]
+fn x25519_sqr_corner_cases_reach_a_mutant_random_cases_miss() {
+    // A squaring whose second fold is wrong only at the smallest value the search finds, 11. (The largest carry,
+    // 38, is no such corner: random elements of all-ones limbs above a random low limb reach it.)
+    let mutant = registry::variant("x25519.fe.sqr", |k| {
+        k.model = Some(|args| wrong_at_low_end("x25519.fe.sqr", x25519_fe::SQR_REDUCE.second_fold, *SQR_FOLD_LOW, args))
+    });
+    corner_cases_matter(mutant, X25519_EDGE_VALUES);
+}
+
+/// The smallest second-fold value of the squaring the search finds (11).
+static SQR_FOLD_LOW: LazyLock<i64> = LazyLock::new(|| corner_search::x25519_sqr_fold_ends().0);
+
+/// The X25519 field kernels' hand-picked edge values (one operand).
+const X25519_EDGE_VALUES: u64 = 15;
+
+/// The keygen forward FFT's hand-picked edge cases: 8 patterns at each degree 1..=10.
+const KEYGEN_FFT_EDGE_PATTERNS: u64 = 80;
+
 /// Thresholds above the extremes the hand-picked edge cases and 2,000 random cases reach, below those the corner
 /// cases reach (`pqhelium coverage --kernel K` and `--random`, seed 1: docs/coverage.md). The ML-KEM NTT's layer 7
 /// outputs: random 16,879, corners the solver's exact ends; the products' even sums: random 345,024,109, corners
@@ -101,9 +144,18 @@ fn the_corner_cases_reach_every_step_they_are_for() {
     let exact = exact.into_iter().chain(["mlkem.basemul.scalar", "fndsa.ntt512.pointwise", "fndsa.ntt1024.pointwise"]);
     let exact = exact.chain(["fndsa.ntt512.pointwise.scalar", "fndsa.ntt1024.pointwise.scalar"]);
     let exact = exact.chain(["fndsa.ntt512.fwd", "fndsa.ntt1024.fwd"]);
+    let keygen = ["fndsa.keygen.fft", "fndsa.keygen.fft.scalar", "fndsa.keygen.ifft", "fndsa.keygen.ifft.scalar"];
+    let x25519 = ["x25519.fe.mul", "x25519.fe.sqr", "x25519.fe.add", "x25519.fe.sub", "x25519.fe.mul121666"];
     let polynomial = ["mlkem.dot.k3.mve", "mlkem.matvec.k3.scalar", "mlkem.poly.reduce.scalar"];
-    for id in exact.chain(polynomial) {
+    for id in exact.chain(polynomial).chain(keygen).chain(x25519) {
         assert_eq!(short_steps(id), Vec::<String>::new(), "{id}");
+    }
+    // Conversions whose steps take few values (decompression's dropped bits, 12-bit values, the reduction by 1 of
+    // an int16_t): `check`'s cases reach every end without corner cases.
+    let conversions = ["mlkem.order.from_mve", "mlkem.decompress.du10.mve", "mlkem.decompress.dv4.scalar"];
+    for id in conversions.into_iter().chain(["mlkem.decompress.d1.mve", "mlkem.poly.decode12.mve"]) {
+        let c = measure(registry::find(id).unwrap(), 1, 0..CHECK_CASES).unwrap();
+        assert!(!c.steps.is_empty() && c.steps.iter().all(|s| s.at_bound), "{id}: {:?}", c.steps);
     }
     // Compression's rounding: the edge cases hold every boundary, so the remainder mod q reaches 0 and q - 1 (the
     // values closest to a tie); the reduction and the dividend reach their ends in the random cases.

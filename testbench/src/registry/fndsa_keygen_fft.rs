@@ -95,7 +95,7 @@ impl Contract for KeygenFft {
             return (logn, edge_vector(case / 10, 1 << logn));
         }
         if case < self.edge_cases() {
-            return HALVING_CORNERS[(case - EDGE_CASES) as usize].clone();
+            return self.corners()[(case - EDGE_CASES) as usize].clone();
         }
         let logn = if rng.r#gen() { rng.gen_range(9..=10) } else { rng.gen_range(1..=8) };
         (logn, random_vector(self.inverse, logn, rng))
@@ -123,11 +123,9 @@ impl Contract for KeygenFft {
         Ways::Three { model: Self::model, canon: |_, o| o.clone() }
     }
 
+    /// One set of steps for both builds (same arithmetic; the MVE kernels run the baseline below degree 16).
     fn coverage_steps(&self) -> Vec<Step> {
-        match (self.build, self.inverse) {
-            (Build::Scalar, true) => model::scalar::ifft_steps(),
-            _ => vec![],
-        }
+        if self.inverse { model::ifft_steps() } else { model::fft_steps() }
     }
 }
 
@@ -135,10 +133,19 @@ impl Contract for KeygenFft {
 /// degree (`corner_search::keygen_ifft_halving_corners`): the inverse's corner cases.
 static HALVING_CORNERS: LazyLock<Vec<(u32, Vec<u64>)>> = LazyLock::new(corner_search::keygen_ifft_halving_corners);
 
+/// Forward-FFT inputs whose products drop the largest fraction each layer allows
+/// (`corner_search::keygen_fft_fraction_corners`): the forward FFT's corner cases.
+static FRACTION_CORNERS: LazyLock<Vec<(u32, Vec<u64>)>> = LazyLock::new(corner_search::keygen_fft_fraction_corners);
+
 impl KeygenFft {
-    /// The edge patterns at every degree, then (inverse) the halving corners.
+    /// The corner cases: halvings (inverse) or product floors (forward).
+    fn corners(&self) -> &'static [(u32, Vec<u64>)] {
+        if self.inverse { &HALVING_CORNERS } else { &FRACTION_CORNERS }
+    }
+
+    /// The edge patterns at every degree, then the corner cases.
     fn edge_cases(&self) -> u64 {
-        EDGE_CASES + if self.inverse { HALVING_CORNERS.len() as u64 } else { 0 }
+        EDGE_CASES + self.corners().len() as u64
     }
 
     fn model(&self, (logn, f): &(u32, Vec<u64>)) -> Outcome {

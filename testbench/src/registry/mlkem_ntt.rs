@@ -321,7 +321,8 @@ impl Contract for MlkemNtt {
             Op::Forward => model::steps::fwd(s),
             Op::Inverse => model::steps::inv(s),
             Op::Basemul => model::steps::basemul(s),
-            Op::ToMve | Op::FromMve => vec![],
+            Op::FromMve => model::steps::from_mve(),
+            Op::ToMve => vec![],
         }
     }
 }

@@ -94,11 +94,36 @@ static PRODUCT_CORNERS: LazyLock<Vec<(Fe, Fe)>> = LazyLock::new(|| {
     v
 });
 
+/// The squaring's corner cases: its reduction's carry at 38, its second fold at both ends a search finds.
+static SQR_CORNERS: LazyLock<Vec<Fe>> = LazyLock::new(corner_search::x25519_sqr_corners);
+
+/// The multiplication by 121666's corner cases: its second fold at both ends (exhaustive over the carry).
+static MUL121666_CORNERS: LazyLock<Vec<Fe>> = LazyLock::new(corner_search::x25519_mul121666_corners);
+
 impl FieldOp {
-    /// The edge values (pairs of them for two operands), and the product's corner pairs for the multiplication.
+    /// The edge values (pairs of them for two operands), then the corner cases of the multiplication, squaring and
+    /// multiplication by 121666 (the addition's and subtraction's ends are among the edge pairs).
     fn edge_cases(&self) -> u64 {
-        let corners = if self.op == Op::Mul { PRODUCT_CORNERS.len() as u64 } else { 0 };
-        (edge_values().len() as u64).pow(self.op.operands() as u32) + corners
+        (edge_values().len() as u64).pow(self.op.operands() as u32) + self.corners()
+    }
+
+    fn corners(&self) -> u64 {
+        match self.op {
+            Op::Mul => PRODUCT_CORNERS.len() as u64,
+            Op::Sqr => SQR_CORNERS.len() as u64,
+            Op::Mul121666 => MUL121666_CORNERS.len() as u64,
+            _ => 0,
+        }
+    }
+
+    /// Corner case `k` (operands), if this operation has corner cases.
+    fn corner(&self, k: usize) -> Option<Vec<Fe>> {
+        match self.op {
+            Op::Mul => PRODUCT_CORNERS.get(k).map(|&(a, b)| vec![a, b]),
+            Op::Sqr => SQR_CORNERS.get(k).map(|&a| vec![a]),
+            Op::Mul121666 => MUL121666_CORNERS.get(k).map(|&a| vec![a]),
+            _ => None,
+        }
     }
 }
 
@@ -217,8 +242,8 @@ impl Contract for FieldOp {
         }
     }
 
-    /// Edge cases: every edge value (every ordered pair of them for two operands), then (multiplication) the
-    /// product's corner pairs, then random elements.
+    /// Edge cases: every edge value (every ordered pair of them for two operands), then the corner cases, then
+    /// random elements.
     fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Fe> {
         let edges = edge_values();
         let n = edges.len() as u64;
@@ -229,8 +254,7 @@ impl Contract for FieldOp {
             return if operands == 1 { vec![first] } else { vec![first, edges[(case / n) as usize]] };
         }
         if case < self.edge_cases() {
-            let (a, b) = PRODUCT_CORNERS[(case - pairs) as usize];
-            return vec![a, b];
+            return self.corner((case - pairs) as usize).expect("a corner case");
         }
         (0..operands).map(|_| random_fe(case, rng)).collect()
     }
@@ -266,7 +290,14 @@ impl Contract for FieldOp {
     }
 
     fn coverage_steps(&self) -> Vec<Step> {
-        if self.op == Op::Mul { model::steps::mul() } else { vec![] }
+        match self.op {
+            Op::Mul => model::steps::mul(),
+            Op::Sqr => model::steps::sqr(),
+            Op::Add => model::steps::add(),
+            Op::Sub => model::steps::sub(),
+            Op::Mul121666 => model::steps::mul121666(),
+            Op::Inv | Op::Pow22523 => vec![],
+        }
     }
 }
 
