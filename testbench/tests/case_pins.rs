@@ -1,5 +1,5 @@
 //! The case generators are pinned: a few cases of every kernel (the first two edge cases, the last one, the first
-//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 4. A change that
+//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 5. A change that
 //! gives other cases for the same (seed, case) fails here: then raise `CASE_GENERATORS` (campaigns of another version
 //! are not resumed) and record the new values.
 
@@ -66,11 +66,11 @@ const PINS: &[(&str, &str)] = &[
     ("mlkem.poly.reduce.scalar", "019a82dc6317f47f"),
     ("mlkem.dot.k3.scalar", "2c461b10014e6892"),
     ("mlkem.matvec.k3.scalar", "24d0c8fe4f30c585"),
-    ("fndsa.emu.f64.add", "db664181cc269fb9"),
-    ("fndsa.emu.f64.sub", "b8de2f60544d52df"),
-    ("fndsa.emu.f64.mul", "34555121ec0b27dc"),
-    ("fndsa.emu.f64.div", "c09ac6ab817d0895"),
-    ("fndsa.emu.f64.sqrt", "121d11cc8f0ea558"),
+    ("fndsa.emu.f64.add", "4a6bc11e274eca48"),
+    ("fndsa.emu.f64.sub", "7a7ed81fc160422f"),
+    ("fndsa.emu.f64.mul", "1de81ea16a93a9c6"),
+    ("fndsa.emu.f64.div", "bff4707196fe4934"),
+    ("fndsa.emu.f64.sqrt", "6534ed9d9d1a5d2b"),
     ("fndsa.emu.f64.neg", "18fd8bfdcd89937b"),
     ("fndsa.emu.f64.floor", "8e5a386e94c9e5e3"),
     ("fndsa.emu.f64.trunc", "8e5a386e94c9e5e3"),
@@ -186,7 +186,7 @@ fn digest(id: &str) -> String {
 
 #[test]
 fn every_kernels_cases_are_the_pinned_ones() {
-    assert_eq!(CASE_GENERATORS, 4, "new generators: record the new pins below");
+    assert_eq!(CASE_GENERATORS, 5, "new generators: record the new pins below");
     let ids: Vec<&str> = registry::all().map(|k| k.id).collect();
     let pinned: Vec<&str> = PINS.iter().map(|(id, _)| *id).collect();
     let missing: Vec<String> =

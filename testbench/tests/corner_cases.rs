@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use pqhelium_testbench::backend::{Image, Limits};
 use pqhelium_testbench::diff;
-use pqhelium_testbench::registry::{self, Kernel};
+use pqhelium_testbench::registry::{self, Kernel, softfloat};
 
 /// `pqhelium check`'s defaults: seed 1, 2,000 cases per kernel.
 const SEED: u64 = 1;
@@ -58,4 +58,13 @@ fn a_halving_wrong_only_at_its_wrap_is_caught_by_a_corner_case() {
 #[test]
 fn a_quotient_one_ulp_off_before_its_truncation_is_caught_by_a_corner_case() {
     caught_by_a_corner_only("fndsa.fpu.sampler_exponent", "pqh_selftest_fndsa_fpu_sampler_exponent_divided", 380..438);
+}
+
+/// A soft-float product whose rounding loses the carry out of the significand: wrong only when the 53 kept bits are
+/// all ones and round up (the corner cases' ties and roundings into the next binade). The hand-picked product past
+/// the largest double catches it too.
+#[test]
+fn a_carry_lost_in_the_soft_floats_rounding_is_caught_by_a_corner_case() {
+    let corners = softfloat::corner_range(softfloat::Op::Mul);
+    caught_by_a_corner_only("fndsa.emu.f64.mul", "pqh_selftest_fndsa_emu_f64_mul_carry_lost", corners);
 }

@@ -475,23 +475,20 @@ fn bytes(words: &[u64]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// The operands of one case: edge operands first, the IEEE rounding's corners in the last `CORNER_CASES` edge cases
-/// (operations that round an exact result), then random ones.
+/// The operands of one case: edge operands first, the IEEE rounding's corners in the last edge cases
+/// ([`corner_range`]), then random ones.
 fn generate(op: Op, case: u64, rng: &mut CaseRng) -> Operands {
     let mut pairs = Vec::with_capacity(BATCH);
-    let corner_start = EDGE_CASES - CORNER_CASES;
     let slice = |pairs: &mut Vec<(u64, u64)>, from: &[(u64, u64)], case: u64| {
         let start = (case as usize * BATCH).min(from.len());
         let end = (start + BATCH).min(from.len());
         pairs.extend_from_slice(&from[start..end]);
     };
-    if case < EDGE_CASES {
-        let corners = CORNERS[Op::ALL.iter().position(|&o| o == op).unwrap()].as_slice();
-        if corners.is_empty() || case < corner_start {
-            slice(&mut pairs, &edge_pairs(op), case);
-        } else {
-            slice(&mut pairs, corners, case - corner_start);
-        }
+    let corners = corner_range(op);
+    if corners.contains(&case) {
+        slice(&mut pairs, corners_of(op), case - corners.start);
+    } else if case < EDGE_CASES {
+        slice(&mut pairs, &edge_pairs(op), case);
     }
     while pairs.len() < BATCH {
         pairs.push(random_pair(op, rng));
@@ -665,10 +662,18 @@ fn tie_pairs(op: Op) -> Vec<(u64, u64)> {
     }
 }
 
-/// The last edge cases of add, sub, mul, div and sqrt: the corners of the IEEE rounding ([`corner_pairs`]).
-pub const CORNER_CASES: u64 = 4;
-
 static CORNERS: LazyLock<Vec<Vec<(u64, u64)>>> = LazyLock::new(|| Op::ALL.map(corner_pairs).to_vec());
+
+fn corners_of(op: Op) -> &'static [(u64, u64)] {
+    &CORNERS[Op::ALL.iter().position(|&o| o == op).unwrap()]
+}
+
+/// The cases holding `op`'s rounding corners: the last edge cases, as many as they fill (empty for the operations
+/// that round no exact result).
+pub fn corner_range(op: Op) -> std::ops::Range<u64> {
+    let cases = corners_of(op).len().div_ceil(BATCH) as u64;
+    EDGE_CASES - cases..EDGE_CASES
+}
 
 /// Operands whose exact result lies on a corner of the rounding to binary64, in closed form
 /// (`pqhelium_sim::rounding::corners`): ties with the kept bits even and odd (so ties to even goes both ways), one
@@ -717,7 +722,7 @@ fn corner_pairs(op: Op) -> Vec<(u64, u64)> {
                         for seed in 0..2 {
                             let Some(a) = corners::product_tie(b, seed, lsb, off) else { continue };
                             let (ea, eb) = scales[(i + seed as usize + (off + 1) as usize) % scales.len()];
-                            let sign = if (i + lsb as usize) % 2 == 0 { 1.0 } else { -1.0 };
+                            let sign = if (i + lsb as usize).is_multiple_of(2) { 1.0 } else { -1.0 };
                             v.push((sign * a * p2(ea), b * p2(eb)));
                         }
                     }
@@ -988,6 +993,9 @@ mod tests {
     use super::*;
     use crate::registry::case_rng;
 
+    /// At most this many of the last edge cases hold the corners of the IEEE rounding ([`corner_pairs`]).
+    const CORNER_CASES: u64 = 2;
+
     #[test]
     fn edge_operands_fit_their_cases_and_are_in_the_domain() {
         for op in Op::ALL {
@@ -999,7 +1007,8 @@ mod tests {
             assert!(corners.len() <= CORNER_CASES as usize * BATCH, "{op:?}: {} corners", corners.len());
             if !corners.is_empty() {
                 assert!(edges.len() <= (EDGE_CASES - CORNER_CASES) as usize * BATCH, "{op:?}: {}", edges.len());
-                assert_eq!(generate(op, EDGE_CASES - CORNER_CASES, &mut case_rng(1, 0)).a[0], corners[0].0);
+                let first = corner_range(op).start;
+                assert_eq!(generate(op, first, &mut case_rng(1, first)).a[0], corners[0].0);
             }
         }
     }
