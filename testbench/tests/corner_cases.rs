@@ -1,9 +1,10 @@
-//! The corner cases matter: for the X25519 field arithmetic, the fixed-point keygen FFT and the FP64 sampler, a
-//! deliberately wrong kernel (`kernels/arm/selftest/`) whose result differs from the right one's only when one inner
-//! step reaches the end of its interval is caught by `check`'s default depth (cases 0..2000, edge cases first), at
-//! a corner case found by search on the model (`pqhelium_sim::corner_search`), and is NOT caught by 2,000 purely
-//! random cases (E..E+2000, E the edge cases). The right kernel passes every edge case. Object code on the
-//! Cortex-M7 image (unicorn): the three kernels are portable C.
+//! The corner cases matter: for the X25519 field arithmetic, the fixed-point keygen FFT, the FP64 sampler and the
+//! binary64 soft-float, a deliberately wrong kernel (`kernels/arm/selftest/`) whose result differs from the right
+//! one's only when one inner step reaches the end of its interval is caught by `check`'s default depth (cases
+//! 0..2000, edge cases first), at a corner case found on the model (`pqhelium_sim::corner_search`, or in closed form
+//! by `pqhelium_sim::rounding::corners`), and is NOT caught by 2,000 purely random cases (E..E+2000, E the edge
+//! cases). The right kernel passes every edge case. Object code on the Cortex-M7 image (unicorn): the four kernels
+//! are portable C.
 
 use std::ops::Range;
 
