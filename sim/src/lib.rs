@@ -10,4 +10,5 @@ pub mod keccak_x4;
 pub mod mlkem_ntt;
 pub mod mlkem_poly;
 pub mod mve;
+pub mod rounding;
 pub mod x25519_fe;

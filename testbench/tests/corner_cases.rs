@@ -1,15 +1,16 @@
-//! The corner cases matter: for the X25519 field arithmetic, the fixed-point keygen FFT and the FP64 sampler, a
-//! deliberately wrong kernel (`kernels/arm/selftest/`) whose result differs from the right one's only when one inner
-//! step reaches the end of its interval is caught by `check`'s default depth (cases 0..2000, edge cases first), at
-//! a corner case found by search on the model (`pqhelium_sim::corner_search`), and is NOT caught by 2,000 purely
-//! random cases (E..E+2000, E the edge cases). The right kernel passes every edge case. Object code on the
-//! Cortex-M7 image (unicorn): the three kernels are portable C.
+//! The corner cases matter: for the X25519 field arithmetic, the fixed-point keygen FFT, the FP64 sampler and the
+//! binary64 soft-float, a deliberately wrong kernel (`kernels/arm/selftest/`) whose result differs from the right
+//! one's only when one inner step reaches the end of its interval is caught by `check`'s default depth (cases
+//! 0..2000, edge cases first), at a corner case found on the model (`pqhelium_sim::corner_search`, or in closed form
+//! by `pqhelium_sim::rounding::corners`), and is NOT caught by 2,000 purely random cases (E..E+2000, E the edge
+//! cases). The right kernel passes every edge case. Object code on the Cortex-M7 image (unicorn): the four kernels
+//! are portable C.
 
 use std::ops::Range;
 
 use pqhelium_testbench::backend::{Image, Limits};
 use pqhelium_testbench::diff;
-use pqhelium_testbench::registry::{self, Kernel};
+use pqhelium_testbench::registry::{self, Kernel, softfloat};
 
 /// `pqhelium check`'s defaults: seed 1, 2,000 cases per kernel.
 const SEED: u64 = 1;
@@ -58,4 +59,13 @@ fn a_halving_wrong_only_at_its_wrap_is_caught_by_a_corner_case() {
 #[test]
 fn a_quotient_one_ulp_off_before_its_truncation_is_caught_by_a_corner_case() {
     caught_by_a_corner_only("fndsa.fpu.sampler_exponent", "pqh_selftest_fndsa_fpu_sampler_exponent_divided", 380..438);
+}
+
+/// A soft-float product whose rounding loses the carry out of the significand: wrong only when the 53 kept bits are
+/// all ones and round up (the corner cases' ties and roundings into the next binade). The hand-picked product past
+/// the largest double catches it too.
+#[test]
+fn a_carry_lost_in_the_soft_floats_rounding_is_caught_by_a_corner_case() {
+    let corners = softfloat::corner_range(softfloat::Op::Mul);
+    caught_by_a_corner_only("fndsa.emu.f64.mul", "pqh_selftest_fndsa_emu_f64_mul_carry_lost", corners);
 }

@@ -27,6 +27,7 @@ use pqhelium_core::fndsa::fpu::{
 use pqhelium_core::fndsa::sampler::{INV_SIGMA, SIGMA_MIN};
 use pqhelium_sim::corner_search;
 use pqhelium_sim::coverage::{self, Boundary, Step};
+use pqhelium_sim::rounding::{self, corners};
 use rand::Rng;
 
 use super::softfloat::LOGN;
@@ -235,8 +236,8 @@ static SPECS: [Spec; 16] = [
         computes: "a += b",
         params: &[poly("a", Dir::InOut, SIGNING, PLAIN), poly("b", Dir::In, SIGNING, PLAIN), Param::Logn],
         requires: "",
-        edge_cases: POLY_EDGE_CASES,
-        generate: generate_two,
+        edge_cases: POLY_EDGE_CASES + 1,
+        generate: generate_add,
         run: |fpu, input| updated(input, |a, b| fpu.add(input.logn, a, b)),
     },
     Spec {
@@ -246,8 +247,8 @@ static SPECS: [Spec; 16] = [
         computes: "a -= b",
         params: &[poly("a", Dir::InOut, SIGNING, PLAIN), poly("b", Dir::In, SIGNING, PLAIN), Param::Logn],
         requires: "",
-        edge_cases: POLY_EDGE_CASES,
-        generate: generate_two,
+        edge_cases: POLY_EDGE_CASES + 1,
+        generate: generate_sub,
         run: |fpu, input| updated(input, |a, b| fpu.sub(input.logn, a, b)),
     },
     Spec {
@@ -272,7 +273,7 @@ static SPECS: [Spec; 16] = [
             Param::Scalars { names: &["c"], bounds: &[SIGNING], emu: EmuScalars::Words },
         ],
         requires: "",
-        edge_cases: POLY_EDGE_CASES,
+        edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_mulconst,
         run: |fpu, input| updated(input, |a, _| fpu.mulconst(input.logn, a, input.scalars[0])),
     },
@@ -451,6 +452,13 @@ const STEP_CCS_TRUNC: &str = "fndsa.fpu.sampler_centre/ccs.trunc";
 const STEP_K_TRUNC: &str = "fndsa.fpu.sampler_exponent/k.trunc";
 const STEP_REM_TRUNC: &str = "fndsa.fpu.sampler_exponent/rem.trunc";
 
+/// The IEEE roundings of the element-wise kernels: ties and carries into the next binade (their inputs' exponents,
+/// -476..=79, keep every result far from 2^-1022 and from overflow).
+const ADD_ROUNDING: rounding::Steps = rounding::Steps::normal("fndsa.fpu.add/add.tie", "fndsa.fpu.add/add.carry");
+const SUB_ROUNDING: rounding::Steps = rounding::Steps::normal("fndsa.fpu.sub/add.tie", "fndsa.fpu.sub/add.carry");
+const MULCONST_ROUNDING: rounding::Steps =
+    rounding::Steps::normal("fndsa.fpu.mulconst/mul.tie", "fndsa.fpu.mulconst/mul.carry");
+
 /// Observes the operands of the roundings to integers, computed as `fpu::Reference` computes them (same operations,
 /// same order), when a coverage recording is on.
 fn observe_roundings(kernel: Kernel, input: &Input) {
@@ -474,6 +482,21 @@ fn observe_roundings(kernel: Kernel, input: &Input) {
             coverage::observe_fp(STEP_K_TRUNC, Boundary::Integer, q);
             let rem = x - (q as i64) as f64 * LOG2;
             coverage::observe_fp(STEP_REM_TRUNC, Boundary::Integer, rem * two63);
+        }
+        Kernel::Add | Kernel::Sub => {
+            let n = 1 << input.logn;
+            for (&a, &b) in input.polys[0][..n].iter().zip(&input.polys[1][..n]) {
+                match kernel {
+                    Kernel::Add => rounding::add(&ADD_ROUNDING, a, b),
+                    _ => rounding::sub(&SUB_ROUNDING, a, b),
+                };
+            }
+        }
+        Kernel::MulConst => {
+            let c = input.scalars[0];
+            input.polys[0][..1 << input.logn].iter().for_each(|&a| {
+                rounding::mul(&MULCONST_ROUNDING, a, c);
+            });
         }
         _ => {}
     }
@@ -731,10 +754,14 @@ impl Contract for Fpu {
 
     fn coverage_steps(&self) -> Vec<Step> {
         let integer = |name| Step::fp(name, Boundary::Integer);
+        let ieee = |s: rounding::Steps| vec![Step::fp(s.tie, Boundary::Tie), Step::fp(s.carry, Boundary::Binade)];
         match self.kernel {
             Kernel::Round => vec![Step::fp(STEP_ROUND, Boundary::Tie)],
             Kernel::SamplerCentre => vec![integer(STEP_MU_FLOOR), integer(STEP_CCS_TRUNC)],
             Kernel::SamplerExponent => vec![integer(STEP_K_TRUNC), integer(STEP_REM_TRUNC)],
+            Kernel::Add => ieee(ADD_ROUNDING),
+            Kernel::Sub => ieee(SUB_ROUNDING),
+            Kernel::MulConst => ieee(MULCONST_ROUNDING),
             _ => vec![],
         }
     }
@@ -885,7 +912,63 @@ fn generate_split_selfadj(case: u64, rng: &mut CaseRng) -> Input {
     input
 }
 
+/// The last edge case of add and sub (degree 1024): pairs whose sum (a + b, or a - b for `negate`) is a tie with
+/// the kept bits even and odd, one unit of b either side of one, and ties rounded up into the next binade, over the
+/// signing exponents (`pqhelium_sim::rounding::corners`).
+fn sum_corners(negate: bool) -> Input {
+    const FRAC: u64 = (1 << 52) - 1;
+    let mut pairs = vec![];
+    for e in [LO + 54, -200, -60, -1, 0, 1, 30, HI] {
+        for frac in [0, 1, 2, 3, 0x8_0000_0000_0001, FRAC - 1, FRAC] {
+            for off in [-1, 0, 1] {
+                let (a, b) = corners::sum_tie(frac, e, off);
+                pairs.extend([(a, b), (-a, -b)]);
+            }
+        }
+    }
+    let n = 1024;
+    let pairs = pairs.iter().cycle().take(n);
+    let (a, b): (Vec<f64>, Vec<f64>) = pairs.map(|&(a, b)| (a, if negate { -b } else { b })).unzip();
+    Input { logn: 10, polys: vec![a, b], ..Input::default() }
+}
+
+fn generate_add(case: u64, rng: &mut CaseRng) -> Input {
+    if case == POLY_EDGE_CASES { sum_corners(false) } else { generate_two(case, rng) }
+}
+
+fn generate_sub(case: u64, rng: &mut CaseRng) -> Input {
+    if case == POLY_EDGE_CASES { sum_corners(true) } else { generate_two(case, rng) }
+}
+
+/// The constant of mulconst's last edge case, and products with it on the rounding's corners: ties with the kept
+/// bits even and odd (a's significand solved modulo 2^53), one unit either side, and (2 - 2^-26) c = 2 - 2^-53, a tie
+/// rounded up into the next binade; over the signing exponents.
+const CORNER_CONSTANT: f64 = 1.0 + 1.0 / 134217728.0; // 1 + 2^-27
+
+fn mulconst_corners() -> Input {
+    let mut a = vec![];
+    for seed in 0..16 {
+        for lsb in [0, 1] {
+            for off in [-1, 0, 1] {
+                if let Some(x) = corners::product_tie(CORNER_CONSTANT, seed, lsb, off) {
+                    let e = [LO + 1, -100, 0, 40, HI - 1][(seed as usize + lsb as usize) % 5];
+                    a.push(if seed.is_multiple_of(2) { x * pow2(e) } else { -x * pow2(e) });
+                }
+            }
+        }
+    }
+    for e in [LO, -1, 0, HI - 1] {
+        a.extend([(2.0 - pow2(-26)) * pow2(e), -(2.0 - pow2(-26)) * pow2(e)]);
+    }
+    let n = 1024;
+    let a = a.iter().copied().cycle().take(n).collect();
+    Input { logn: 10, polys: vec![a], scalars: vec![CORNER_CONSTANT], ..Input::default() }
+}
+
 fn generate_mulconst(case: u64, rng: &mut CaseRng) -> Input {
+    if case == POLY_EDGE_CASES {
+        return mulconst_corners();
+    }
     let mut input = polys_case(case, rng, 1, LO);
     let edges = [1.0, -1.0, 0.0, -0.0, 1.0 / 12289.0, -1.0 / 12289.0, pow2(LO), pow2(HI)];
     input.scalars =
@@ -1054,6 +1137,29 @@ fn exponent_candidates() -> Vec<(f64, f64, i32, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The last edge case of add, sub and mulconst puts a rounding on a tie and on a carry into the next binade
+    /// (distance 0), inside the contract's bounds; the other kernels declare no IEEE steps yet.
+    #[test]
+    fn the_element_wise_kernels_edge_cases_reach_ties_and_carries() {
+        for kernel in [Kernel::Add, Kernel::Sub, Kernel::MulConst] {
+            for emu in [false, true] {
+                let fpu = Fpu { kernel, emu };
+                let ((), seen) = coverage::record(|| {
+                    for case in 0..kernel.edge_cases() {
+                        let input = fpu.generate(case, &mut crate::registry::case_rng(1, case));
+                        fpu.precondition(&input).unwrap();
+                        fpu.reference(&input);
+                    }
+                });
+                let steps = fpu.coverage_steps();
+                assert_eq!(steps.len(), 2);
+                for step in steps {
+                    assert_eq!(seen.get(step.name).map(|s| s.closest), Some(0), "{}", step.name);
+                }
+            }
+        }
+    }
     use crate::registry::case_rng;
 
     #[test]

@@ -17,6 +17,9 @@
 
 use pqhelium_core::fndsa::fpu::{FpuKernels, Reference};
 use pqhelium_sim::coverage::{self, Boundary, Step};
+use pqhelium_sim::rounding::{self, corners};
+use std::sync::LazyLock;
+
 use rand::Rng;
 
 use super::{
@@ -127,6 +130,81 @@ impl Op {
             Op::ToI64Floor => ("fndsa.emu.f64.to_i64_floor/operand.floor", Boundary::Integer),
             _ => return None,
         })
+    }
+
+    /// The bound-coverage steps of an IEEE rounding of the exact result (ties, carries into the next binade, the
+    /// least normal result and overflow), for the operations that round one.
+    fn ieee_steps(self) -> Option<rounding::Steps> {
+        macro_rules! steps {
+            ($id:literal, $edges:expr) => {{
+                let (underflow, overflow) = $edges;
+                rounding::Steps {
+                    tie: concat!($id, "/round.tie"),
+                    carry: concat!($id, "/round.carry"),
+                    underflow: underflow.then_some(concat!($id, "/round.underflow")),
+                    overflow: overflow.then_some(concat!($id, "/round.overflow")),
+                }
+            }};
+        }
+        Some(match self {
+            Op::Add => steps!("fndsa.emu.f64.add", (true, true)),
+            Op::Sub => steps!("fndsa.emu.f64.sub", (true, true)),
+            Op::Mul => steps!("fndsa.emu.f64.mul", (true, true)),
+            Op::Div => steps!("fndsa.emu.f64.div", (true, true)),
+            Op::Sqrt => steps!("fndsa.emu.f64.sqrt", (false, false)),
+            Op::FromI64 => steps!("fndsa.emu.f64.from_i64", (false, false)),
+            _ => return None,
+        })
+    }
+
+    /// The exact operation whose rounding gives the result on (a, b).
+    fn exact(self, a: u64, b: u64) -> rounding::Exact {
+        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+        match self {
+            Op::Add => rounding::Exact::Sum(x, y),
+            Op::Sub => rounding::Exact::Sum(x, -y),
+            Op::Mul => rounding::Exact::Product(x, y),
+            Op::Div => rounding::Exact::Quotient(x, y),
+            Op::Sqrt => rounding::Exact::Root(x),
+            _ => rounding::Exact::Integer(a as i64),
+        }
+    }
+
+    /// The declared steps of the IEEE rounding, with what valid operands cannot reach.
+    fn ieee_coverage_steps(self) -> Vec<Step> {
+        let Some(steps) = self.ieee_steps() else { return vec![] };
+        let tie = Step::fp(steps.tie, Boundary::Tie);
+        let carry = Step::fp(steps.carry, Boundary::Binade);
+        let (tie, carry) = match self {
+            Op::Div => (
+                tie.note(
+                    "a quotient of doubles is never a tie (its odd 54-bit midpoint times the divisor's odd part \
+                          has more than 53 bits): 1 is the closest",
+                ),
+                carry.note(
+                    "a quotient never rounds up onto a power of two (a and b on one grid: 1 - a/b is at \
+                            least an ulp): 1 is the closest",
+                ),
+            ),
+            Op::Sqrt => (
+                tie.note("measured against a = s^2 +- s ulp(s), the closest a square root comes to a tie (never one)"),
+                carry.note("a square root never rounds up onto a power of two: 1 is the closest"),
+            ),
+            _ => (tie, carry),
+        };
+        let mut v = vec![tie, carry];
+        if let Some(name) = steps.underflow {
+            let step = Step::fp(name, Boundary::Binade);
+            v.push(if matches!(self, Op::Mul | Op::Div) {
+                step.note("the domain excludes products and quotients equal to 2^-1022: 1 ulp above is the closest")
+            } else {
+                step
+            });
+        }
+        if let Some(name) = steps.overflow {
+            v.push(Step::fp(name, Boundary::Binade));
+        }
+        v
     }
 }
 
@@ -294,6 +372,12 @@ impl Contract for SoftFloat {
             operands.a.iter().for_each(|&a| coverage::observe_fp(step, boundary, f64::from_bits(a)));
         }
         let r: Vec<u64> = (0..operands.a.len()).map(|i| operands.pair(i)).map(|(x, y)| self.0.eval(x, y)).collect();
+        if let Some(steps) = self.0.ieee_steps().filter(|_| coverage::enabled()) {
+            for (i, &r) in r.iter().enumerate() {
+                let (a, b) = operands.pair(i);
+                rounding::observe(&steps, self.0.exact(a, b), f64::from_bits(r));
+            }
+        }
         Outcome { buffers: vec![bytes(&r)], ret: None }
     }
 
@@ -302,7 +386,10 @@ impl Contract for SoftFloat {
     }
 
     fn coverage_steps(&self) -> Vec<Step> {
-        self.0.rounding_step().map(|(name, boundary)| Step::fp(name, boundary)).into_iter().collect()
+        let mut steps: Vec<Step> =
+            self.0.rounding_step().map(|(name, boundary)| Step::fp(name, boundary)).into_iter().collect();
+        steps.extend(self.0.ieee_coverage_steps());
+        steps
     }
 
     fn precondition(&self, operands: &Operands) -> Result<(), String> {
@@ -388,14 +475,20 @@ fn bytes(words: &[u64]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// The operands of one case: edge operands first, then random ones.
+/// The operands of one case: edge operands first, the IEEE rounding's corners in the last edge cases
+/// ([`corner_range`]), then random ones.
 fn generate(op: Op, case: u64, rng: &mut CaseRng) -> Operands {
     let mut pairs = Vec::with_capacity(BATCH);
-    if case < EDGE_CASES {
-        let edges = edge_pairs(op);
-        let start = (case as usize * BATCH).min(edges.len());
-        let end = (start + BATCH).min(edges.len());
-        pairs.extend_from_slice(&edges[start..end]);
+    let slice = |pairs: &mut Vec<(u64, u64)>, from: &[(u64, u64)], case: u64| {
+        let start = (case as usize * BATCH).min(from.len());
+        let end = (start + BATCH).min(from.len());
+        pairs.extend_from_slice(&from[start..end]);
+    };
+    let corners = corner_range(op);
+    if corners.contains(&case) {
+        slice(&mut pairs, corners_of(op), case - corners.start);
+    } else if case < EDGE_CASES {
+        slice(&mut pairs, &edge_pairs(op), case);
     }
     while pairs.len() < BATCH {
         pairs.push(random_pair(op, rng));
@@ -567,6 +660,113 @@ fn tie_pairs(op: Op) -> Vec<(u64, u64)> {
         ],
         _ => vec![],
     }
+}
+
+static CORNERS: LazyLock<Vec<Vec<(u64, u64)>>> = LazyLock::new(|| Op::ALL.map(corner_pairs).to_vec());
+
+fn corners_of(op: Op) -> &'static [(u64, u64)] {
+    &CORNERS[Op::ALL.iter().position(|&o| o == op).unwrap()]
+}
+
+/// The cases holding `op`'s rounding corners: the last edge cases, as many as they fill (empty for the operations
+/// that round no exact result).
+pub fn corner_range(op: Op) -> std::ops::Range<u64> {
+    let cases = corners_of(op).len().div_ceil(BATCH) as u64;
+    EDGE_CASES - cases..EDGE_CASES
+}
+
+/// Operands whose exact result lies on a corner of the rounding to binary64, in closed form
+/// (`pqhelium_sim::rounding::corners`): ties with the kept bits even and odd (so ties to even goes both ways), one
+/// unit either side of a tie, ties and roundings carrying into the next binade (and past the largest double), results
+/// at or next to 2^-1022. Across the exponent range and with both signs; only pairs inside the domain.
+fn corner_pairs(op: Op) -> Vec<(u64, u64)> {
+    let f = |x: f64| x.to_bits();
+    let p2 = |k: i32| f64::from_bits(pow2(k));
+    const FRAC: u64 = (1 << 52) - 1;
+    let mut v: Vec<(f64, f64)> = vec![];
+    match op {
+        Op::Add | Op::Sub => {
+            for e in [-968, -500, -60, -1, 0, 1, 52, 300, 1023] {
+                // both parities of the last kept bit, and all ones (the tie rounds up into 2^(e+1))
+                for frac in [0, 1, 2, 3, 0x8_0000_0000_0001, FRAC - 1, FRAC] {
+                    for off in [-1, 0, 1] {
+                        let (a, b) = corners::sum_tie(frac, e, off);
+                        v.extend([(a, b), (-a, -b)]);
+                    }
+                }
+                // 2^e - 2^(e-54): a tie below the edge, rounded back up onto it (and one unit either side)
+                for off in [-1i64, 0, 1] {
+                    let b = f64::from_bits((pow2(e - 54) as i64 + off) as u64);
+                    v.extend([(p2(e), -b), (-p2(e), b)]);
+                }
+            }
+            // the least normal result, and the next one
+            v.extend([(p2(-1021), -p2(-1022)), (f64::from_bits(pow2(-1021) + 1), -p2(-1022))]);
+            v.extend([(-p2(-1021), p2(-1022)), (-f64::from_bits(pow2(-1021) + 2), p2(-1022))]);
+        }
+        Op::Mul => {
+            let constants = [
+                std::f64::consts::PI,
+                std::f64::consts::FRAC_1_SQRT_2,
+                1.0 / 3.0,
+                0.1,
+                1.25,
+                1.5,
+                1.0 + p2(-27),
+                12289.0,
+            ];
+            let scales = [(0, 0), (-300, 100), (500, 400), (-511, -400), (600, 423)];
+            for (i, &b) in constants.iter().enumerate() {
+                for lsb in [0, 1] {
+                    for off in [-1, 0, 1] {
+                        for seed in 0..2 {
+                            let Some(a) = corners::product_tie(b, seed, lsb, off) else { continue };
+                            let (ea, eb) = scales[(i + seed as usize + (off + 1) as usize) % scales.len()];
+                            let sign = if (i + lsb as usize).is_multiple_of(2) { 1.0 } else { -1.0 };
+                            v.push((sign * a * p2(ea), b * p2(eb)));
+                        }
+                    }
+                }
+            }
+            // 2 - 2^-53 = (2 - 2^-26)(1 + 2^-27) and 1 - 2^-54 = 3 fl(1/3): ties rounded up into the next binade;
+            // (2 - 2^-52)(1 + 2^-52) = 2 - 2^-104 rounded up onto 2
+            let carries = [(2.0 - p2(-26), 1.0 + p2(-27)), (3.0, 1.0 / 3.0), (2.0 - p2(-52), 1.0 + p2(-52))];
+            for (a, b) in carries {
+                for (ea, eb) in scales {
+                    v.extend([(a * p2(ea), b * p2(eb)), (-a * p2(eb), b * p2(ea))]);
+                }
+                // past the largest double: overflow by the rounding
+                v.push((a * p2(1000), b * p2(23)));
+            }
+            // 2^-1022 (1 + 2^-52): the least result the domain allows
+            v.extend([(p2(-511), p2(-511) * (1.0 + p2(-52))), (-p2(-600), p2(-422) * (1.0 + p2(-51)))]);
+        }
+        Op::Div => {
+            for seed in 0..64 {
+                for s in [1, -1] {
+                    let Some((a, b)) = corners::quotient_near_tie(seed, s) else { continue };
+                    let (ea, eb) = [(0, 0), (400, -300), (-500, 300), (-200, -300)][seed as usize % 4];
+                    v.push((a * p2(ea), if s > 0 { b } else { -b } * p2(eb)));
+                }
+            }
+            // 1 - 2^-53 and the top of other binades: the closest a quotient comes to a carry
+            let below_one = 1.0 - p2(-53);
+            v.extend([(below_one, 1.0), (-below_one * p2(300), p2(301)), (2.0 - p2(-52), 1.0)]);
+            // 2^-1022 (1 + 2^-52): the least result the domain allows
+            v.push((p2(-1021) * (1.0 + p2(-52)), 2.0));
+        }
+        Op::Sqrt => {
+            // s (s +- ulp s) for s = 2^k: the closest a root comes to a tie, and to a carry; their neighbours
+            for k in [-511, -200, -3, 0, 1, 200, 511] {
+                for a in [p2(2 * k) * (1.0 + p2(-52)), p2(2 * k) * (1.0 - p2(-53))] {
+                    v.extend([-1i64, 0, 1].map(|d| (f64::from_bits((f(a) as i64 + d) as u64), 0.0)));
+                }
+            }
+        }
+        _ => return vec![],
+    }
+    let pairs = v.into_iter().map(|(a, b)| if op == Op::Sub { (f(a), f(-b)) } else { (f(a), f(b)) });
+    pairs.filter(|&(a, b)| op.in_domain(a, b)).collect()
 }
 
 /// Values around the integers and the ends of the int64 range, for the rounding functions and conversions.
@@ -793,6 +993,9 @@ mod tests {
     use super::*;
     use crate::registry::case_rng;
 
+    /// At most this many of the last edge cases hold the corners of the IEEE rounding ([`corner_pairs`]).
+    const CORNER_CASES: u64 = 2;
+
     #[test]
     fn edge_operands_fit_their_cases_and_are_in_the_domain() {
         for op in Op::ALL {
@@ -800,6 +1003,50 @@ mod tests {
             assert!(edges.len() > 40, "{op:?}: {} edge operands", edges.len());
             assert!(edges.len() <= EDGE_CASES as usize * BATCH, "{op:?}: {} edge operands", edges.len());
             assert_eq!(generate(op, 0, &mut case_rng(1, 0)).a[0], edges[0].0);
+            let corners = corner_pairs(op);
+            assert!(corners.len() <= CORNER_CASES as usize * BATCH, "{op:?}: {} corners", corners.len());
+            if !corners.is_empty() {
+                assert!(edges.len() <= (EDGE_CASES - CORNER_CASES) as usize * BATCH, "{op:?}: {}", edges.len());
+                let first = corner_range(op).start;
+                assert_eq!(generate(op, first, &mut case_rng(1, first)).a[0], corners[0].0);
+            }
+        }
+    }
+
+    /// The edge cases reach every IEEE rounding step: ties and carries exactly (0) where they exist, 1 where the
+    /// operation never reaches one; and ties to even goes both ways at the constructed ties.
+    #[test]
+    fn the_edge_cases_reach_every_rounding_corner() {
+        for op in Op::ALL.into_iter().filter(|op| op.ieee_steps().is_some()) {
+            let kernel = SoftFloat(op);
+            let ((), seen) = coverage::record(|| {
+                for case in 0..EDGE_CASES {
+                    kernel.reference(&generate(op, case, &mut case_rng(1, case)));
+                }
+            });
+            for step in kernel.coverage_steps() {
+                let closest = seen.get(step.name).map_or(u64::MAX, |s| s.closest);
+                let exact = step.note.is_none();
+                assert!(closest <= u64::from(!exact), "{}: closest {closest}", step.name);
+            }
+        }
+        for op in [Op::Add, Op::Mul] {
+            let ties: Vec<(u64, u64)> = corner_pairs(op)
+                .into_iter()
+                .filter(|&(a, b)| {
+                    let r = f64::from_bits(op.eval(a, b));
+                    rounding::distance(op.exact(a, b), r).is_some_and(|d| d.tie == 0)
+                })
+                .collect();
+            // rounded up: the result's magnitude above the exact one (TwoSum / fma residual against the result)
+            let up = |&(a, b): &(u64, u64)| {
+                let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+                let r = f64::from_bits(op.eval(a, b));
+                let residual = if op == Op::Add { (x - r) + y } else { x.mul_add(y, -r) };
+                (residual > 0.0) != (r > 0.0)
+            };
+            let rounded_up = ties.iter().filter(|p| up(p)).count();
+            assert!(rounded_up > 5 && ties.len() - rounded_up > 5, "{op:?}: {rounded_up} of {} up", ties.len());
         }
     }
 
