@@ -1316,7 +1316,7 @@ pub mod steps {
     const SOLVED_INV: &str = "exact (solved backwards): a butterfly's u and v depend on disjoint inputs, so their \
                               reachable sets add; each set is kept exactly near its ends, where the ends are decided, \
                               and each end is attained by an input built for it; the proof adds each layer's worst \
-                              multiplication error, which no input attains at every layer";
+                              multiplication error and reduction output, which no input attains at every layer";
 
     /// The inverse kernels' reachable sets, solved once per process and size.
     static INVERSE_512: LazyLock<Inverse> = LazyLock::new(|| Inverse::new(9));
