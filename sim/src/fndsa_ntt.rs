@@ -1111,16 +1111,15 @@ pub mod solver {
                 let (lo, hi) = (self.min() + other.min(), self.max() + other.max());
                 let top = sum_bits(&self.top_bits(), &other.top_bits());
                 let bottom = sum_bits(&self.neg().top_bits(), &other.neg().top_bits());
-                let mut runs = Vec::new();
-                for i in 0..=WINDOW {
-                    let (w, b) = (i as usize >> 6, i as usize & 63);
-                    if top[w] >> b & 1 == 1 {
-                        runs.push((hi - i, hi - i));
-                    }
-                    if bottom[w] >> b & 1 == 1 {
-                        runs.push((lo + i, lo + i));
-                    }
-                }
+                let bit = |bits: &[u64; WORDS], i: i32| bits[i as usize >> 6] >> (i & 63) & 1 == 1;
+                // Each window's values in ascending order, consecutive ones joined into runs (few to sort).
+                let mut runs: Vec<(i32, i32)> = Vec::new();
+                let mut push = |v: i32| match runs.last_mut() {
+                    Some(last) if v == last.1 + 1 => last.1 = v,
+                    _ => runs.push((v, v)),
+                };
+                (0..=WINDOW).filter(|&i| bit(&bottom, i)).for_each(|i| push(lo + i));
+                (0..=WINDOW).rev().filter(|&i| bit(&top, i)).for_each(|i| push(hi - i));
                 if lo + WINDOW < hi - WINDOW {
                     runs.push((lo + WINDOW, hi - WINDOW));
                 }
@@ -1151,19 +1150,49 @@ pub mod solver {
             }
         }
 
-        /// The bits of { i + j } for i in a, j in b, up to WINDOW.
-        fn sum_bits(a: &[u64; WORDS], b: &[u64; WORDS]) -> [u64; WORDS] {
+        /// x shifted up by `by` bits (towards the higher words).
+        fn shl(x: &[u64; WORDS], by: usize) -> [u64; WORDS] {
             let mut out = [0u64; WORDS];
-            for i in 0..=WINDOW as usize {
-                if a[i >> 6] >> (i & 63) & 1 == 0 {
+            let (words, bits) = (by >> 6, by & 63);
+            for k in words..WORDS {
+                let carry = if bits > 0 && k > words { x[k - words - 1] >> (64 - bits) } else { 0 };
+                out[k] = x[k - words] << bits | carry;
+            }
+            out
+        }
+
+        fn or(x: &mut [u64; WORDS], y: &[u64; WORDS]) {
+            x.iter_mut().zip(y).for_each(|(a, b)| *a |= b);
+        }
+
+        /// The bits of { i + j } for i in a, j in b, up to WINDOW: for each run of a's bits, b smeared over the
+        /// run's length (by doubling) and shifted to its start.
+        fn sum_bits(a: &[u64; WORDS], b: &[u64; WORDS]) -> [u64; WORDS] {
+            let bit = |i: usize| a[i >> 6] >> (i & 63) & 1 == 1;
+            let mut out = [0u64; WORDS];
+            let mut i = 0;
+            while i <= WINDOW as usize {
+                if !bit(i) {
+                    i += 1;
                     continue;
                 }
-                let (words, bits) = (i >> 6, i & 63);
-                for k in (words..WORDS).rev() {
-                    let lo = b[k - words] << bits;
-                    let carry = if bits > 0 && k > words { b[k - words - 1] >> (64 - bits) } else { 0 };
-                    out[k] |= lo | carry;
+                let start = i;
+                while i <= WINDOW as usize && bit(i) {
+                    i += 1;
                 }
+                let len = i - start;
+                let mut smear = *b;
+                let mut covered = 1;
+                while 2 * covered <= len {
+                    let shifted = shl(&smear, covered);
+                    or(&mut smear, &shifted);
+                    covered *= 2;
+                }
+                if covered < len {
+                    let shifted = shl(&smear, len - covered);
+                    or(&mut smear, &shifted);
+                }
+                or(&mut out, &shl(&smear, start));
             }
             let last = WINDOW as usize + 1;
             if last % 64 != 0 {
