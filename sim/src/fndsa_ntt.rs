@@ -1320,7 +1320,7 @@ pub mod solver {
 }
 
 /// The steps of the MVE kernels with their proven intervals ([`bounds`]) and corner cases: their exact reachable
-/// ends and inputs that reach them, forward ([`solver`]) and inverse ([`solver::inv`]).
+/// ends and inputs that reach them, forward ([`super::solver`]) and inverse ([`super::solver::inv`]).
 pub mod steps {
     use std::sync::LazyLock;
 
