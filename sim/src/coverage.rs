@@ -55,8 +55,7 @@ pub struct Reach {
     /// The reachable extremes (integer steps): the proof's bound is loose beyond them.
     pub lo: i64,
     pub hi: i64,
-    /// Why the proof's ends cannot be reached, and whether `lo..=hi` is exact (proved or exhaustive) or the best a
-    /// search found.
+    /// Why the proof's ends cannot be reached, and how `lo..=hi` is known to be exact (proved or exhaustive).
     pub reason: String,
 }
 
@@ -308,78 +307,6 @@ pub fn ulps_to_boundary(boundary: Boundary, x: f64) -> u64 {
             ulps_between(m, edge).min(to_next)
         }
     }
-}
-
-/// A small deterministic generator (splitmix64) for the searches: corner cases must not depend on a clock or a
-/// thread's random state.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..=hi`.
-    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
-    }
-}
-
-/// What [`seek`] found: the input and the extreme its step reached on it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Found {
-    pub input: Vec<i16>,
-    pub reached: i64,
-}
-
-/// Hill climbing on a model towards one end of a step: from `start`, `iterations` single-coefficient moves (to an
-/// end of `domain`, to a random value, by a small step, to its negation, or to another coefficient's value), each
-/// kept when the step's extreme (its maximum when `high`, else its minimum) is no worse. `run` evaluates the model
-/// on an input. The steps' values are sums and products of the inputs through a few nonlinear reductions, so a
-/// move's effect is local and the landscape is mostly monotone in each coefficient: plain climbing gets there.
-pub fn seek(
-    step: &'static str,
-    high: bool,
-    start: &[i16],
-    domain: (i16, i16),
-    iterations: usize,
-    seed: u64,
-    run: impl Fn(&[i16]),
-) -> Found {
-    let score = |input: &[i16]| {
-        let ((), seen) = record(|| run(input));
-        seen.get(step).map_or(i64::MIN, |s| if high { s.max } else { -s.min })
-    };
-    let mut rng = SplitMix(seed);
-    let mut best = start.to_vec();
-    let mut best_score = score(&best);
-    let (lo, hi) = (i64::from(domain.0), i64::from(domain.1));
-    let mut trial = best.clone();
-    for _ in 0..iterations {
-        let i = (rng.next_u64() % best.len() as u64) as usize;
-        let x = i64::from(best[i]);
-        let value = match rng.next_u64() % 6 {
-            0 => lo,
-            1 => hi,
-            2 => rng.range(lo, hi),
-            3 => x + rng.range(-16, 16),
-            4 => -x,
-            _ => i64::from(best[(rng.next_u64() % best.len() as u64) as usize]),
-        };
-        trial[i] = value.clamp(lo, hi) as i16;
-        let s = score(&trial);
-        if s >= best_score {
-            best_score = s;
-            best[i] = trial[i];
-        } else {
-            trial[i] = best[i];
-        }
-    }
-    Found { input: best, reached: if high { best_score } else { -best_score } }
 }
 
 #[cfg(test)]

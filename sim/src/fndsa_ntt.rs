@@ -760,15 +760,8 @@ pub mod solver {
             Set(vec![(lo, hi)])
         }
 
-        fn from_runs(mut runs: Vec<(i32, i32)>) -> Set {
-            runs.sort_unstable();
-            let mut out: Vec<(i32, i32)> = Vec::with_capacity(runs.len());
-            for (lo, hi) in runs {
-                match out.last_mut() {
-                    Some(last) if lo <= last.1 + 1 => last.1 = last.1.max(hi),
-                    _ => out.push((lo, hi)),
-                }
-            }
+        fn from_runs(runs: Vec<(i32, i32)>) -> Set {
+            let out = merge(runs);
             assert!(out.len() <= MAX_RUNS, "fndsa_ntt solver: a reachable set of {} runs", out.len());
             Set(out)
         }
@@ -828,6 +821,19 @@ pub mod solver {
         }
     }
 
+    /// Sorted, disjoint, non-adjacent runs covering the same integers as `runs`.
+    fn merge(mut runs: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
+        runs.sort_unstable();
+        let mut out: Vec<(i32, i32)> = Vec::with_capacity(runs.len());
+        for (lo, hi) in runs {
+            match out.last_mut() {
+                Some(last) if lo <= last.1 + 1 => last.1 = last.1.max(hi),
+                _ => out.push((lo, hi)),
+            }
+        }
+        out
+    }
+
     /// A coefficient-wise operation of the kernels: the reduction, or the multiplication by a constant.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
     pub enum Op {
@@ -850,6 +856,11 @@ pub mod solver {
 
         /// { op(x) : x in set }, every element evaluated on the model.
         fn image(self, set: &Set) -> Set {
+            Set::from_runs(self.image_runs(set))
+        }
+
+        /// The runs of [`Op::image`], not yet checked for their count.
+        fn image_runs(self, set: &Set) -> Vec<(i32, i32)> {
             assert!(
                 set.min() >= i32::from(i16::MIN) && set.max() <= i32::from(i16::MAX),
                 "fndsa_ntt solver: an operand leaves int16_t: {}..={}",
@@ -887,7 +898,7 @@ pub mod solver {
             if let Some(lo) = open {
                 runs.push((lo, 32767));
             }
-            Set::from_runs(runs)
+            runs
         }
     }
 
@@ -1042,20 +1053,281 @@ pub mod solver {
             }
         }
     }
+
+    /// Solving the inverse MVE transform backwards: the reachable ends of every layer's sums and differences, and
+    /// inputs that reach them.
+    ///
+    /// The kernel computes a Gentleman-Sande NTT on each coefficient of the reference order (its first pass
+    /// scatters lane j of register k back to coefficient `64c + 8j + k`); a butterfly's u and v depend on disjoint
+    /// inputs, so u + v and u - v range over exactly U + V and U - V. No reduction follows a multiplication here:
+    /// the sparse ends of its image add up, layer after layer, into sets of many thousands of runs. Only the ends
+    /// matter, so each set is kept as computed within [`WINDOW`] of each end and filled in between: a superset, and
+    /// a sum's window is the sum of its operands' windows. The ends so computed are upper bounds; [`Inverse::input`]
+    /// builds an input that attains each of them (the tests run it on the model), so they are the exact ends.
+    pub mod inv {
+        use std::collections::HashMap;
+
+        use super::super::{INV_IN, IZETA, IZETA_BR, barrett_companion, centred, ninv, ntt_slot, pow_mod};
+        use super::{MODULUS, Op, Set, butterfly, merge};
+
+        /// How far inside each end a set is kept as computed; further in, it is filled.
+        pub const WINDOW: i32 = 1024;
+
+        /// Words of a window's bitmap (bit i: i from the end).
+        const WORDS: usize = (WINDOW as usize + 64) / 64;
+
+        impl Set {
+            /// A superset of `runs`' integers: filled from WINDOW above the least to WINDOW below the greatest.
+            fn filled(runs: Vec<(i32, i32)>) -> Set {
+                let runs = merge(runs);
+                let (lo, hi) = (runs[0].0, runs[runs.len() - 1].1);
+                let mut keep: Vec<(i32, i32)> =
+                    runs.into_iter().filter(|&(a, b)| a < lo + WINDOW || b > hi - WINDOW).collect();
+                if lo + WINDOW < hi - WINDOW {
+                    keep.push((lo + WINDOW, hi - WINDOW));
+                }
+                Set(merge(keep))
+            }
+
+            /// The values within WINDOW below the greatest, as bits: bit i is max - i.
+            fn top_bits(&self) -> [u64; WORDS] {
+                let mut bits = [0u64; WORDS];
+                let max = self.max();
+                for &(lo, hi) in self.0.iter().rev() {
+                    if hi < max - WINDOW {
+                        break;
+                    }
+                    for v in lo.max(max - WINDOW)..=hi {
+                        let i = (max - v) as usize;
+                        bits[i >> 6] |= 1 << (i & 63);
+                    }
+                }
+                bits
+            }
+
+            /// A superset of { x + y : x in self, y in other }, as computed within WINDOW of each end: the sums
+            /// there need both operands within WINDOW of the same end.
+            fn sum_windowed(&self, other: &Set) -> Set {
+                let (lo, hi) = (self.min() + other.min(), self.max() + other.max());
+                let top = sum_bits(&self.top_bits(), &other.top_bits());
+                let bottom = sum_bits(&self.neg().top_bits(), &other.neg().top_bits());
+                let bit = |bits: &[u64; WORDS], i: i32| bits[i as usize >> 6] >> (i & 63) & 1 == 1;
+                // Each window's values in ascending order, consecutive ones joined into runs (few to sort).
+                let mut runs: Vec<(i32, i32)> = Vec::new();
+                let mut push = |v: i32| match runs.last_mut() {
+                    Some(last) if v == last.1 + 1 => last.1 = v,
+                    _ => runs.push((v, v)),
+                };
+                (0..=WINDOW).filter(|&i| bit(&bottom, i)).for_each(|i| push(lo + i));
+                (0..=WINDOW).rev().filter(|&i| bit(&top, i)).for_each(|i| push(hi - i));
+                if lo + WINDOW < hi - WINDOW {
+                    runs.push((lo + WINDOW, hi - WINDOW));
+                }
+                Set::filled(runs)
+            }
+
+            /// x in self and y in other with x + y = s, up to `limit` of them, those within the windows of both
+            /// first.
+            fn splits(&self, other: &Set, s: i32, limit: usize) -> Vec<(i32, i32)> {
+                let inside = |set: &Set, x: i32| x <= set.min() + WINDOW || x >= set.max() - WINDOW;
+                let (mut first, mut rest) = (Vec::new(), Vec::new());
+                for &(alo, ahi) in &self.0 {
+                    // y = s - x in [s - ahi, s - alo]: the runs of other that meet it.
+                    let from = other.0.partition_point(|&(_, hi)| hi < s - ahi);
+                    for &(blo, bhi) in other.0[from..].iter().take_while(|&&(blo, _)| blo <= s - alo) {
+                        let (xlo, xhi) = (alo.max(s - bhi), ahi.min(s - blo));
+                        for x in [xhi, xlo] {
+                            let pick = if inside(self, x) && inside(other, s - x) { &mut first } else { &mut rest };
+                            if pick.len() < limit && !pick.contains(&(x, s - x)) {
+                                pick.push((x, s - x));
+                            }
+                        }
+                    }
+                }
+                first.extend(rest);
+                first.truncate(limit);
+                first
+            }
+        }
+
+        /// x shifted up by `by` bits (towards the higher words).
+        fn shl(x: &[u64; WORDS], by: usize) -> [u64; WORDS] {
+            let mut out = [0u64; WORDS];
+            let (words, bits) = (by >> 6, by & 63);
+            for k in words..WORDS {
+                let carry = if bits > 0 && k > words { x[k - words - 1] >> (64 - bits) } else { 0 };
+                out[k] = x[k - words] << bits | carry;
+            }
+            out
+        }
+
+        fn or(x: &mut [u64; WORDS], y: &[u64; WORDS]) {
+            x.iter_mut().zip(y).for_each(|(a, b)| *a |= b);
+        }
+
+        /// The bits of { i + j } for i in a, j in b, up to WINDOW: for each run of a's bits, b smeared over the
+        /// run's length (by doubling) and shifted to its start.
+        fn sum_bits(a: &[u64; WORDS], b: &[u64; WORDS]) -> [u64; WORDS] {
+            let bit = |i: usize| a[i >> 6] >> (i & 63) & 1 == 1;
+            let mut out = [0u64; WORDS];
+            let mut i = 0;
+            while i <= WINDOW as usize {
+                if !bit(i) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i <= WINDOW as usize && bit(i) {
+                    i += 1;
+                }
+                let len = i - start;
+                let mut smear = *b;
+                let mut covered = 1;
+                while 2 * covered <= len {
+                    let shifted = shl(&smear, covered);
+                    or(&mut smear, &shifted);
+                    covered *= 2;
+                }
+                if covered < len {
+                    let shifted = shl(&smear, len - covered);
+                    or(&mut smear, &shifted);
+                }
+                or(&mut out, &shl(&smear, start));
+            }
+            let last = WINDOW as usize + 1;
+            if last % 64 != 0 {
+                out[WORDS - 1] &= (1u64 << (last % 64)) - 1;
+            }
+            out
+        }
+
+        /// The operations of a butterfly of layer l with twiddle index z on its sum and its difference.
+        fn ops(logn: u32, l: u32, z: usize) -> (Op, Op) {
+            if l == 0 {
+                let ni = ninv(logn);
+                let last = centred(i64::from(IZETA[1]) * i64::from(ni));
+                (Op::Mul(ni, barrett_companion(ni)), Op::Mul(last, barrett_companion(last)))
+            } else {
+                (Op::Red, Op::Mul(IZETA[z], IZETA_BR[z]))
+            }
+        }
+
+        /// A step's end: its value and the top coefficient of a butterfly that reaches it.
+        #[derive(Clone, Copy, Debug)]
+        struct End {
+            value: i32,
+            j: usize,
+        }
+
+        /// The reachable sets of the inverse transform of size 2^logn.
+        pub struct Inverse {
+            logn: u32,
+            /// `sets[k][j]`: a superset of coefficient j's reachable set after k layers (layer logn - 1 first; k =
+            /// 0: the input), reference order, exact within WINDOW of its ends.
+            sets: Vec<Vec<Set>>,
+            /// Per layer, sums then differences: the low end, the high end.
+            ends: Vec<[[End; 2]; 2]>,
+        }
+
+        impl Inverse {
+            pub fn new(logn: u32) -> Inverse {
+                let n = 1usize << logn;
+                let mut sets = vec![vec![Set::interval(-INV_IN, INV_IN); n]];
+                let none = [End { value: i32::MAX, j: 0 }, End { value: i32::MIN, j: 0 }];
+                let mut ends = vec![[none; 2]; logn as usize];
+                let mut images: HashMap<(Op, Set), Set> = HashMap::new();
+                let mut image = |op: Op, set: Set| {
+                    images.entry((op, set)).or_insert_with_key(|(op, set)| Set::filled(op.image_runs(set))).clone()
+                };
+                for k in 0..logn as usize {
+                    let l = logn - 1 - k as u32;
+                    let mut next = sets[k].clone();
+                    for j in (0..n).filter(|&j| butterfly(logn, l, j).3) {
+                        let (lo, hi, z, _) = butterfly(logn, l, j);
+                        let (u, v) = (&sets[k][lo], &sets[k][hi]);
+                        let (s, d) = (u.sum_windowed(v), u.sum_windowed(&v.neg()));
+                        for (e, set) in ends[l as usize].iter_mut().zip([&s, &d]) {
+                            if set.min() < e[0].value {
+                                e[0] = End { value: set.min(), j };
+                            }
+                            if set.max() > e[1].value {
+                                e[1] = End { value: set.max(), j };
+                            }
+                        }
+                        let (top, bottom) = ops(logn, l, z);
+                        next[lo] = image(top, s);
+                        next[hi] = image(bottom, d);
+                    }
+                    sets.push(next);
+                }
+                Inverse { logn, sets, ends }
+            }
+
+            /// The reachable ends of layer l's sums (`dif`: differences).
+            pub fn ends(&self, l: u32, dif: bool) -> (i64, i64) {
+                let [lo, hi] = self.ends[l as usize][usize::from(dif)];
+                (lo.value.into(), hi.value.into())
+            }
+
+            /// An input (storage order, unconstrained coefficients 0) that drives layer l's sums (`dif`:
+            /// differences) to their high (low) end.
+            pub fn input(&self, l: u32, dif: bool, high: bool) -> Vec<i16> {
+                let End { value, j } = self.ends[l as usize][usize::from(dif)][usize::from(high)];
+                let k = (self.logn - 1 - l) as usize;
+                let (lo, hi, _, _) = butterfly(self.logn, l, j);
+                let (u, v) = (&self.sets[k][lo], &self.sets[k][hi]);
+                let v = if dif { v.neg() } else { v.clone() };
+                let mut x = vec![0; 1 << self.logn];
+                let built = u
+                    .splits(&v, value, 16)
+                    .into_iter()
+                    .any(|(a, b)| self.build(k, lo, a, &mut x) && self.build(k, hi, if dif { -b } else { b }, &mut x));
+                assert!(built, "fndsa_ntt inverse solver: layer {l} end {value} not built");
+                x
+            }
+
+            /// Sets coefficient j after k layers to `value`, if it can: false when no preimage was found.
+            fn build(&self, k: usize, j: usize, value: i32, x: &mut [i16]) -> bool {
+                if k == 0 {
+                    x[ntt_slot(j)] = value as i16;
+                    return value.abs() <= INV_IN;
+                }
+                let l = self.logn - k as u32;
+                let (lo, hi, z, top) = butterfly(self.logn, l, j);
+                let (u, v) = (&self.sets[k - 1][lo], &self.sets[k - 1][hi]);
+                let v = if top { v.clone() } else { v.neg() };
+                let s = u.sum_windowed(&v);
+                let op = if top { ops(self.logn, l, z).0 } else { ops(self.logn, l, z).1 };
+                // The preimages: one residue class mod q (value, or value w^-1 for the multiplication by w).
+                let q = i64::from(MODULUS);
+                let r = match op {
+                    Op::Red => i64::from(value),
+                    Op::Mul(w, _) => {
+                        i64::from(value) * i64::from(pow_mod(i64::from(w).rem_euclid(q) as u32, q as u32 - 2))
+                    }
+                }
+                .rem_euclid(q) as i32;
+                let first = s.min() + (r - s.min()).rem_euclid(q as i32);
+                let pre = (first..=s.max()).step_by(q as usize).filter(|&b| s.contains(b) && op.scalar(b) == value);
+                pre.into_iter().any(|b| {
+                    u.splits(&v, b, 6)
+                        .into_iter()
+                        .any(|(a, c)| self.build(k - 1, lo, a, x) && self.build(k - 1, hi, if top { c } else { -c }, x))
+                })
+            }
+        }
+    }
 }
 
-/// The steps of the MVE kernels with their proven intervals ([`bounds`]) and corner cases: the forward kernels'
-/// exact reachable ends and inputs that reach them ([`super::solver`]), the inverse kernels' found by hill climbing
-/// on the models ([`crate::coverage::seek`]).
+/// The steps of the MVE kernels with their proven intervals ([`bounds`]) and corner cases: their exact reachable
+/// ends and inputs that reach them, forward ([`super::solver`]) and inverse ([`super::solver::inv`]).
 pub mod steps {
     use std::sync::LazyLock;
 
+    use super::solver::inv::Inverse;
     use super::solver::{Point, Solver};
     use super::{FWD_IN, INV_IN, bounds, passes, steps_of};
-    use crate::coverage::{Found, Proven, Step, seek};
-
-    const DEPENDENT: &str = "the best a search found, not solved exactly: the proof adds each layer's worst \
-                             multiplication error and reduction output, which one input may not attain at every layer";
+    use crate::coverage::{Proven, Step};
 
     const SOLVED: &str = "exact (solved backwards): a butterfly's u and v depend on disjoint inputs, so their \
                           reachable sets add, and each reduction's and multiplication's image is exhaustive; the \
@@ -1070,6 +1342,27 @@ pub mod steps {
         if logn == 9 { &SOLVER_512 } else { &SOLVER_1024 }
     }
 
+    const SOLVED_INV: &str = "exact (solved backwards): a butterfly's u and v depend on disjoint inputs, so their \
+                              reachable sets add; each set is kept exactly near its ends, where the ends are decided, \
+                              and each end is attained by an input built for it; the proof adds each layer's worst \
+                              multiplication error and reduction output, which no input attains at every layer";
+
+    /// The inverse kernels' reachable sets, solved once per process and size.
+    static INVERSE_512: LazyLock<Inverse> = LazyLock::new(|| Inverse::new(9));
+    static INVERSE_1024: LazyLock<Inverse> = LazyLock::new(|| Inverse::new(10));
+
+    fn inverse(logn: u32) -> &'static Inverse {
+        if logn == 9 { &INVERSE_512 } else { &INVERSE_1024 }
+    }
+
+    /// The exact ends of a step, checked to lie inside the proof's (two independent computations of the same step);
+    /// reported as reachable where they fall short of it.
+    fn exact(step: Step, (lo, hi): (i64, i64), reason: &str) -> Step {
+        let Proven::Range { lo: plo, hi: phi } = step.proven else { unreachable!("integer steps") };
+        assert!(plo <= lo && hi <= phi, "{}: reachable {lo}..={hi} outside the proof's {plo}..={phi}", step.name);
+        if lo > plo || hi < phi { step.reachable(lo, hi, reason) } else { step }
+    }
+
     /// The layers that start a register pass, the last one (three layers after its gathers) included.
     fn pass_starts(logn: u32) -> Vec<usize> {
         passes(logn).iter().map(|&(l0, _)| l0 as usize).chain([logn as usize - 3]).collect()
@@ -1081,13 +1374,7 @@ pub mod steps {
         let s = steps_of(logn);
         let (_, l) = bounds::forward_layers(logn, i64::from(FWD_IN)).expect("the forward bounds hold");
         let starts = pass_starts(logn);
-        let exact = |step: Step, p: Point| {
-            let (lo, hi) = solver(logn).ends(p);
-            let Proven::Range { lo: plo, hi: phi } = step.proven else { unreachable!("integer steps") };
-            // Two independent computations of the same step: the exact ends lie inside the proof's.
-            assert!(plo <= lo && hi <= phi, "{}: reachable {lo}..={hi} outside the proof's {plo}..={phi}", step.name);
-            if lo > plo || hi < phi { step.reachable(lo, hi, SOLVED) } else { step }
-        };
+        let exact = |step: Step, p: Point| exact(step, solver(logn).ends(p), SOLVED);
         let mut out = Vec::new();
         for layer in 0..logn as usize {
             let l32 = layer as u32;
@@ -1105,22 +1392,19 @@ pub mod steps {
         out
     }
 
-    /// The inverse kernel: each layer's sums and differences; the first layer it runs (the last, logn - 1) adds
-    /// independent inputs.
+    /// The inverse kernel: each layer's sums and differences, in the order it runs the layers.
     pub fn inv(logn: u32) -> Vec<Step> {
         let s = steps_of(logn);
         let (_, l) = bounds::inverse_layers(logn, i64::from(INV_IN)).expect("the inverse bounds hold");
         let mut out = Vec::new();
-        for layer in (0..logn as usize).rev() {
-            let note = |step: Step| if layer == logn as usize - 1 { step } else { step.note(DEPENDENT) };
-            out.push(note(Step::magnitude(s.inv_sum[layer], l.sum[layer])));
-            out.push(note(Step::magnitude(s.inv_dif[layer], l.sum[layer])));
+        for layer in (0..logn).rev() {
+            let ends = |dif| inverse(logn).ends(layer, dif);
+            let bound = l.sum[layer as usize];
+            out.push(exact(Step::magnitude(s.inv_sum[layer as usize], bound), ends(false), SOLVED_INV));
+            out.push(exact(Step::magnitude(s.inv_dif[layer as usize], bound), ends(true), SOLVED_INV));
         }
         out
     }
-
-    /// Moves per search of the inverse kernels (the model of a 1024-point NTT takes tens of microseconds).
-    pub const ITERATIONS: usize = 400;
 
     /// The forward kernel's steps the corner cases are for: those the edge cases do not already drive to their
     /// ends (the first reduction's input is the kernel's input), in layer order.
@@ -1129,15 +1413,9 @@ pub mod steps {
         reds.chain((0..logn).flat_map(|l| [Point::Mul(l), Point::Out(l)])).collect()
     }
 
-    /// The inverse kernel's steps searched: every layer's sums and differences.
-    fn searched(logn: u32) -> Vec<&'static str> {
-        let s = steps_of(logn);
-        (0..logn as usize).flat_map(|l| [s.inv_sum[l], s.inv_dif[l]]).collect()
-    }
-
-    /// How many corner cases a kernel has (two per step), without solving or searching.
+    /// How many corner cases a kernel has (two per step), without solving.
     pub fn corner_cases(logn: u32, forward: bool) -> usize {
-        2 * if forward { solved(logn).len() } else { searched(logn).len() }
+        2 * if forward { solved(logn).len() } else { 2 * logn as usize }
     }
 
     /// The forward kernel: an input for each step's high end, then one for its low end.
@@ -1146,31 +1424,18 @@ pub mod steps {
         solved(logn).into_iter().flat_map(|p| [solver.input(p, true), solver.input(p, false)]).collect()
     }
 
-    fn search(logn: u32) -> Vec<Vec<i16>> {
-        let n = 1usize << logn;
-        let max = INV_IN as i16;
-        let run = |x: &[i16]| {
-            let mut a = x.to_vec();
-            super::ntt_inv(logn, &mut a)
-        };
-        let mut out = Vec::new();
-        let mut from = vec![max; n];
-        for (k, step) in searched(logn).into_iter().enumerate() {
-            // The high end, from the input found for the step before (steps in layer order: a deeper layer's
-            // extreme builds on the shallower ones'); the low end is its negation (the models are odd functions but
-            // for the rounding of exact ties, so the negated input reaches the negated extreme within a unit).
-            let Found { input, .. } = seek(step, true, &from, (-max, max), ITERATIONS, k as u64, run);
-            out.push(input.iter().map(|x| -x).collect());
-            from.clone_from(&input);
-            out.push(input);
-        }
-        out
+    /// The inverse kernel: per layer (0 first), an input for its sums' high end, then their low end, then its
+    /// differences' high and low ends.
+    fn solve_inv(logn: u32) -> Vec<Vec<i16>> {
+        let inverse = inverse(logn);
+        let ends = |l| [(false, true), (false, false), (true, true), (true, false)].map(move |(d, h)| (l, d, h));
+        (0..logn).flat_map(ends).map(|(l, dif, high)| inverse.input(l, dif, high)).collect()
     }
 
     pub static FWD_512: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| solve(9));
     pub static FWD_1024: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| solve(10));
-    pub static INV_512: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(9));
-    pub static INV_1024: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| search(10));
+    pub static INV_512: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| solve_inv(9));
+    pub static INV_1024: LazyLock<Vec<Vec<i16>>> = LazyLock::new(|| solve_inv(10));
 
     /// The corner cases of a kernel.
     pub fn corners(logn: u32, forward: bool) -> &'static [Vec<i16>] {
