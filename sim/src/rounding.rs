@@ -236,6 +236,17 @@ pub mod corners {
         None
     }
 
+    /// A significand a in [1, 2) whose exact product with b's significand lies below 2 and rounds up onto it (a carry
+    /// into the next binade): a neighbour of 2 / b's significand. None when no double lies in the half-ulp window
+    /// below (about two b's in three have one).
+    pub fn product_carry(b: f64) -> Option<f64> {
+        let mb = with_fraction(b.abs().to_bits(), 0);
+        let guess = 2.0 / mb;
+        (-4i64..=4)
+            .map(|k| f64::from_bits((guess.to_bits() as i64 + k) as u64))
+            .find(|&a| (1.0..2.0).contains(&a) && a * mb == 2.0 && a.mul_add(mb, -2.0) < 0.0)
+    }
+
     /// (a, b) with a / b as close to a tie as a quotient comes: a / b = M / 2^54 + s / (2^54 B) for an odd 54-bit M
     /// (a midpoint in [1/2, 1)) and the divisor's significand B, s = +-1: M = -s / B modulo 2^54, A = (M B + s) / 2^54.
     /// B is drawn from `seed`; None when this B gives no 53-bit A.
@@ -351,6 +362,12 @@ mod tests {
         let found = |b: f64, lsb| (0..8).any(|seed| corners::product_tie(b, seed, lsb, 0).is_some());
         let odd = [std::f64::consts::PI, std::f64::consts::FRAC_1_SQRT_2, 1.0 / 3.0, 0.1, 0.9238795325112867];
         assert!(odd.iter().filter(|&&b| found(b, 0) || found(b, 1)).count() >= 3);
+        // 2 / sqrt(2) rounded: its product with sqrt(1/2) rounds up onto 1
+        let half_root = std::f64::consts::FRAC_1_SQRT_2;
+        let a = corners::product_carry(half_root).expect("a carry against sqrt(1/2)");
+        assert_eq!(d(Exact::Product(a, half_root)).carry, 0);
+        assert_eq!(d(Exact::Product(-a * pow2(40), half_root)).carry, 0);
+        assert_eq!(corners::product_carry(1.0), None);
         let quotients: Vec<(f64, f64)> =
             (0..16).flat_map(|seed| [1, -1].map(|s| corners::quotient_near_tie(seed, s))).flatten().collect();
         assert!(quotients.len() >= 4);

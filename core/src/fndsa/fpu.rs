@@ -8,6 +8,7 @@
 //! Polynomials in FFT form follow the crate's layout: n = 2^logn reals hold n/2 complex values, real parts in
 //! `[0, n/2)` and imaginary parts in `[n/2, n)`. A self-adjoint polynomial (real FFT values) uses only `[0, n/2)`.
 
+use std::cell::Cell;
 use std::sync::LazyLock;
 
 /// `mantissa * 2^exp` as an exact binary64 (|mantissa| < 2^53, result normal): how the crate writes its constants.
@@ -89,6 +90,73 @@ pub trait FpuKernels {
     fn sampler_exponent(&mut self, centre: &SamplerCentre, z: i32, z0: i32) -> BerExponent;
 }
 
+/// A rounded operation of [`Reference`], as an observer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// a + b.
+    Add,
+    /// a - b.
+    Sub,
+    /// a * b.
+    Mul,
+    /// a / b.
+    Div,
+    /// sqrt(a) (b is 0).
+    Sqrt,
+}
+
+/// Sees the rounded operations of [`Reference`]'s composite kernels (the FFTs, products, LDL, split, merge and the
+/// leaf's sigma) on this thread: the operation, its operands and its result.
+pub type Observer = fn(Op, f64, f64, f64);
+
+thread_local! {
+    static OBSERVER: Cell<Option<Observer>> = const { Cell::new(None) };
+}
+
+/// Sets this thread's observer of [`Reference`]'s operations (None: none), returning the previous one. A coverage
+/// measurement sets one around a reference run; the results never change.
+pub fn set_observer(observer: Option<Observer>) -> Option<Observer> {
+    OBSERVER.with(|o| o.replace(observer))
+}
+
+/// The operations of [`Reference`]: each computes exactly the one IEEE operation, then tells the observer if any.
+mod op {
+    use super::{OBSERVER, Op};
+
+    #[inline(always)]
+    fn seen(op: Op, a: f64, b: f64, r: f64) -> f64 {
+        if let Some(observe) = OBSERVER.with(|o| o.get()) {
+            observe(op, a, b, r);
+        }
+        r
+    }
+
+    #[inline(always)]
+    pub fn add(a: f64, b: f64) -> f64 {
+        seen(Op::Add, a, b, a + b)
+    }
+
+    #[inline(always)]
+    pub fn sub(a: f64, b: f64) -> f64 {
+        seen(Op::Sub, a, b, a - b)
+    }
+
+    #[inline(always)]
+    pub fn mul(a: f64, b: f64) -> f64 {
+        seen(Op::Mul, a, b, a * b)
+    }
+
+    #[inline(always)]
+    pub fn div(a: f64, b: f64) -> f64 {
+        seen(Op::Div, a, b, a / b)
+    }
+
+    #[inline(always)]
+    pub fn sqrt(a: f64) -> f64 {
+        seen(Op::Sqrt, a, 0.0, a.sqrt())
+    }
+}
+
 /// The plain-Rust reference kernels, in the crate's order of operations.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reference;
@@ -96,7 +164,7 @@ pub struct Reference;
 /// (x_re + i x_im)(y_re + i y_im), as the crate writes it: callers pass negated parts to conjugate, never reorder.
 #[inline(always)]
 fn cmul(x_re: f64, x_im: f64, y_re: f64, y_im: f64) -> (f64, f64) {
-    (x_re * y_re - x_im * y_im, x_re * y_im + x_im * y_re)
+    (op::sub(op::mul(x_re, y_re), op::mul(x_im, y_im)), op::add(op::mul(x_re, y_im), op::mul(x_im, y_re)))
 }
 
 /// The complex twiddle k of [`gm`], as (re, im).
@@ -122,10 +190,10 @@ impl FpuKernels for Reference {
                     let j2 = j1 + ht;
                     let (x_re, x_im) = (f[j1], f[j1 + hn]);
                     let (z_re, z_im) = cmul(f[j2], f[j2 + hn], s_re, s_im);
-                    f[j1] = x_re + z_re;
-                    f[j1 + hn] = x_im + z_im;
-                    f[j2] = x_re - z_re;
-                    f[j2 + hn] = x_im - z_im;
+                    f[j1] = op::add(x_re, z_re);
+                    f[j1 + hn] = op::add(x_im, z_im);
+                    f[j2] = op::sub(x_re, z_re);
+                    f[j2 + hn] = op::sub(x_im, z_im);
                 }
             }
             t = ht;
@@ -146,9 +214,9 @@ impl FpuKernels for Reference {
                     let j2 = j1 + t;
                     let (x_re, x_im) = (f[j1], f[j1 + hn]);
                     let (y_re, y_im) = (f[j2], f[j2 + hn]);
-                    f[j1] = x_re + y_re;
-                    f[j1 + hn] = x_im + y_im;
-                    let (z_re, z_im) = cmul(x_re - y_re, x_im - y_im, s_re, -s_im);
+                    f[j1] = op::add(x_re, y_re);
+                    f[j1 + hn] = op::add(x_im, y_im);
+                    let (z_re, z_im) = cmul(op::sub(x_re, y_re), op::sub(x_im, y_im), s_re, -s_im);
                     f[j2] = z_re;
                     f[j2 + hn] = z_im;
                 }
@@ -157,7 +225,7 @@ impl FpuKernels for Reference {
         }
         let scale = scaled(1, 1 - logn as i32);
         for x in &mut f[..n] {
-            *x *= scale;
+            *x = op::mul(*x, scale);
         }
     }
 
@@ -214,7 +282,7 @@ impl FpuKernels for Reference {
     fn mulownadj_fft(&mut self, logn: u32, a: &mut [f64]) {
         let hn = 1usize << (logn - 1);
         for i in 0..hn {
-            a[i] = a[i] * a[i] + a[i + hn] * a[i + hn];
+            a[i] = op::add(op::mul(a[i], a[i]), op::mul(a[i + hn], a[i + hn]));
             a[i + hn] = 0.0;
         }
     }
@@ -223,9 +291,9 @@ impl FpuKernels for Reference {
         let hn = 1usize << (logn - 1);
         for i in 0..hn {
             let (g01_re, g01_im) = (g01[i], g01[i + hn]);
-            let inv = 1.0 / g00[i];
-            let (mu_re, mu_im) = (g01_re * inv, g01_im * inv);
-            g11[i] -= mu_re * g01_re + mu_im * g01_im;
+            let inv = op::div(1.0, g00[i]);
+            let (mu_re, mu_im) = (op::mul(g01_re, inv), op::mul(g01_im, inv));
+            g11[i] = op::sub(g11[i], op::add(op::mul(mu_re, g01_re), op::mul(mu_im, g01_im)));
             g01[i] = mu_re;
             g01[i + hn] = -mu_im;
         }
@@ -241,12 +309,12 @@ impl FpuKernels for Reference {
         for i in 0..qn {
             let (a_re, a_im) = (f[2 * i], f[2 * i + hn]);
             let (b_re, b_im) = (f[2 * i + 1], f[2 * i + 1 + hn]);
-            f0[i] = (a_re + b_re) * 0.5;
-            f0[i + qn] = (a_im + b_im) * 0.5;
+            f0[i] = op::mul(op::add(a_re, b_re), 0.5);
+            f0[i + qn] = op::mul(op::add(a_im, b_im), 0.5);
             let (s_re, s_im) = twiddle(i + hn);
-            let (u_re, u_im) = cmul(a_re - b_re, a_im - b_im, s_re, -s_im);
-            f1[i] = u_re * 0.5;
-            f1[i + qn] = u_im * 0.5;
+            let (u_re, u_im) = cmul(op::sub(a_re, b_re), op::sub(a_im, b_im), s_re, -s_im);
+            f1[i] = op::mul(u_re, 0.5);
+            f1[i + qn] = op::mul(u_im, 0.5);
         }
     }
 
@@ -259,12 +327,12 @@ impl FpuKernels for Reference {
         let qn = hn >> 1;
         for i in 0..qn {
             let (a_re, b_re) = (f[2 * i], f[2 * i + 1]);
-            f0[i] = (a_re + b_re) * 0.5;
+            f0[i] = op::mul(op::add(a_re, b_re), 0.5);
             f0[i + qn] = 0.0;
-            let t = (a_re - b_re) * 0.5;
+            let t = op::mul(op::sub(a_re, b_re), 0.5);
             let (s_re, s_im) = twiddle(i + hn);
-            f1[i] = t * s_re;
-            f1[i + qn] = t * -s_im;
+            f1[i] = op::mul(t, s_re);
+            f1[i + qn] = op::mul(t, -s_im);
         }
     }
 
@@ -279,15 +347,15 @@ impl FpuKernels for Reference {
             let (a_re, a_im) = (f0[i], f0[i + qn]);
             let (s_re, s_im) = twiddle(i + hn);
             let (b_re, b_im) = cmul(f1[i], f1[i + qn], s_re, s_im);
-            f[2 * i] = a_re + b_re;
-            f[2 * i + hn] = a_im + b_im;
-            f[2 * i + 1] = a_re - b_re;
-            f[2 * i + 1 + hn] = a_im - b_im;
+            f[2 * i] = op::add(a_re, b_re);
+            f[2 * i + hn] = op::add(a_im, b_im);
+            f[2 * i + 1] = op::sub(a_re, b_re);
+            f[2 * i + 1 + hn] = op::sub(a_im, b_im);
         }
     }
 
     fn leaf_sigma(&mut self, d: f64, inv_sigma: f64) -> f64 {
-        d.sqrt() * inv_sigma
+        op::mul(op::sqrt(d), inv_sigma)
     }
 
     fn sampler_centre(&mut self, mu: f64, isigma: f64, sigma_min: f64) -> SamplerCentre {

@@ -19,10 +19,11 @@
 //! [`args`] and [`run`] are shared with the kernels-in-the-loop provider (`crate::providers::fndsa_fpu`): the
 //! registry and the provider encode a call the same way.
 
+use std::cell::Cell;
 use std::sync::LazyLock;
 
 use pqhelium_core::fndsa::fpu::{
-    BerExponent, FpuKernels, INV_2SQRSIGMA0, INV_LOG2, LOG2, Reference, SamplerCentre, scaled,
+    self, BerExponent, FpuKernels, INV_2SQRSIGMA0, INV_LOG2, LOG2, Reference, SamplerCentre, scaled,
 };
 use pqhelium_core::fndsa::sampler::{INV_SIGMA, SIGMA_MIN};
 use pqhelium_sim::corner_search;
@@ -30,7 +31,7 @@ use pqhelium_sim::coverage::{self, Boundary, Step};
 use pqhelium_sim::rounding::{self, corners};
 use rand::Rng;
 
-use super::softfloat::LOGN;
+use super::softfloat::{LOGN, QUOTIENT_CARRY_NOTE, QUOTIENT_TIE_NOTE, ROOT_CARRY_NOTE, ROOT_TIE_NOTE};
 use super::{
     ArgSpec, Bound, CaseRng, Contract, Description, Dir, Elem, Images, Kernel as Registered, Len, Outcome, Ways,
     buffer, u32_arg,
@@ -284,8 +285,8 @@ static SPECS: [Spec; 16] = [
         computes: "a *= b in FFT form",
         params: &[poly("a", Dir::InOut, SIGNING, FFT), poly("b", Dir::In, SIGNING, FFT), Param::Logn],
         requires: "",
-        edge_cases: POLY_EDGE_CASES,
-        generate: generate_two,
+        edge_cases: POLY_EDGE_CASES + 1,
+        generate: generate_product,
         run: |fpu, input| updated(input, |a, b| fpu.mul_fft(input.logn, a, b)),
     },
     Spec {
@@ -295,8 +296,8 @@ static SPECS: [Spec; 16] = [
         computes: "a *= adj(b) in FFT form",
         params: &[poly("a", Dir::InOut, SIGNING, FFT), poly("b", Dir::In, SIGNING, FFT), Param::Logn],
         requires: "",
-        edge_cases: POLY_EDGE_CASES,
-        generate: generate_two,
+        edge_cases: POLY_EDGE_CASES + 1,
+        generate: generate_product,
         run: |fpu, input| updated(input, |a, b| fpu.muladj_fft(input.logn, a, b)),
     },
     Spec {
@@ -306,8 +307,8 @@ static SPECS: [Spec; 16] = [
         computes: "a = a adj(a) in FFT form",
         params: &[poly("a", Dir::InOut, SIGNING, FFT), Param::Logn],
         requires: "",
-        edge_cases: POLY_EDGE_CASES,
-        generate: generate_one,
+        edge_cases: POLY_EDGE_CASES + 1,
+        generate: generate_mulownadj,
         run: |fpu, input| updated(input, |a, _| fpu.mulownadj_fft(input.logn, a)),
     },
     Spec {
@@ -322,7 +323,7 @@ static SPECS: [Spec; 16] = [
             Param::Logn,
         ],
         requires: "g00 and g11 self-adjoint (imaginary halves zero), g00's real half positive",
-        edge_cases: POLY_EDGE_CASES,
+        edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_ldl,
         run: |fpu, input| {
             let [g00, g01, g11] = &input.polys[..] else { unreachable!("three polynomials") };
@@ -365,7 +366,7 @@ static SPECS: [Spec; 16] = [
             Param::Logn,
         ],
         requires: "",
-        edge_cases: POLY_EDGE_CASES,
+        edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_merge,
         run: |fpu, input| {
             let mut f = vec![0.0; 1 << input.logn];
@@ -396,7 +397,7 @@ static SPECS: [Spec; 16] = [
             },
         ],
         requires: "inv_sigma one of signing's 1/sigma",
-        edge_cases: 33,
+        edge_cases: LEAF_EDGE_CASES,
         generate: generate_leaf_sigma,
         run: |fpu, input| vec![f64_bytes(&[fpu.leaf_sigma(input.scalars[0], input.scalars[1])])],
     },
@@ -458,6 +459,125 @@ const ADD_ROUNDING: rounding::Steps = rounding::Steps::normal("fndsa.fpu.add/add
 const SUB_ROUNDING: rounding::Steps = rounding::Steps::normal("fndsa.fpu.sub/add.tie", "fndsa.fpu.sub/add.carry");
 const MULCONST_ROUNDING: rounding::Steps =
     rounding::Steps::normal("fndsa.fpu.mulconst/mul.tie", "fndsa.fpu.mulconst/mul.carry");
+
+/// The IEEE roundings of a composite kernel (its model `fpu::Reference` tells an observer every operation), one pair
+/// of steps per kind of operation it performs: `<id>/add.tie`, `add.carry` (sums and differences), `mul.*`, `div.*`,
+/// `sqrt.*`. Its values stay far from 2^-1022 and from overflow, as the element-wise kernels' do.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Roundings {
+    add: Option<rounding::Steps>,
+    mul: Option<rounding::Steps>,
+    div: Option<rounding::Steps>,
+    sqrt: Option<rounding::Steps>,
+}
+
+macro_rules! ieee {
+    ($id:literal, $kind:ident) => {
+        Some(rounding::Steps::normal(
+            concat!($id, "/", stringify!($kind), ".tie"),
+            concat!($id, "/", stringify!($kind), ".carry"),
+        ))
+    };
+}
+
+macro_rules! roundings {
+    ($id:literal: $($kind:ident)*) => {{
+        let mut r = Roundings { add: None, mul: None, div: None, sqrt: None };
+        $(r.$kind = ieee!($id, $kind);)*
+        r
+    }};
+}
+
+/// The roundings of the forward (`inverse` false) or inverse FFT (native and soft-float alike).
+pub(super) fn fft_roundings(inverse: bool) -> Roundings {
+    if inverse { roundings!("fndsa.fpu.ifft": add mul) } else { roundings!("fndsa.fpu.fft": add mul) }
+}
+
+impl Kernel {
+    /// The IEEE roundings the model observes (None: none, or observed apart by [`observe_roundings`]).
+    fn roundings(self) -> Option<Roundings> {
+        Some(match self {
+            Kernel::Mul => roundings!("fndsa.fpu.mul": add mul),
+            Kernel::MulAdj => roundings!("fndsa.fpu.muladj": add mul),
+            Kernel::MulOwnAdj => roundings!("fndsa.fpu.mulownadj": add mul),
+            Kernel::Ldl => roundings!("fndsa.fpu.ldl": add mul div),
+            Kernel::Split => roundings!("fndsa.fpu.split": add mul),
+            Kernel::SplitSelfadj => roundings!("fndsa.fpu.split_selfadj": add mul),
+            Kernel::Merge => roundings!("fndsa.fpu.merge": add mul),
+            Kernel::LeafSigma => roundings!("fndsa.fpu.leaf_sigma": mul sqrt),
+            _ => return None,
+        })
+    }
+}
+
+impl Roundings {
+    /// The declared steps, with what no operands reach.
+    pub(super) fn steps(self) -> Vec<Step> {
+        let pair = |s: Option<rounding::Steps>, notes: Option<(&'static str, &'static str)>| {
+            s.map(|s| {
+                let (tie, carry) = (Step::fp(s.tie, Boundary::Tie), Step::fp(s.carry, Boundary::Binade));
+                match notes {
+                    Some((t, c)) => [tie.note(t), carry.note(c)],
+                    None => [tie, carry],
+                }
+            })
+        };
+        [
+            pair(self.add, None),
+            pair(self.mul, None),
+            pair(self.div, Some((QUOTIENT_TIE_NOTE, QUOTIENT_CARRY_NOTE))),
+            pair(self.sqrt, Some((ROOT_TIE_NOTE, ROOT_CARRY_NOTE))),
+        ]
+        .into_iter()
+        .flatten()
+        .flatten()
+        .collect()
+    }
+}
+
+/// The carries the composite kernels' operations cannot reach: mulownadj's products are squares, LDL's quotients
+/// reciprocals.
+const MULOWNADJ_SQUARE: &str = "fndsa.fpu.mulownadj/mul.carry";
+const SQUARE_NOTE: &str = "a square never rounds up onto a power of two: 2 ulps below is the closest ((2 - 2^-52)^2 \
+                           below 4; no double's square lies within 1.5 ulps below 2)";
+const LDL_RECIPROCAL: &str = "fndsa.fpu.ldl/div.carry";
+const RECIPROCAL_NOTE: &str =
+    "a reciprocal 1/g00 never rounds up onto a power of two: 2 ulps below is the closest (g00 = 1 + 2^-52)";
+
+thread_local! {
+    /// The roundings of the composite kernel whose model runs on this thread, while a recording is on.
+    static OBSERVED: Cell<Option<Roundings>> = const { Cell::new(None) };
+}
+
+/// Forwards one operation of `fpu::Reference` to the steps of the kernel being observed.
+fn observe_op(op: fpu::Op, a: f64, b: f64, r: f64) {
+    let Some(k) = OBSERVED.with(Cell::get) else { return };
+    let (steps, exact) = match op {
+        fpu::Op::Add => (k.add, rounding::Exact::Sum(a, b)),
+        fpu::Op::Sub => (k.add, rounding::Exact::Sum(a, -b)),
+        fpu::Op::Mul => (k.mul, rounding::Exact::Product(a, b)),
+        fpu::Op::Div => (k.div, rounding::Exact::Quotient(a, b)),
+        fpu::Op::Sqrt => (k.sqrt, rounding::Exact::Root(a)),
+    };
+    if let Some(steps) = steps {
+        rounding::observe(&steps, exact, r);
+    }
+}
+
+/// Runs a model with its operations observed under `roundings` when a coverage recording is on.
+pub(super) fn observed<T>(roundings: Option<Roundings>, run: impl FnOnce() -> T) -> T {
+    let Some(roundings) = roundings.filter(|_| coverage::enabled()) else { return run() };
+    /// Restores the previous observer, also when the model panics.
+    struct Restore(Option<fpu::Observer>, Option<Roundings>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            fpu::set_observer(self.0);
+            OBSERVED.with(|o| o.set(self.1));
+        }
+    }
+    let _restore = Restore(fpu::set_observer(Some(observe_op)), OBSERVED.with(|o| o.replace(Some(roundings))));
+    run()
+}
 
 /// Observes the operands of the roundings to integers, computed as `fpu::Reference` computes them (same operations,
 /// same order), when a coverage recording is on.
@@ -745,7 +865,7 @@ impl Contract for Fpu {
 
     fn reference(&self, input: &Input) -> Outcome {
         observe_roundings(self.kernel, input);
-        run(&mut Reference, self.kernel, input)
+        observed(self.kernel.roundings(), || run(&mut Reference, self.kernel, input))
     }
 
     fn ways(&self) -> Ways<Self> {
@@ -762,7 +882,17 @@ impl Contract for Fpu {
             Kernel::Add => ieee(ADD_ROUNDING),
             Kernel::Sub => ieee(SUB_ROUNDING),
             Kernel::MulConst => ieee(MULCONST_ROUNDING),
-            _ => vec![],
+            kernel => {
+                let steps = kernel.roundings().map(Roundings::steps).unwrap_or_default();
+                steps
+                    .into_iter()
+                    .map(|s| match s.name {
+                        MULOWNADJ_SQUARE => s.note(SQUARE_NOTE),
+                        LDL_RECIPROCAL => s.note(RECIPROCAL_NOTE),
+                        _ => s,
+                    })
+                    .collect()
+            }
         }
     }
 
@@ -898,7 +1028,54 @@ fn generate_round(case: u64, rng: &mut CaseRng) -> Input {
     Input { logn, polys: vec![f], ..Input::default() }
 }
 
+/// An operand whose product with the twiddle sqrt(1/2) (the first layer's of an FFT of degree 4, and the merge's at
+/// logn 2) rounds up onto a power of two. (No product with it is a tie: its odd significand fixes the operand's,
+/// and `corners::product_tie` finds that product in the wrong binade.)
+pub(super) fn twiddle_carry() -> f64 {
+    corners::product_carry(std::f64::consts::FRAC_1_SQRT_2)
+        .expect("2 / sqrt(2) rounded has a product with sqrt(1/2) rounding onto 1")
+}
+
+/// The last edge case of merge: f1 = (a, -a), products with the twiddle rounding up onto 1 (f0 = (1, 1/2)).
+fn merge_corners() -> Input {
+    let t = twiddle_carry();
+    let f1 = vec![t, -t];
+    Input { logn: 2, polys: vec![vec![1.0, 0.5], f1], ..Input::default() }
+}
+
+/// The last edge case of mul and muladj (degree 8, four complex products): (1 - 2^-53) +- 2^-54 times 1 + i and
+/// 1 - i, whose parts' sums are ties, one rounding up onto 1; (1 + 2^-26)(1 + 2^-27), a tie; and a product with
+/// sqrt(1/2) rounding up onto 1.
+fn product_corners() -> Input {
+    let below_one = f64::from_bits(1f64.to_bits() - 1);
+    let c = std::f64::consts::FRAC_1_SQRT_2;
+    let a = vec![below_one, below_one, 1.0 + pow2(-26), twiddle_carry(), pow2(-54), pow2(-54), 0.0, 0.0];
+    let b = vec![1.0, 1.0, 1.0 + pow2(-27), c, 1.0, -1.0, 0.0, 0.0];
+    Input { logn: 3, polys: vec![a, b], ..Input::default() }
+}
+
+fn generate_product(case: u64, rng: &mut CaseRng) -> Input {
+    if case == POLY_EDGE_CASES { product_corners() } else { generate_two(case, rng) }
+}
+
+/// The last edge case of mulownadj: a^2 + b^2 for a = 1 - 2^-53, b = 2^-26 (1 - 2^-53) is 1 - 2^-104 before its
+/// rounding, which carries onto 1 (a square itself rounds at best 2 ulps below a power of two); 1.5^2 + 2^-52 is a
+/// tie (half an ulp of 2.25); and the square of m 2^-26, m = 94906267 the least odd m with m^2 >= 2^53, is a tie.
+fn mulownadj_corners() -> Input {
+    let below = |x: f64| f64::from_bits(x.to_bits() - 1);
+    let square_tie = 94_906_267.0 * pow2(-26);
+    let a = vec![below(1.0), 1.5, square_tie, 0.0, below(pow2(-26)), pow2(-26), 0.0, 0.0];
+    Input { logn: 3, polys: vec![a], ..Input::default() }
+}
+
+fn generate_mulownadj(case: u64, rng: &mut CaseRng) -> Input {
+    if case == POLY_EDGE_CASES { mulownadj_corners() } else { generate_one(case, rng) }
+}
+
 fn generate_merge(case: u64, rng: &mut CaseRng) -> Input {
+    if case == POLY_EDGE_CASES {
+        return merge_corners();
+    }
     let mut input = polys_case(case, rng, 2, LO);
     let hn = (1usize << input.logn) / 2;
     input.polys.iter_mut().for_each(|p| p.truncate(hn));
@@ -976,8 +1153,18 @@ fn generate_mulconst(case: u64, rng: &mut CaseRng) -> Input {
     input
 }
 
+/// The last edge case of LDL: 1/g00 for g00 = 1 + 2^-52 rounds to 1 - 2^-52, the closest a reciprocal comes to a
+/// carry.
+fn ldl_corners() -> Input {
+    let g00 = f64::from_bits(1f64.to_bits() + 1);
+    Input { logn: 1, polys: vec![vec![g00, 0.0], vec![1.0, -1.0], vec![2.0, 0.0]], ..Input::default() }
+}
+
 /// A Gram matrix: g00 with a positive real half, g00 and g11 self-adjoint.
 fn generate_ldl(case: u64, rng: &mut CaseRng) -> Input {
+    if case == POLY_EDGE_CASES {
+        return ldl_corners();
+    }
     let mut input = polys_case(case, rng, 3, LO3);
     let hn = (1usize << input.logn) / 2;
     let g00 = &mut input.polys[0];
@@ -1061,8 +1248,23 @@ fn round_edges() -> Vec<f64> {
 /// (d, inv_sigma): zeros, ones, exact squares, the extremes of the range, with 1/sigma of logn 1, 9, 10.
 fn leaf_edges() -> Vec<(f64, f64)> {
     let ds = [0.0, -0.0, 1.0, 2.0, 4.0, 0.5, 3.0, 12289.0 * 12289.0, pow2(LO), pow2(HI), 1.0 + f64::EPSILON];
-    ds.iter().flat_map(|&d| [1, 9, 10].map(|l| (d, INV_SIGMA[l]))).collect()
+    let mut edges: Vec<(f64, f64)> = ds.iter().flat_map(|&d| [1, 9, 10].map(|l| (d, INV_SIGMA[l]))).collect();
+    // The corners: d = s^2 rounded (its square root is s again) for an s whose product with 1/sigma is a tie or
+    // rounds up onto a power of two, and d = 4 - 2^-51, whose root rounds to 1 ulp below 2 (the closest a root
+    // comes to a carry).
+    for l in [1, 9, 10] {
+        let inv = INV_SIGMA[l];
+        let ties = [0, 1].map(|lsb| (0..8).find_map(|seed| corners::product_tie(inv, seed, lsb, 0)));
+        let s = ties.into_iter().chain([corners::product_carry(inv)]).flatten();
+        edges.extend(s.map(|s| (s * s, inv)));
+    }
+    edges.push((f64::from_bits(4f64.to_bits() - 1), INV_SIGMA[10]));
+    edges
 }
+
+/// The hand-picked leaf cases and their corners ([`leaf_edges`]).
+const LEAF_EDGE_CASES: u64 = 33 + LEAF_CORNERS;
+const LEAF_CORNERS: u64 = 5;
 
 /// (mu, isigma, sigma_min): integers, half-integers, one ulp beside them, signed zeros, tiny and huge mu, and an
 /// isigma for which isigma * sigma_min rounds to 1 or above (the saturating fixed-point conversion).
@@ -1139,7 +1341,7 @@ mod tests {
     use super::*;
 
     /// The last edge case of add, sub and mulconst puts a rounding on a tie and on a carry into the next binade
-    /// (distance 0), inside the contract's bounds; the other kernels declare no IEEE steps yet.
+    /// (distance 0), inside the contract's bounds.
     #[test]
     fn the_element_wise_kernels_edge_cases_reach_ties_and_carries() {
         for kernel in [Kernel::Add, Kernel::Sub, Kernel::MulConst] {
@@ -1161,6 +1363,49 @@ mod tests {
         }
     }
     use crate::registry::case_rng;
+
+    /// The composite kernels' edge cases put every rounding they declare on a tie and on a carry, or as close as
+    /// the operation comes (a root: 0 against its nearest to a tie, 1 ulp below a power of two; a square and a
+    /// reciprocal: 2 ulps below one; a quotient: 1 ulp from a tie).
+    #[test]
+    fn the_composite_kernels_edge_cases_reach_their_roundings_corners() {
+        let closest = |name: &str| match name {
+            MULOWNADJ_SQUARE | LDL_RECIPROCAL => 2,
+            "fndsa.fpu.ldl/div.tie" | "fndsa.fpu.leaf_sigma/sqrt.carry" => 1,
+            _ => 0,
+        };
+        for kernel in [Kernel::Mul, Kernel::MulAdj, Kernel::MulOwnAdj, Kernel::Ldl, Kernel::Merge, Kernel::LeafSigma] {
+            let fpu = Fpu { kernel, emu: false };
+            let ((), seen) = coverage::record(|| {
+                for case in 0..kernel.edge_cases() {
+                    let input = fpu.generate(case, &mut case_rng(1, case));
+                    fpu.precondition(&input).unwrap();
+                    fpu.reference(&input);
+                }
+            });
+            let steps = fpu.coverage_steps();
+            assert!(steps.len() >= 4, "{kernel:?}");
+            for step in steps {
+                assert_eq!(seen.get(step.name).map(|s| s.closest), Some(closest(step.name)), "{}", step.name);
+            }
+        }
+    }
+
+    /// Observing the model changes none of its results.
+    #[test]
+    fn observing_the_model_changes_nothing() {
+        for kernel in [Kernel::Mul, Kernel::Ldl, Kernel::Split, Kernel::Merge, Kernel::LeafSigma] {
+            let mut observed = 0;
+            for case in [15, 25, POLY_EDGE_CASES, 77] {
+                let input = generate(kernel, case, &mut case_rng(3, case));
+                let plain = run(&mut Reference, kernel, &input);
+                let (seen, recorded) = coverage::record(|| Fpu { kernel, emu: false }.reference(&input));
+                assert_eq!(seen, plain, "{kernel:?} {case}");
+                observed += recorded.iter().count();
+            }
+            assert!(observed > 0, "{kernel:?}");
+        }
+    }
 
     #[test]
     fn args_and_input_of_are_inverse() {

@@ -23,7 +23,8 @@ use std::sync::LazyLock;
 use rand::Rng;
 
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, u32_arg,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, fndsa_fpu,
+    u32_arg,
 };
 use crate::backend::Arg;
 
@@ -176,20 +177,8 @@ impl Op {
         let tie = Step::fp(steps.tie, Boundary::Tie);
         let carry = Step::fp(steps.carry, Boundary::Binade);
         let (tie, carry) = match self {
-            Op::Div => (
-                tie.note(
-                    "a quotient of doubles is never a tie (its odd 54-bit midpoint times the divisor's odd part \
-                          has more than 53 bits): 1 is the closest",
-                ),
-                carry.note(
-                    "a quotient never rounds up onto a power of two (a and b on one grid: 1 - a/b is at \
-                            least an ulp): 1 is the closest",
-                ),
-            ),
-            Op::Sqrt => (
-                tie.note("measured against a = s^2 +- s ulp(s), the closest a square root comes to a tie (never one)"),
-                carry.note("a square root never rounds up onto a power of two: 1 is the closest"),
-            ),
+            Op::Div => (tie.note(QUOTIENT_TIE_NOTE), carry.note(QUOTIENT_CARRY_NOTE)),
+            Op::Sqrt => (tie.note(ROOT_TIE_NOTE), carry.note(ROOT_CARRY_NOTE)),
             _ => (tie, carry),
         };
         let mut v = vec![tie, carry];
@@ -207,6 +196,15 @@ impl Op {
         v
     }
 }
+
+/// What no operands reach on a quotient's and a square root's rounding (`pqhelium_sim::rounding`).
+pub(super) const QUOTIENT_TIE_NOTE: &str = "a quotient of doubles is never a tie (its odd 54-bit midpoint times the \
+                                            divisor's odd part has more than 53 bits): 1 is the closest";
+pub(super) const QUOTIENT_CARRY_NOTE: &str = "a quotient never rounds up onto a power of two (a and b on one grid: \
+                                              1 - a/b is at least an ulp): 1 is the closest";
+pub(super) const ROOT_TIE_NOTE: &str =
+    "measured against a = s^2 +- s ulp(s), the closest a square root comes to a tie (never one)";
+pub(super) const ROOT_CARRY_NOTE: &str = "a square root never rounds up onto a power of two: 1 is the closest";
 
 /// What the contract says of an operation: id and symbol, what it computes, and its operands.
 struct OpSpec {
@@ -423,7 +421,7 @@ impl Contract for Fft {
             summary: format!("FN-DSA signing {name}, in place, n = 2^logn doubles, {how}"),
             computes: format!("f = fpu::Reference::{}(logn, f), every bit", if self.inverse { "ifft" } else { "fft" }),
             requires: String::new(),
-            edge_cases: FFT_EDGE_CASES,
+            edge_cases: if self.inverse { FFT_EDGE_CASES } else { FFT_EDGE_CASES + 1 },
             args: vec![
                 ArgSpec::in_out("f", elem, n, FFT_IN, Bound::Any).repr("ieee754").secret(),
                 ArgSpec::scalar("logn", Elem::U32, LOGN).repr("log2 n"),
@@ -447,16 +445,22 @@ impl Contract for Fft {
 
     fn reference(&self, (logn, f): &(u32, Vec<u64>)) -> Outcome {
         let mut f: Vec<f64> = f.iter().map(|&x| f64::from_bits(x)).collect();
-        if self.inverse {
-            Reference.ifft(*logn, &mut f);
-        } else {
-            Reference.fft(*logn, &mut f);
-        }
+        fndsa_fpu::observed(Some(fndsa_fpu::fft_roundings(self.inverse)), || {
+            if self.inverse {
+                Reference.ifft(*logn, &mut f);
+            } else {
+                Reference.fft(*logn, &mut f);
+            }
+        });
         Outcome { buffers: vec![bytes(&f.iter().map(|x| x.to_bits()).collect::<Vec<_>>())], ret: None }
     }
 
     fn ways(&self) -> Ways<Self> {
         Ways::Two
+    }
+
+    fn coverage_steps(&self) -> Vec<Step> {
+        fndsa_fpu::fft_roundings(self.inverse).steps()
     }
 }
 
@@ -501,9 +505,20 @@ fn generate(op: Op, case: u64, rng: &mut CaseRng) -> Operands {
 /// (i)FFT edge cases: for each logn 1..=10, zeros of both signs, an impulse, all ones.
 const FFT_EDGE_CASES: u64 = 30;
 
+/// The forward FFT's last edge case (degree 4): its first layer multiplies f[1] and f[3] by the twiddle sqrt(1/2),
+/// products that round up onto a power of two (`fndsa_fpu::twiddle_carry`).
+fn fft_corners() -> (u32, Vec<u64>) {
+    let t = fndsa_fpu::twiddle_carry();
+    let f = [1.0, t, 0.5, -t];
+    (2, f.iter().map(|x| x.to_bits()).collect())
+}
+
 /// Inputs as signing produces them: small integers (set_small), doubles of moderate magnitude, and for the inverse
 /// the FFT of small integers; logn 9 and 10 half of the time.
 fn fft_generate(inverse: bool, case: u64, rng: &mut CaseRng) -> (u32, Vec<u64>) {
+    if case == FFT_EDGE_CASES && !inverse {
+        return fft_corners();
+    }
     let logn = if case < FFT_EDGE_CASES {
         1 + (case % 10) as u32
     } else if rng.r#gen() {
@@ -995,6 +1010,23 @@ mod tests {
 
     /// At most this many of the last edge cases hold the corners of the IEEE rounding ([`corner_pairs`]).
     const CORNER_CASES: u64 = 2;
+
+    /// The forward FFT's edge cases put a sum on a tie and on a carry, and a product on a carry (its corner case);
+    /// its products reach a tie only in random cases (none with the first layer's twiddle is one).
+    #[test]
+    fn the_fft_edge_cases_reach_its_roundings_corners() {
+        let fft = Fft { id: "fndsa.fpu.fft", symbol: "fndsa_fpu_fft", inverse: false, emu: false };
+        let ((), seen) = coverage::record(|| {
+            for case in 0..fft.describe().edge_cases {
+                fft.reference(&fft.generate(case, &mut case_rng(1, case)));
+            }
+        });
+        let steps = fft.coverage_steps();
+        assert_eq!(steps.len(), 4);
+        for step in steps.iter().filter(|s| s.name != "fndsa.fpu.fft/mul.tie") {
+            assert_eq!(seen.get(step.name).map(|s| s.closest), Some(0), "{}", step.name);
+        }
+    }
 
     #[test]
     fn edge_operands_fit_their_cases_and_are_in_the_domain() {
