@@ -35,6 +35,17 @@ fn wrong_at_low_end(id: &str, step: &str, end: i64, args: &[Arg]) -> Outcome {
     outcome
 }
 
+/// The reference's outcome, changed when binary64 step `step` reached its boundary exactly (0 ulps) while the
+/// reference ran: a kernel wrong only at that rounding corner.
+fn wrong_at_fp_corner(id: &str, step: &str, args: &[Arg]) -> Outcome {
+    let kernel = registry::find(id).unwrap();
+    let (mut outcome, seen) = coverage::record(|| kernel.expected(args));
+    if seen.get(step).is_some_and(|s| s.closest == 0) {
+        outcome.buffers[0][0] ^= 1;
+    }
+    outcome
+}
+
 /// The mutant is caught within `check`'s cases, first at a corner case (after the hand-picked edge cases), and
 /// 2,000 random cases miss it.
 fn corner_cases_matter(mutant: &'static Kernel, hand_picked: u64) {
@@ -96,6 +107,19 @@ fn fndsa_pointwise_corner_cases_reach_a_mutant_random_cases_miss() {
     });
     corner_cases_matter(mutant, 10);
 }
+
+#[test]
+fn fpu_corner_cases_reach_a_mutant_random_cases_miss() {
+    // A complex product wrong only when one of its real products rounds up onto a power of two (random cases come
+    // no closer than billions of ulps).
+    let mutant = registry::variant("fndsa.fpu.mul", |k| {
+        k.model = Some(|args| wrong_at_fp_corner("fndsa.fpu.mul", "fndsa.fpu.mul/mul.carry", args))
+    });
+    corner_cases_matter(mutant, FPU_EDGE_PATTERNS);
+}
+
+/// The element-wise FP64 kernels' hand-picked edge cases, before their rounding corner case.
+const FPU_EDGE_PATTERNS: u64 = 40;
 
 #[test]
 fn keygen_fft_corner_cases_reach_a_mutant_random_cases_miss() {
