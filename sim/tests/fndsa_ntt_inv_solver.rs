@@ -1,17 +1,9 @@
 //! The inverse FN-DSA NTT solver's reachable ends are exact: the input it builds for each end drives the model's
 //! step there (so the end is reached), and no input (random ones, its own for the other steps) goes past them.
 
+use pqhelium_sim::corner_search::SplitMix;
 use pqhelium_sim::coverage;
 use pqhelium_sim::fndsa_ntt::{self as ntt, INV_IN, solver::inv::Inverse, steps_of};
-
-/// A small deterministic generator (splitmix64) for the random inputs.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 #[test]
 fn the_solved_inputs_reach_the_ends_and_nothing_passes_them() {
@@ -40,11 +32,11 @@ fn the_solved_inputs_reach_the_ends_and_nothing_passes_them() {
             }
         }
         eprintln!("n = 2^{logn}: solved and built in {:?}", t.elapsed());
-        let mut state = u64::from(logn);
+        let mut random = SplitMix::new(u64::from(logn));
         let max = INV_IN as u64;
         for _ in 0..50 {
             inputs.push(
-                (0..1 << logn).map(|_| ((splitmix(&mut state) % (2 * max + 1)) as i64 - max as i64) as i16).collect(),
+                (0..1 << logn).map(|_| ((random.next_u64() % (2 * max + 1)) as i64 - max as i64) as i16).collect(),
             );
         }
         for x in &inputs {

@@ -1,17 +1,9 @@
 //! The forward FN-DSA NTT solver's reachable ends are exact: the input it builds for each end drives the model's
 //! step there, and no input (random ones, its own for the other steps) goes past them.
 
+use pqhelium_sim::corner_search::SplitMix;
 use pqhelium_sim::coverage;
 use pqhelium_sim::fndsa_ntt::{self as ntt, passes, solver::Point, solver::Solver, steps_of};
-
-/// A small deterministic generator (splitmix64) for the random inputs.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 #[test]
 fn the_solved_inputs_reach_the_ends_and_nothing_passes_them() {
@@ -42,9 +34,9 @@ fn the_solved_inputs_reach_the_ends_and_nothing_passes_them() {
                 inputs.push(x);
             }
         }
-        let mut state = u64::from(logn);
+        let mut random = SplitMix::new(u64::from(logn));
         for _ in 0..50 {
-            inputs.push((0..1 << logn).map(|_| splitmix(&mut state) as i16).collect());
+            inputs.push((0..1 << logn).map(|_| random.next_u64() as i16).collect());
         }
         for x in &inputs {
             let seen = run(x);
