@@ -199,15 +199,20 @@ mod tests {
         bytes[at + 8..at + 16].copy_from_slice(&n.to_le_bytes());
     }
 
+    /// Two blocks (3 instructions run once, 4 run ten times) and the three transitions that enter them.
+    fn sample(bytes: &mut [u8]) {
+        bytes[16..20].copy_from_slice(&2u32.to_le_bytes());
+        put(bytes, BLOCKS_OFFSET, 0x100, 3, 1);
+        put(bytes, BLOCKS_OFFSET + 16, 0x106, 4, 10);
+        put(bytes, EDGES_OFFSET + 16 * 7, 0, 1, 1);
+        put(bytes, EDGES_OFFSET + 16 * 9, 1, 2, 1);
+        put(bytes, EDGES_OFFSET + 16 * 3, 2, 2, 9);
+    }
+
     #[test]
     fn reads_blocks_and_transitions_and_refuses_inconsistent_files() {
         let mut bytes = file();
-        bytes[16..20].copy_from_slice(&2u32.to_le_bytes());
-        put(&mut bytes, BLOCKS_OFFSET, 0x100, 3, 1);
-        put(&mut bytes, BLOCKS_OFFSET + 16, 0x106, 4, 10);
-        put(&mut bytes, EDGES_OFFSET + 16 * 7, 0, 1, 1);
-        put(&mut bytes, EDGES_OFFSET + 16 * 9, 1, 2, 1);
-        put(&mut bytes, EDGES_OFFSET + 16 * 3, 2, 2, 9);
+        sample(&mut bytes);
         let profile = read(&bytes).unwrap();
         assert_eq!(profile.instructions(), 3 + 40);
         assert_eq!(profile.edges.len(), 3);
@@ -219,12 +224,7 @@ mod tests {
         reset(&mut bytes);
         assert_eq!(read(&bytes).unwrap(), Profile::default());
         // Two stretches added: every count doubles.
-        bytes[16..20].copy_from_slice(&2u32.to_le_bytes());
-        put(&mut bytes, BLOCKS_OFFSET, 0x100, 3, 1);
-        put(&mut bytes, BLOCKS_OFFSET + 16, 0x106, 4, 10);
-        put(&mut bytes, EDGES_OFFSET + 16 * 7, 0, 1, 1);
-        put(&mut bytes, EDGES_OFFSET + 16 * 9, 1, 2, 1);
-        put(&mut bytes, EDGES_OFFSET + 16 * 3, 2, 2, 9);
+        sample(&mut bytes);
         let mut sum = ProfileSum::default();
         sum.add(&profile);
         sum.add(&read(&bytes).unwrap());
