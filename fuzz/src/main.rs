@@ -1,11 +1,11 @@
-//! `pqhelium-fuzz TARGET`: the AFL entry point of one target of `pqhelium_testbench::fuzzing` (persistent mode).
+//! `pqhelium-fuzz TARGET`: the AFL entry point of one target of `pqhelium::fuzzing` (persistent mode).
 //! `pqhelium-fuzz --list`: the target names, one a line.
 //! `pqhelium-fuzz --write-seeds DIR`: writes the seed corpus made by our own encoders under `DIR/<target>/`.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use pqhelium_testbench::fuzzing;
+use pqhelium::fuzzing;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -12,3 +12,4 @@ pub mod mlkem_poly;
 pub mod mve;
 pub mod rounding;
 pub mod x25519_fe;
+pub mod x25519_steps;

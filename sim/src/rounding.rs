@@ -271,6 +271,15 @@ pub mod corners {
     }
 }
 
+/// What no operands reach on a quotient's and a square root's rounding .
+pub const QUOTIENT_TIE_NOTE: &str = "a quotient of doubles is never a tie (its odd 54-bit midpoint times the \
+                                            divisor's odd part has more than 53 bits): 1 is the closest";
+pub const QUOTIENT_CARRY_NOTE: &str = "a quotient never rounds up onto a power of two (a and b on one grid: \
+                                              1 - a/b is at least an ulp): 1 is the closest";
+pub const ROOT_TIE_NOTE: &str =
+    "measured against a = s^2 +- s ulp(s), the closest a square root comes to a tie (never one)";
+pub const ROOT_CARRY_NOTE: &str = "a square root never rounds up onto a power of two: 1 is the closest";
+
 #[cfg(test)]
 mod tests {
     use super::*;

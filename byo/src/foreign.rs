@@ -1,0 +1,922 @@
+//! A kernel of someone else's: their symbol, checked against one of our contracts through adapters between their
+//! data and the contract's (argument order and extra arguments, storage order, a factor mod q, centred or unsigned
+//! inputs, narrowed input bounds, their own output bound).
+//!
+//! It is checked two ways: the contract's reference == canonicalisation of the object code's outcome (their outputs
+//! put back in the contract's order, divided by their factor, reduced mod q, then through the contract's own
+//! canonicalisation). Cases are the contract's, adapted: inputs put in their order and representation, and reduced
+//! mod q into a narrowed input bound, which is sound because a contract with a modulus computes mod q.
+
+use std::sync::Arc;
+
+use crate::formula::{Formula, permutation};
+use pqhelium_families::{
+    ArgSpec, Behaviour, Bound, CaseRng, Checked, Description, Dir, Elem, Evaluation, Images, Kernel, Len, Outcome,
+};
+use pqhelium_guest::backend::Arg;
+
+/// The modulus of the contracts whose outputs are correct modulo q, and whose references give canonical residues:
+/// the only contracts a factor, a form or an output canonicalisation applies to.
+pub fn modulus_of(contract: &str) -> Option<i64> {
+    const MLKEM_Q: i64 = 3329;
+    const FNDSA_Q: i64 = 12289;
+    if ["mlkem.ntt.", "mlkem.basemul"].iter().any(|p| contract.starts_with(p)) {
+        Some(MLKEM_Q)
+    } else {
+        contract.starts_with("fndsa.ntt").then_some(FNDSA_Q)
+    }
+}
+
+/// Where their buffer keeps element `i` of the contract's.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Order {
+    Identity,
+    /// Their index `s` holds the contract's element `bitrev(s)` (the index's bits reversed; a power-of-two length).
+    BitReversal,
+    /// Their index `s` holds the contract's element `formula(s)` (checked to be a permutation of the length).
+    Formula(Arc<Formula>),
+    /// Their index `s` holds the contract's element `map[s]` (a permutation; `source` says where it came from).
+    Listed {
+        source: String,
+        map: Arc<Vec<usize>>,
+    },
+}
+
+impl Order {
+    /// The contract index of their index `s` in a buffer of `n` elements.
+    fn contract_index(&self, s: usize, n: usize) -> usize {
+        match self {
+            Order::Identity => s,
+            Order::BitReversal if n <= 1 => s,
+            Order::BitReversal => s.reverse_bits() >> (usize::BITS - n.trailing_zeros()),
+            // A formula is resolved into a checked table before any case runs ([`foreign`]).
+            Order::Formula(f) => f.eval(s as i64, n as i64).map_or(s, |c| c as usize),
+            Order::Listed { map, .. } => map[s],
+        }
+    }
+
+    /// Its table for a buffer of `n` elements, or why it is not a permutation of `0..n`.
+    fn resolve(&self, n: usize) -> Result<Order, String> {
+        match self {
+            Order::Formula(f) => Ok(Order::Listed {
+                source: format!("order-formula `{}`", f.text()),
+                map: Arc::new(f.table(n).map_err(|e| format!("order-formula `{}`: {e}", f.text()))?),
+            }),
+            Order::Listed { source, map } => {
+                permutation(map.to_vec(), n).map_err(|e| format!("{source}: {e}"))?;
+                Ok(self.clone())
+            }
+            other => Ok(other.clone()),
+        }
+    }
+}
+
+/// The representative their inputs get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// `-(q-1)/2..=(q-1)/2`.
+    Centred,
+    /// `0..=q-1`.
+    Unsigned,
+}
+
+/// The adapter of one contract argument.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Adapter {
+    pub order: Order,
+    /// Their value is the contract's times `factor` mod q (1: the same residue).
+    pub factor: i64,
+    /// The representative their inputs get (needed with a factor; `None`: the contract's values unchanged).
+    pub form: Option<Form>,
+    /// Their narrower input bound: a value outside is replaced by its representative mod q inside it.
+    pub input_bound: Option<(i64, i64)>,
+    /// Their output bound (a lazy bound instead of canonical residues).
+    pub output_bound: Option<(i64, i64)>,
+}
+
+impl Default for Adapter {
+    fn default() -> Self {
+        Self { order: Order::Identity, factor: 1, form: None, input_bound: None, output_bound: None }
+    }
+}
+
+/// One argument of their function.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ForeignArg {
+    /// A contract argument, by name, with its adapter.
+    Contract { name: String, adapter: Adapter },
+    /// The address of a symbol of their objects (a table), resolved in the linked image.
+    Symbol { name: String, address: u32 },
+    /// A scratch buffer of this many bytes (written by the kernel, never compared).
+    Scratch { bytes: usize },
+    /// A constant passed in a register.
+    Constant(u32),
+    /// The input of the contract's in-out argument `name` in a buffer of its own: their function writes `name` out of
+    /// place (`name` itself is then their output buffer).
+    InputOf { name: String, adapter: Adapter },
+    /// One buffer for the contract's input `input` and its output `output`: their function works in place.
+    InPlace { input: String, output: String, input_adapter: Adapter, output_adapter: Adapter },
+}
+
+/// What the manifest says about one of their symbols.
+#[derive(Debug, Clone)]
+pub struct ForeignSpec {
+    pub symbol: String,
+    pub contract: String,
+    pub args: Vec<ForeignArg>,
+    /// The core their image is built for (`m7` runs on unicorn, the others on QEMU).
+    pub core: String,
+    /// Independent instances of the contract per call (a four-way Keccak: 4), laid out in each buffer by `layout`.
+    pub states: usize,
+    pub layout: Layout,
+}
+
+/// Where element `e` of state `j` of `k` states of `n` elements sits in their buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// `k * e + j`: element `e` of every state together (one state per vector lane).
+    Interleaved,
+    /// `n * j + e`: one state after the other.
+    Consecutive,
+}
+
+impl Layout {
+    fn position(self, j: usize, e: usize, k: usize, n: usize) -> usize {
+        match self {
+            Layout::Interleaved => k * e + j,
+            Layout::Consecutive => n * j + e,
+        }
+    }
+}
+
+/// Most states per call.
+pub const MAX_STATES: usize = 16;
+
+/// What part of a contract argument one of their arguments carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// The argument as the contract has it.
+    Whole,
+    /// The input of a contract in-out buffer, in a buffer of its own (their function is out of place).
+    InputOf,
+    /// The output of a contract in-out buffer, in a buffer of its own.
+    OutputOf,
+}
+
+/// An argument resolved against the contract.
+enum Slot {
+    Contract {
+        index: usize,
+        adapter: Adapter,
+        role: Role,
+    },
+    /// One buffer their function works on in place: the contract's input `input` in, its output `output` out.
+    InPlace {
+        input: usize,
+        output: usize,
+        input_adapter: Adapter,
+        output_adapter: Adapter,
+    },
+    Fixed(Arg),
+}
+
+impl Slot {
+    /// The adapter of the contract's output `index`, if this argument carries it back.
+    fn carries_output(&self, index: usize) -> Option<&Adapter> {
+        match self {
+            Slot::Contract { index: i, adapter, role } if *i == index && *role != Role::InputOf => Some(adapter),
+            Slot::InPlace { output, output_adapter, .. } if *output == index => Some(output_adapter),
+            _ => None,
+        }
+    }
+}
+
+struct Foreign {
+    base: &'static Kernel,
+    q: Option<i64>,
+    slots: Vec<Slot>,
+    /// For each of the contract's output buffers: the index of the buffer in their outcome that holds it.
+    outputs: Vec<usize>,
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// `x mod q` in `lo..lo+q`.
+fn reduce_from(x: i64, q: i64, lo: i64) -> i64 {
+    lo + (x - lo).rem_euclid(q)
+}
+
+fn inverse_mod(f: i64, q: i64) -> Option<i64> {
+    (1..q).find(|&g| (f.rem_euclid(q) * g) % q == 1)
+}
+
+fn is_integer(elem: Elem) -> bool {
+    elem != Elem::F64
+}
+
+fn get(elem: Elem, bytes: &[u8], i: usize) -> i64 {
+    let at = i * elem.bytes();
+    let b = &bytes[at..at + elem.bytes()];
+    match elem {
+        Elem::U8 => i64::from(b[0]),
+        Elem::I16 => i64::from(i16::from_le_bytes([b[0], b[1]])),
+        Elem::U16 => i64::from(u16::from_le_bytes([b[0], b[1]])),
+        Elem::I32 => i64::from(i32::from_le_bytes(b.try_into().unwrap())),
+        Elem::U32 => i64::from(u32::from_le_bytes(b.try_into().unwrap())),
+        Elem::I64 | Elem::U64 | Elem::F64 => i64::from_le_bytes(b.try_into().unwrap()),
+    }
+}
+
+fn put(elem: Elem, bytes: &mut [u8], i: usize, x: i64) {
+    let n = elem.bytes();
+    bytes[i * n..(i + 1) * n].copy_from_slice(&x.to_le_bytes()[..n]);
+}
+
+/// The inclusive range of a bound on integers, where it has one.
+fn range_of(bound: Bound, elem: Elem) -> (i64, i64) {
+    let (lo, hi) = match elem {
+        Elem::U8 => (0, 255),
+        Elem::I16 => (i64::from(i16::MIN), i64::from(i16::MAX)),
+        Elem::U16 => (0, i64::from(u16::MAX)),
+        Elem::I32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
+        Elem::U32 => (0, i64::from(u32::MAX)),
+        Elem::I64 | Elem::U64 | Elem::F64 => (i64::MIN, i64::MAX),
+    };
+    match bound {
+        Bound::Range { lo, hi } => (lo, hi),
+        Bound::Canonical { q } => (0, q - 1),
+        Bound::Any | Bound::Float { .. } => (lo, hi),
+    }
+}
+
+impl Foreign {
+    fn transforms(&self, adapter: &Adapter) -> bool {
+        adapter.factor != 1 || adapter.form.is_some()
+    }
+
+    /// The contract's buffer in their order and representation.
+    fn adapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8]) -> Vec<u8> {
+        let n = data.len() / spec.elem.bytes();
+        let mut out = vec![0; data.len()];
+        for s in 0..n {
+            let mut x = get(spec.elem, data, adapter.order.contract_index(s, n));
+            if let Some(q) = self.q {
+                if self.transforms(adapter) {
+                    let lo = match adapter.form.unwrap_or(Form::Centred) {
+                        Form::Centred => -(q - 1) / 2,
+                        Form::Unsigned => 0,
+                    };
+                    x = reduce_from(x * adapter.factor, q, lo);
+                }
+                if let Some((lo, hi)) = adapter.input_bound
+                    && !(lo..=hi).contains(&x)
+                {
+                    x = reduce_from(x, q, lo);
+                }
+            }
+            put(spec.elem, &mut out, s, x);
+        }
+        out
+    }
+
+    /// Their buffer in the contract's order; `reduce`: divided by the factor and reduced mod q into `0..q`, or into
+    /// the contract's input range when that range holds no complete residue system from 0.
+    fn unadapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8], reduce: bool) -> Vec<u8> {
+        let n = data.len() / spec.elem.bytes();
+        let mut out = vec![0; data.len()];
+        let inverse = self.q.and_then(|q| inverse_mod(adapter.factor, q)).unwrap_or(1);
+        for s in 0..n {
+            let mut x = get(spec.elem, data, s);
+            if let (Some(q), true) = (self.q, reduce) {
+                let (lo, hi) = range_of(spec.input.unwrap_or(Bound::Any), spec.elem);
+                let from = if lo <= 0 && hi >= q - 1 { 0 } else { -(q - 1) / 2 };
+                x = reduce_from(x * inverse, q, from);
+            }
+            put(spec.elem, &mut out, adapter.order.contract_index(s, n), x);
+        }
+        out
+    }
+
+    /// Their arguments back as the contract's (their inputs put back in the contract's order and representation).
+    fn contract_args(&self, args: &[Arg]) -> Result<Vec<Arg>, String> {
+        let mut contract: Vec<Option<Arg>> = vec![None; self.base.args.len()];
+        if args.len() != self.slots.len() {
+            return Err(format!("{} arguments, the manifest declares {}", args.len(), self.slots.len()));
+        }
+        for (slot, arg) in self.slots.iter().zip(args) {
+            match (slot, arg) {
+                (Slot::Fixed(_) | Slot::Contract { role: Role::OutputOf, .. }, _) => {}
+                (Slot::Contract { index, adapter, role }, arg) => {
+                    let spec = &self.base.args[*index];
+                    let reduce = self.transforms(adapter);
+                    contract[*index] = Some(match (arg, role) {
+                        (Arg::In(b), Role::InputOf) => Arg::InOut(self.unadapt(spec, adapter, b, reduce)),
+                        (Arg::In(b), _) => Arg::In(self.unadapt(spec, adapter, b, reduce)),
+                        (Arg::InOut(b), _) => Arg::InOut(self.unadapt(spec, adapter, b, reduce)),
+                        (other, _) => other.clone(),
+                    });
+                }
+                (Slot::InPlace { input, output, input_adapter, .. }, Arg::InOut(b)) => {
+                    let spec = &self.base.args[*input];
+                    let reduce = self.transforms(input_adapter);
+                    contract[*input] = Some(Arg::In(self.unadapt(spec, input_adapter, b, reduce)));
+                    contract[*output] = Some(Arg::Out(b.len()));
+                }
+                (Slot::InPlace { .. }, other) => return Err(format!("an in-place buffer, given {other:?}")),
+            }
+        }
+        Ok(contract.into_iter().map(|a| a.expect("every contract argument has a slot")).collect())
+    }
+}
+
+impl Behaviour for Foreign {
+    fn generate_args(&self, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+        let contract = self.base.generate(case, rng);
+        self.slots
+            .iter()
+            .map(|slot| match slot {
+                Slot::Fixed(arg) => arg.clone(),
+                Slot::Contract { index, adapter, role } => {
+                    let spec = &self.base.args[*index];
+                    match (&contract[*index], role) {
+                        (Arg::InOut(b), Role::InputOf) => Arg::In(self.adapt(spec, adapter, b)),
+                        (Arg::InOut(b), Role::OutputOf) => Arg::Out(b.len()),
+                        (Arg::In(b), _) => Arg::In(self.adapt(spec, adapter, b)),
+                        (Arg::InOut(b), _) => Arg::InOut(self.adapt(spec, adapter, b)),
+                        (other, _) => other.clone(),
+                    }
+                }
+                Slot::InPlace { input, input_adapter, .. } => match &contract[*input] {
+                    Arg::In(b) => Arg::InOut(self.adapt(&self.base.args[*input], input_adapter, b)),
+                    other => other.clone(),
+                },
+            })
+            .collect()
+    }
+
+    fn evaluate(&self, args: &[Arg]) -> Result<Evaluation, String> {
+        let evaluation = self.base.behaviour().evaluate(&self.contract_args(args)?)?;
+        Ok(Evaluation { reference: evaluation.reference, model: None })
+    }
+
+    fn expected(&self, args: &[Arg]) -> Outcome {
+        self.evaluate(args).map_or(Outcome { buffers: vec![], ret: None }, |e| e.reference)
+    }
+
+    /// Their outcome in the contract's layout (their order undone, their factor divided out, reduced mod q), then
+    /// through the contract's canonicalisation: what the reference gives.
+    fn canonical(&self, outcome: &Outcome) -> Outcome {
+        let contract_outputs: Vec<(usize, &ArgSpec)> =
+            self.base.args.iter().enumerate().filter(|(_, a)| a.dir != Dir::In).collect();
+        let mut buffers = Vec::new();
+        for (&theirs, &(index, spec)) in self.outputs.iter().zip(&contract_outputs) {
+            let Some(data) = outcome.buffers.get(theirs) else { return outcome.clone() };
+            let adapter = self.slots.iter().find_map(|s| s.carries_output(index));
+            let adapter = adapter.expect("every contract output has a slot");
+            buffers.push(self.unadapt(spec, adapter, data, self.q.is_some()));
+        }
+        self.base.canon(&Outcome { buffers, ret: outcome.ret })
+    }
+
+    fn canonicalises_object_code(&self) -> bool {
+        true
+    }
+
+    fn checked(&self) -> Checked {
+        Checked::TwoWay
+    }
+
+    fn model_is_reference(&self) -> bool {
+        false
+    }
+
+    /// The base contract's declarations name functions of our object code, not of theirs.
+    fn declassified_events(&self) -> &'static [pqhelium_analyses::ct::Declassification] {
+        &[]
+    }
+}
+
+/// Their kernel as a registered kernel (leaked: it lives as long as the process); `Err` says why the manifest's
+/// arguments and adapters do not fit the contract.
+pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
+    let base = pqhelium_families::find(&spec.contract)
+        .ok_or_else(|| format!("`{}`: no contract `{}` (see `pqhelium list`)", spec.symbol, spec.contract))?;
+    if base.images == Images::HostOnly {
+        return Err(format!(
+            "`{}`: contract `{}` is a whole scheme on the host, with no object code",
+            spec.symbol, base.id
+        ));
+    }
+    let q = modulus_of(base.id);
+    let fit = |problem: String| format!("`{}` (contract {}): {problem}", spec.symbol, base.id);
+    let names: Vec<&str> = base.args.iter().map(|a| a.name).collect();
+    let mut slots = Vec::new();
+    let mut specs = Vec::new();
+    let mut seen = vec![false; base.args.len()];
+    let index_of = |name: &str| {
+        names.iter().position(|n| *n == name).ok_or_else(|| {
+            fit(format!("`{name}` is not an argument of the contract (its arguments: {})", names.join(", ")))
+        })
+    };
+    let mut mark = |index: usize| {
+        if std::mem::replace(&mut seen[index], true) {
+            return Err(fit(format!("`{}` is given twice", names[index])));
+        }
+        Ok(())
+    };
+    // Their adapter with its order resolved into a checked table, and their argument's spec.
+    let resolve = |index: usize, adapter: &Adapter| -> Result<(Adapter, ArgSpec), String> {
+        let (name, base_spec) = (names[index], base.args[index]);
+        let mut adapter = adapter.clone();
+        if matches!(adapter.order, Order::Formula(_) | Order::Listed { .. }) {
+            let Len::Fixed(n) = base_spec.len else {
+                let len = base_spec.len;
+                return Err(fit(format!("`{name}`: a permutation needs a fixed length, the contract's is {len}")));
+            };
+            adapter.order = adapter.order.resolve(n).map_err(|e| fit(format!("`{name}`: {e}")))?;
+        }
+        let spec = adapted_spec(&base_spec, &adapter, q).map_err(|e| fit(format!("`{name}`: {e}")))?;
+        Ok((adapter, spec))
+    };
+    let split: Vec<&str> = spec
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            ForeignArg::InputOf { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    for arg in &spec.args {
+        match arg {
+            ForeignArg::Contract { name, adapter } => {
+                let index = index_of(name)?;
+                mark(index)?;
+                let (adapter, mut their) = resolve(index, adapter)?;
+                let role = if split.contains(&name.as_str()) { Role::OutputOf } else { Role::Whole };
+                if role == Role::OutputOf {
+                    (their.dir, their.input) = (Dir::Out, None);
+                }
+                specs.push(their);
+                slots.push(Slot::Contract { index, adapter, role });
+            }
+            ForeignArg::InputOf { name, adapter } => {
+                let index = index_of(name)?;
+                if base.args[index].dir != Dir::InOut || split.iter().filter(|n| *n == name).count() > 1 {
+                    return Err(fit(format!(
+                        "{{ input = \"{name}\" }} takes the input of an in-out argument of the contract, once"
+                    )));
+                }
+                let (adapter, mut their) = resolve(index, adapter)?;
+                (their.name, their.dir, their.output) = (leak(format!("{name} (input)")), Dir::In, None);
+                specs.push(their);
+                slots.push(Slot::Contract { index, adapter, role: Role::InputOf });
+            }
+            ForeignArg::InPlace { input, output, input_adapter, output_adapter } => {
+                let (i, o) = (index_of(input)?, index_of(output)?);
+                let (a, b) = (base.args[i], base.args[o]);
+                if a.dir != Dir::In || b.dir != Dir::Out || a.elem != b.elem || a.len != b.len {
+                    return Err(fit(format!(
+                        "{{ in-place = [\"{input}\", \"{output}\"] }} takes an input and an output of the contract \
+                         of one type and length"
+                    )));
+                }
+                mark(i)?;
+                mark(o)?;
+                let (input_adapter, their_in) = resolve(i, input_adapter)?;
+                let (output_adapter, their_out) = resolve(o, output_adapter)?;
+                specs.push(ArgSpec {
+                    name: leak(format!("{input}/{output}")),
+                    dir: Dir::InOut,
+                    output: their_out.output,
+                    secret: their_in.secret || their_out.secret,
+                    ..their_in
+                });
+                slots.push(Slot::InPlace { input: i, output: o, input_adapter, output_adapter });
+            }
+            ForeignArg::Symbol { name, address } => {
+                let value = i64::from(*address);
+                specs.push(
+                    ArgSpec::scalar(leak(name.clone()), Elem::U32, Bound::Range { lo: value, hi: value })
+                        .repr("address"),
+                );
+                slots.push(Slot::Fixed(Arg::U32(*address)));
+            }
+            ForeignArg::Scratch { bytes } => {
+                if *bytes == 0 {
+                    return Err(fit("a scratch buffer of 0 bytes".into()));
+                }
+                specs.push(ArgSpec::output("scratch", Elem::U8, Len::Fixed(*bytes), Bound::Any).repr("scratch"));
+                slots.push(Slot::Fixed(Arg::Out(*bytes)));
+            }
+            ForeignArg::Constant(value) => {
+                let v = i64::from(*value);
+                specs.push(ArgSpec::scalar("constant", Elem::U32, Bound::Range { lo: v, hi: v }).repr("constant"));
+                slots.push(Slot::Fixed(Arg::U32(*value)));
+            }
+        }
+    }
+    if let Some(missing) = seen.iter().position(|s| !s) {
+        return Err(fit(format!(
+            "contract argument `{}` is missing from `args` (its arguments: {})",
+            names[missing],
+            names.join(", ")
+        )));
+    }
+    // Their outcome's buffers are their Out and InOut arguments in their order.
+    let their_buffers: Vec<usize> =
+        slots.iter().enumerate().filter(|(i, _)| specs[*i].dir != Dir::In).map(|(i, _)| i).collect();
+    let outputs = base
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.dir != Dir::In)
+        .map(|(index, _)| {
+            let slot = slots.iter().position(|s| s.carries_output(index).is_some());
+            their_buffers.iter().position(|&b| Some(b) == slot).expect("a contract output is one of theirs")
+        })
+        .collect();
+    let adapters: Vec<String> = spec
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            ForeignArg::Contract { name, adapter } if *adapter != Adapter::default() => {
+                Some(format!("{name}: {}", describe(adapter, q)))
+            }
+            ForeignArg::InputOf { name, .. } => Some(format!("{name}: out of place, its input in a buffer of its own")),
+            ForeignArg::InPlace { input, output, .. } => Some(format!("{input} and {output}: one buffer, in place")),
+            _ => None,
+        })
+        .collect();
+    let description = Description {
+        id: leak(spec.symbol.clone()),
+        symbol: leak(spec.symbol.clone()),
+        images: if spec.core == "m7" { Images::Both } else { Images::M55Only },
+        summary: format!("your kernel, checked against contract {} ({})", base.id, base.summary),
+        computes: format!(
+            "{}; checked two ways: reference == canon(object code), canon undoing the adapters{}",
+            base.computes,
+            if adapters.is_empty() { String::new() } else { format!(" ({})", adapters.join("; ")) }
+        ),
+        requires: base.requires.clone(),
+        edge_cases: base.edge_cases,
+        args: specs,
+        returns: base.returns,
+        results: vec![],
+    };
+    let behaviour = Foreign { base, q, slots, outputs };
+    if spec.states == 1 {
+        return Ok(Box::leak(Box::new(Kernel::from_behaviour(description, Box::new(behaviour)))));
+    }
+    if !(2..=MAX_STATES).contains(&spec.states) {
+        return Err(fit(format!("states = {}: between 1 and {MAX_STATES}", spec.states)));
+    }
+    let unsplittable = base.args.iter().find(|a| !matches!(a.len, Len::Fixed(_)));
+    if let Some(arg) = unsplittable.map(|a| a.name).or(base.returns.map(|_| "the return value")) {
+        return Err(fit(format!("several states per call need buffers of fixed length only; `{arg}` is not one")));
+    }
+    if behaviour.slots.iter().any(|s| !matches!(s, Slot::Contract { role: Role::Whole, .. } | Slot::Fixed(_))) {
+        return Err(fit("several states per call take no { input } or { in-place } argument".into()));
+    }
+    let k = spec.states;
+    let mut description = description;
+    for (their, slot) in description.args.iter_mut().zip(&behaviour.slots) {
+        if let (Slot::Contract { .. }, Len::Fixed(n)) = (slot, their.len) {
+            their.len = Len::Fixed(n * k);
+        }
+    }
+    let layout = match spec.layout {
+        Layout::Interleaved => "element e of state j at k e + j",
+        Layout::Consecutive => "element e of state j at n j + e",
+    };
+    description.computes = format!("{k} states per call ({layout}), each: {}", description.computes);
+    description.edge_cases = base.edge_cases.div_ceil(k as u64);
+    let behaviour = States { one: behaviour, k, layout: spec.layout };
+    Ok(Box::leak(Box::new(Kernel::from_behaviour(description, Box::new(behaviour)))))
+}
+
+/// Their kernel on `k` states per call: each state is one case of the contract, checked as one call of it.
+struct States {
+    one: Foreign,
+    k: usize,
+    layout: Layout,
+}
+
+impl States {
+    /// The element size of their buffer `i` when it carries a contract argument.
+    fn unit(&self, slot: &Slot) -> Option<usize> {
+        match slot {
+            Slot::Contract { index, .. } => Some(self.one.base.args[*index].elem.bytes()),
+            _ => None,
+        }
+    }
+
+    /// `k` buffers of one state each, laid out in one.
+    fn merge(&self, parts: &[&[u8]], unit: usize) -> Vec<u8> {
+        let n = parts[0].len() / unit;
+        let mut out = vec![0; n * self.k * unit];
+        for (j, part) in parts.iter().enumerate() {
+            for e in 0..n {
+                let at = self.layout.position(j, e, self.k, n) * unit;
+                out[at..at + unit].copy_from_slice(&part[e * unit..(e + 1) * unit]);
+            }
+        }
+        out
+    }
+
+    /// State `j` of a laid-out buffer.
+    fn part(&self, data: &[u8], unit: usize, j: usize) -> Vec<u8> {
+        let n = data.len() / unit / self.k;
+        (0..n)
+            .flat_map(|e| {
+                let at = self.layout.position(j, e, self.k, n) * unit;
+                data[at..at + unit].to_vec()
+            })
+            .collect()
+    }
+
+    /// Their arguments for state `j` alone.
+    fn state_args(&self, args: &[Arg], j: usize) -> Vec<Arg> {
+        self.one
+            .slots
+            .iter()
+            .zip(args)
+            .map(|(slot, arg)| match (self.unit(slot), arg) {
+                (Some(unit), Arg::In(b)) => Arg::In(self.part(b, unit, j)),
+                (Some(unit), Arg::InOut(b)) => Arg::InOut(self.part(b, unit, j)),
+                (Some(_), Arg::Out(bytes)) => Arg::Out(bytes / self.k),
+                (_, other) => other.clone(),
+            })
+            .collect()
+    }
+
+    /// Outcomes of one state each, their buffers one after the other (the contract's layout, state by state).
+    fn concatenate(outcomes: Vec<Outcome>) -> Outcome {
+        let buffers = (0..outcomes.first().map_or(0, |o| o.buffers.len()))
+            .map(|b| outcomes.iter().flat_map(|o| o.buffers[b].clone()).collect())
+            .collect();
+        Outcome { buffers, ret: None }
+    }
+}
+
+impl Behaviour for States {
+    /// State `j` of case `c` is case `k c + j` of the contract (its edge cases spread over the states), from a seed
+    /// that the case's own generator gives.
+    fn generate_args(&self, case: u64, rng: &mut CaseRng) -> Vec<Arg> {
+        use rand::Rng;
+        let seed: u64 = rng.r#gen();
+        let states: Vec<Vec<Arg>> = (0..self.k as u64)
+            .map(|j| {
+                let c = case * self.k as u64 + j;
+                self.one.generate_args(c, &mut pqhelium_families::case_rng(seed, c))
+            })
+            .collect();
+        (0..self.one.slots.len())
+            .map(|i| match (self.unit(&self.one.slots[i]), &states[0][i]) {
+                (Some(unit), Arg::In(_) | Arg::InOut(_)) => {
+                    let parts: Vec<&[u8]> = states.iter().map(|s| pqhelium_families::buffer(&s[i])).collect();
+                    let merged = self.merge(&parts, unit);
+                    if matches!(states[0][i], Arg::In(_)) { Arg::In(merged) } else { Arg::InOut(merged) }
+                }
+                (Some(_), Arg::Out(bytes)) => Arg::Out(bytes * self.k),
+                (_, other) => other.clone(),
+            })
+            .collect()
+    }
+
+    fn evaluate(&self, args: &[Arg]) -> Result<Evaluation, String> {
+        let mut references = Vec::new();
+        for j in 0..self.k {
+            let one = self.one.evaluate(&self.state_args(args, j)).map_err(|e| format!("state {j}: {e}"))?;
+            references.push(one.reference);
+        }
+        Ok(Evaluation { reference: Self::concatenate(references), model: None })
+    }
+
+    fn expected(&self, args: &[Arg]) -> Outcome {
+        self.evaluate(args).map_or(Outcome { buffers: vec![], ret: None }, |e| e.reference)
+    }
+
+    /// Each state of their outcome canonicalised as one call's.
+    fn canonical(&self, outcome: &Outcome) -> Outcome {
+        let buffered: Vec<&Slot> = self
+            .one
+            .slots
+            .iter()
+            .filter(|s| match s {
+                Slot::Contract { index, .. } => self.one.base.args[*index].dir != Dir::In,
+                Slot::Fixed(arg) => matches!(arg, Arg::Out(_)),
+                Slot::InPlace { .. } => true,
+            })
+            .collect();
+        if buffered.len() != outcome.buffers.len() {
+            return outcome.clone();
+        }
+        let states = (0..self.k)
+            .map(|j| {
+                let buffers = buffered
+                    .iter()
+                    .zip(&outcome.buffers)
+                    .map(|(slot, data)| match self.unit(slot) {
+                        Some(unit) => self.part(data, unit, j),
+                        None => data.clone(),
+                    })
+                    .collect();
+                self.one.canonical(&Outcome { buffers, ret: outcome.ret })
+            })
+            .collect();
+        Self::concatenate(states)
+    }
+
+    fn canonicalises_object_code(&self) -> bool {
+        true
+    }
+
+    fn checked(&self) -> Checked {
+        Checked::TwoWay
+    }
+
+    fn model_is_reference(&self) -> bool {
+        false
+    }
+
+    fn declassified_events(&self) -> &'static [pqhelium_analyses::ct::Declassification] {
+        &[]
+    }
+}
+
+fn describe(adapter: &Adapter, q: Option<i64>) -> String {
+    let mut parts = Vec::new();
+    match &adapter.order {
+        Order::Identity => {}
+        Order::BitReversal => parts.push("bit-reversed order".to_string()),
+        Order::Formula(f) => parts.push(format!("order-formula `{}`", f.text())),
+        Order::Listed { source, .. } => parts.push(format!("order from {source}")),
+    }
+    if let Some(q) = q
+        && (adapter.factor != 1 || adapter.form.is_some())
+    {
+        parts.push(format!("times {} mod {q}", adapter.factor));
+    }
+    match adapter.form {
+        Some(Form::Centred) => parts.push("centred".into()),
+        Some(Form::Unsigned) => parts.push("unsigned".into()),
+        None => {}
+    }
+    if let Some((lo, hi)) = adapter.input_bound {
+        parts.push(format!("inputs in [{lo}, {hi}]"));
+    }
+    if let Some((lo, hi)) = adapter.output_bound {
+        parts.push(format!("outputs in [{lo}, {hi}], reduced mod q before the comparison"));
+    }
+    parts.join(", ")
+}
+
+/// Their argument: the contract's with their bounds and representation, or why the adapter does not fit.
+fn adapted_spec(base: &ArgSpec, adapter: &Adapter, q: Option<i64>) -> Result<ArgSpec, String> {
+    let transforms = adapter.factor != 1 || adapter.form.is_some();
+    let scalar = base.len == Len::Scalar;
+    if scalar && *adapter != Adapter::default() {
+        return Err("a scalar takes no adapter".into());
+    }
+    if !is_integer(base.elem) && (transforms || adapter.input_bound.is_some() || adapter.output_bound.is_some()) {
+        return Err(format!("{} elements take no factor, form or bound", base.elem.name()));
+    }
+    if matches!(adapter.order, Order::BitReversal) {
+        match base.len {
+            Len::Fixed(n) if n.is_power_of_two() => {}
+            Len::PowerOfTwo { .. } => {}
+            len => return Err(format!("bit-reversal needs a power-of-two length, the contract's is {len}")),
+        }
+    }
+    let needs_q = transforms || adapter.input_bound.is_some() || adapter.output_bound.is_some();
+    if needs_q && q.is_none() {
+        return Err("the contract computes no residues mod q: a factor, form or bound does not apply".into());
+    }
+    let mut spec = *base;
+    if let Some(q) = q {
+        if transforms && inverse_mod(adapter.factor, q).is_none() {
+            return Err(format!("factor {} has no inverse mod {q}", adapter.factor));
+        }
+        if transforms && base.dir != Dir::Out {
+            spec.input = Some(match adapter.form.unwrap_or(Form::Centred) {
+                Form::Centred => Bound::magnitude((q - 1) / 2),
+                Form::Unsigned => Bound::Canonical { q },
+            });
+        }
+        if let Some((lo, hi)) = adapter.input_bound {
+            if base.dir == Dir::Out {
+                return Err("an output-only buffer takes no input bound".into());
+            }
+            if hi - lo + 1 < q {
+                return Err(format!("input bound [{lo}, {hi}] holds fewer than q = {q} residues"));
+            }
+            let (elo, ehi) = range_of(Bound::Any, base.elem);
+            let (clo, chi) = range_of(base.input.unwrap_or(Bound::Any), base.elem);
+            if lo < elo || hi > ehi || (!transforms && (lo < clo || hi > chi)) {
+                return Err(format!(
+                    "input bound [{lo}, {hi}] is not inside the contract's {}",
+                    spec.input.unwrap_or(Bound::Any)
+                ));
+            }
+            spec.input = Some(Bound::Range { lo, hi });
+        }
+        if let Some((lo, hi)) = adapter.output_bound {
+            if base.dir == Dir::In {
+                return Err("an input-only buffer takes no output bound".into());
+            }
+            spec.output = Some(Bound::Range { lo, hi });
+        } else if transforms && base.dir != Dir::In {
+            spec.output = Some(Bound::Any);
+        }
+    }
+    if *adapter != Adapter::default() {
+        spec.repr = leak(describe(adapter, q));
+    }
+    Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_reversal_is_an_involution_on_indices() {
+        assert_eq!(Order::BitReversal.contract_index(1, 256), 128);
+        assert_eq!(Order::BitReversal.contract_index(2, 8), 2);
+        assert_eq!(Order::BitReversal.contract_index(6, 8), 3);
+        for s in 0..256 {
+            let c = Order::BitReversal.contract_index(s, 256);
+            assert_eq!(Order::BitReversal.contract_index(c, 256), s);
+        }
+    }
+
+    #[test]
+    fn inverses_and_reductions() {
+        // 2^16 mod 3329 = 2285, and 2285 * 169 = 386165 = 116 * 3329 + 1.
+        assert_eq!(inverse_mod(2285, 3329), Some(169));
+        assert_eq!(inverse_mod(0, 3329), None);
+        assert_eq!(reduce_from(3330, 3329, -1664), 1);
+        assert_eq!(reduce_from(-1665, 3329, -1664), 1664);
+    }
+
+    /// The canonicalisation reduces their outputs into 0..q: sound only where the reference gives canonical residues.
+    #[test]
+    fn contracts_with_a_modulus_have_canonical_references() {
+        let with_q: Vec<_> = pqhelium_families::all().filter(|k| modulus_of(k.id).is_some()).collect();
+        assert!(with_q.len() >= 6);
+        for k in with_q {
+            let q = modulus_of(k.id).unwrap();
+            for case in [0, 1, 2, k.edge_cases, k.edge_cases + 1] {
+                let args = k.generate(case, &mut pqhelium_families::case_rng(7, case));
+                let reference = k.evaluate(&args).unwrap().reference;
+                for buffer in &reference.buffers {
+                    assert!(
+                        buffer.chunks_exact(2).all(|c| (0..q).contains(&i64::from(i16::from_le_bytes([c[0], c[1]])))),
+                        "{}",
+                        k.id
+                    );
+                }
+            }
+        }
+    }
+
+    /// Their inputs, put back in the contract's order and representation, are the contract's inputs mod q.
+    #[test]
+    fn adapted_inputs_come_back_mod_q() {
+        let spec = ForeignSpec {
+            symbol: "theirs".into(),
+            contract: "mlkem.basemul.scalar".into(),
+            args: ["b", "out", "a"]
+                .iter()
+                .map(|n| ForeignArg::Contract {
+                    name: n.to_string(),
+                    adapter: Adapter {
+                        order: Order::BitReversal,
+                        factor: 2285,
+                        form: Some(Form::Centred),
+                        ..Adapter::default()
+                    },
+                })
+                .collect(),
+            core: "m55".into(),
+            states: 1,
+            layout: Layout::Consecutive,
+        };
+        let kernel = foreign(&spec).unwrap();
+        let base = pqhelium_families::find("mlkem.basemul.scalar").unwrap();
+        let case = base.edge_cases + 3;
+        let theirs = kernel.generate(case, &mut pqhelium_families::case_rng(9, case));
+        let ours = base.generate(case, &mut pqhelium_families::case_rng(9, case));
+        pqhelium_families::check_input_bounds(kernel, &theirs).unwrap();
+        let (Arg::In(b), Arg::In(b_ours)) = (&theirs[0], &ours[2]) else { panic!("b is an input") };
+        for s in 0..256 {
+            let c = Order::BitReversal.contract_index(s, 256);
+            let (x, y) = (get(Elem::I16, b, s), get(Elem::I16, b_ours, c));
+            assert_eq!((x - 2285 * y).rem_euclid(3329), 0, "index {s}");
+            assert!(x.abs() <= 1664);
+        }
+        assert_eq!(kernel.evaluate(&theirs).unwrap().reference, base.evaluate(&ours).unwrap().reference);
+    }
+}

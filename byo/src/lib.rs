@@ -1,0 +1,438 @@
+//! Bring your own object code: a user's objects or sources, linked with our harness for one core, each of their
+//! symbols checked against one of our contracts through the adapters its manifest gives ([`manifest`],
+//! [`crate::foreign`]).
+//!
+//! Before anything links, every object is checked for the architecture and float ABI of the images and linted
+//! ([`pqhelium_analyses::lint`]): a finding refuses the link with its `symbol+offset`.
+
+pub mod foreign;
+pub mod formula;
+pub mod manifest;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pqhelium_kernels::toolchain::{
+    CLANG, CROSS_AR, CROSS_CC, INSTALL_HINT, LINK_FLAGS, M7_FLAGS, M55_FLAGS, M85_FLAGS,
+};
+use pqhelium_kernels::{GuestImage, Harness};
+
+use crate::foreign::{ForeignArg, ForeignSpec};
+use manifest::{ArgEntry, Manifest};
+use pqhelium_analyses::lint::{self, Isa};
+use pqhelium_families::Kernel;
+use pqhelium_guest::backend::Image;
+use pqhelium_guest::elf::GuestElf;
+
+/// What `--manifest` gives the commands: their image, and their kernels in manifest order.
+#[derive(Debug)]
+pub struct Loaded {
+    pub image: Image,
+    pub kernels: Vec<&'static Kernel>,
+    /// The contract id of each kernel.
+    pub contracts: Vec<String>,
+    /// The linked ELF on disk.
+    pub elf: PathBuf,
+    /// Removes the linked ELF when no `-o` asked to keep it.
+    _temporary: Option<tempfile::TempPath>,
+}
+
+impl Loaded {
+    /// Their kernels whose symbol matches a glob pattern.
+    pub fn matching(&self, pattern: &str) -> Vec<&'static Kernel> {
+        self.kernels.iter().copied().filter(|k| pqhelium_families::glob_match(pattern, k.id)).collect()
+    }
+}
+
+/// A core a manifest names: its compiler, flags and harness.
+struct Core {
+    name: &'static str,
+    cpu: &'static str,
+    /// clang for the Cortex-M85 (as our image), gcc for the others.
+    clang: bool,
+    cpu_flags: &'static [&'static str],
+    /// The flags gcc links with (the M85 links against the M55's libgcc multilib, as our image does).
+    link_flags: &'static [&'static str],
+    harness: Harness,
+}
+
+const CORES: [Core; 3] = [
+    Core {
+        name: "m55",
+        cpu: "cortex-m55",
+        clang: false,
+        cpu_flags: M55_FLAGS,
+        link_flags: M55_FLAGS,
+        harness: pqhelium_kernels::M55_HARNESS,
+    },
+    Core {
+        name: "m85",
+        cpu: "cortex-m85",
+        clang: true,
+        cpu_flags: M85_FLAGS,
+        link_flags: M55_FLAGS,
+        harness: pqhelium_kernels::M85_HARNESS,
+    },
+    Core {
+        name: "m7",
+        cpu: "cortex-m7",
+        clang: false,
+        cpu_flags: M7_FLAGS,
+        link_flags: M7_FLAGS,
+        harness: pqhelium_kernels::M7_HARNESS,
+    },
+];
+
+/// ELF `e_flags` bit of an object built for the soft-float procedure call standard.
+const EF_ARM_ABI_FLOAT_SOFT: u32 = 0x200;
+
+/// Reads the manifest, builds and links their code (to `output`, or to a file next to the manifest's temporary
+/// build), and returns their image and kernels. Every error is one line.
+pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, String> {
+    let manifest = manifest::read(manifest_path)?;
+    let at = |what: String| format!("{}: {what}", manifest_path.display());
+    let core = CORES
+        .iter()
+        .find(|c| c.name == manifest.core)
+        .ok_or_else(|| at(format!("unknown core `{}` (m55, m85, m7)", manifest.core)))?;
+    if manifest.kernels.is_empty() {
+        return Err(at("no [[kernel]] entry".into()));
+    }
+    for k in &manifest.kernels {
+        if pqhelium_families::find(&k.contract).is_none() {
+            return Err(at(format!("`{}`: no contract `{}` (see `pqhelium list`)", k.symbol, k.contract)));
+        }
+    }
+    for (theirs, ours) in &manifest.aliases {
+        check_alias(core, theirs, ours).map_err(&at)?;
+    }
+    let dir = manifest_path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+    let build = tempfile::Builder::new().prefix("pqhelium-link-").tempdir().map_err(|e| e.to_string())?;
+    let objects = build_objects(&manifest, core, &dir, build.path())?;
+    let isa = Isa::of_core(core.name).expect("every core has an instruction set");
+    for object in &objects {
+        check_object(object, isa)?;
+    }
+    let temporary = match output {
+        Some(_) => None,
+        None => Some(
+            tempfile::Builder::new()
+                .prefix("pqhelium-")
+                .suffix(".elf")
+                .tempfile()
+                .map_err(|e| e.to_string())?
+                .into_temp_path(),
+        ),
+    };
+    let elf_path = output.map_or_else(|| temporary.as_ref().expect("a temporary").to_path_buf(), Path::to_path_buf);
+    let wanted: Vec<&str> = manifest
+        .kernels
+        .iter()
+        .flat_map(|k| {
+            let extras = k.args.iter().flatten().filter_map(|a| match a {
+                ArgEntry::Extra(e) => e.symbol.as_deref(),
+                ArgEntry::Name(_) => None,
+            });
+            std::iter::once(k.symbol.as_str()).chain(extras)
+        })
+        .collect();
+    link(core, build.path(), &objects, &wanted, &manifest.aliases, &elf_path)?;
+    let bytes = std::fs::read(&elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
+    let elf = GuestElf::parse(core.name, &bytes).map_err(|e| format!("{}: {e}", elf_path.display()))?;
+    let defined = defined_symbols(&bytes)?;
+    for symbol in &wanted {
+        if !defined.contains(*symbol) {
+            return Err(at(format!("symbol `{symbol}` is not defined by your objects")));
+        }
+    }
+    let name = format!("{}-{}", manifest_path.file_stem().map_or("user".into(), |s| s.to_string_lossy()), core.name);
+    pqhelium_guest::backend::record_manifest(&name, manifest_path);
+    let guest: &'static GuestImage = Box::leak(Box::new(GuestImage {
+        name: Box::leak(name.into_boxed_str()),
+        cpu: core.cpu,
+        elf: Box::leak(bytes.into_boxed_slice()),
+    }));
+    let mut kernels = Vec::new();
+    for entry in &manifest.kernels {
+        let spec = foreign_spec(entry, &elf, core.name, &dir).map_err(&at)?;
+        kernels.push(foreign::foreign(&spec).map_err(&at)?);
+    }
+    let contracts = manifest.kernels.iter().map(|k| k.contract.clone()).collect();
+    Ok(Loaded { image: Image::User(guest), kernels, contracts, elf: elf_path, _temporary: temporary })
+}
+
+fn foreign_spec(entry: &manifest::KernelEntry, elf: &GuestElf, core: &str, dir: &Path) -> Result<ForeignSpec, String> {
+    let contract = pqhelium_families::find(&entry.contract).expect("contracts were checked");
+    let names: Vec<ArgEntry> = match &entry.args {
+        Some(args) => args.clone(),
+        None => contract.args.iter().map(|a| ArgEntry::Name(a.name.to_string())).collect(),
+    };
+    let adapter = |name: &str| match entry.adapt.get(name) {
+        Some(a) => a.adapter(dir).map_err(|e| format!("`{}` argument `{name}`: {e}", entry.symbol)),
+        None => Ok(Default::default()),
+    };
+    let mut args = Vec::new();
+    let mut adapted = Vec::new();
+    for arg in names {
+        args.push(match arg {
+            ArgEntry::Name(name) => {
+                adapted.push(name.clone());
+                ForeignArg::Contract { adapter: adapter(&name)?, name }
+            }
+            ArgEntry::Extra(extra) => match extra {
+                manifest::Extra { symbol: Some(name), scratch: None, constant: None, input: None, in_place: None } => {
+                    let address =
+                        elf.symbol(&name).map_err(|_| format!("symbol `{name}` is not defined by your objects"))?;
+                    ForeignArg::Symbol { name, address }
+                }
+                manifest::Extra { symbol: None, scratch: Some(bytes), constant: None, input: None, in_place: None } => {
+                    ForeignArg::Scratch { bytes }
+                }
+                manifest::Extra { symbol: None, scratch: None, constant: Some(value), input: None, in_place: None } => {
+                    ForeignArg::Constant(value)
+                }
+                manifest::Extra { symbol: None, scratch: None, constant: None, input: Some(name), in_place: None } => {
+                    ForeignArg::InputOf { adapter: adapter(&name)?, name }
+                }
+                manifest::Extra {
+                    symbol: None,
+                    scratch: None,
+                    constant: None,
+                    input: None,
+                    in_place: Some([input, output]),
+                } => {
+                    adapted.extend([input.clone(), output.clone()]);
+                    ForeignArg::InPlace {
+                        input_adapter: adapter(&input)?,
+                        output_adapter: adapter(&output)?,
+                        input,
+                        output,
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "`{}`: an extra argument is one of {{ symbol = \"name\" }}, {{ scratch = bytes }}, \
+                         {{ constant = value }}, {{ input = \"arg\" }}, {{ in-place = [\"in\", \"out\"] }}",
+                        entry.symbol
+                    ));
+                }
+            },
+        });
+    }
+    for name in entry.adapt.keys() {
+        if !adapted.contains(name) {
+            return Err(format!("`{}`: an adapter for `{name}`, which is not among its arguments", entry.symbol));
+        }
+    }
+    let (states, layout) = entry.states()?;
+    Ok(ForeignSpec {
+        symbol: entry.symbol.clone(),
+        contract: entry.contract.clone(),
+        args,
+        core: core.into(),
+        states,
+        layout,
+    })
+}
+
+/// The symbols the linked image defines (`--undefined` leaves those nobody defines in the table, undefined).
+fn defined_symbols(elf: &[u8]) -> Result<std::collections::HashSet<String>, String> {
+    use object::{Object, ObjectSymbol};
+    let file = object::File::parse(elf).map_err(|e| e.to_string())?;
+    Ok(file.symbols().filter(|s| s.is_definition()).filter_map(|s| s.name().ok().map(str::to_string)).collect())
+}
+
+/// Their objects, archive members and compiled sources, as files in `build`.
+fn build_objects(manifest: &Manifest, core: &Core, dir: &Path, build: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut objects = Vec::new();
+    for (i, source) in manifest.sources.iter().enumerate() {
+        let path = dir.join(source);
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !matches!(ext, "c" | "s" | "S") {
+            return Err(format!("{}: a source is .c, .s or .S", path.display()));
+        }
+        if !path.is_file() {
+            return Err(format!("{}: no such file", path.display()));
+        }
+        let stem = path.file_stem().map_or("source".into(), |s| s.to_string_lossy().into_owned());
+        let object = build.join(format!("user_{i}_{stem}.o"));
+        let mut command = Command::new(if core.clang { CLANG } else { CROSS_CC });
+        if core.clang {
+            command.args(["--target=arm-none-eabi", "-Wa,--noexecstack"]);
+            if let Some(include) = newlib_include() {
+                command.arg("-isystem").arg(include);
+            }
+        }
+        command.args(core.cpu_flags).arg("-mthumb").args(&manifest.flags).arg("-c").arg(&path).arg("-o").arg(&object);
+        run(&mut command, &format!("compiling {}", path.display()))?;
+        objects.push(object);
+    }
+    for (i, given) in manifest.objects.iter().enumerate() {
+        let path = dir.join(given);
+        if !path.is_file() {
+            return Err(format!("{}: no such file", path.display()));
+        }
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("o") => objects.push(path),
+            Some("a") => {
+                // Members are linted and checked one by one; the archive itself is linked, so that only the members
+                // it needs come in.
+                let members = build.join(format!("archive_{i}"));
+                std::fs::create_dir_all(&members).map_err(|e| e.to_string())?;
+                let absolute = std::fs::canonicalize(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                run(Command::new(CROSS_AR).arg("x").arg(&absolute).current_dir(&members), "ar")?;
+                let mut listed: Vec<PathBuf> =
+                    std::fs::read_dir(&members).map_err(|e| e.to_string())?.map(|e| e.unwrap().path()).collect();
+                listed.sort();
+                objects.extend(listed);
+            }
+            _ => return Err(format!("{}: an object is .o or .a", path.display())),
+        }
+    }
+    if objects.is_empty() {
+        return Err("the manifest names no objects and no sources".into());
+    }
+    Ok(objects)
+}
+
+/// Architecture, float ABI and lint of one object.
+fn check_object(path: &Path, isa: Isa) -> Result<(), String> {
+    use object::Object;
+    let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = object::File::parse(&*data).map_err(|e| format!("{}: not an ELF object ({e})", path.display()))?;
+    if file.architecture() != object::Architecture::Arm {
+        return Err(format!("{}: an object for {:?}, not 32-bit Arm (Cortex-M)", path.display(), file.architecture()));
+    }
+    let flags = match file.flags() {
+        object::FileFlags::Elf { e_flags, .. } => e_flags,
+        _ => 0,
+    };
+    if flags & EF_ARM_ABI_FLOAT_SOFT != 0 {
+        return Err(format!(
+            "{}: built for the soft-float ABI; the bench's images use the hard-float ABI (-mfloat-abi=hard)",
+            path.display()
+        ));
+    }
+    let report = lint::lint_file(path, isa).map_err(|e| e.to_string())?;
+    if !report.findings.is_empty() {
+        let findings: Vec<String> = report.findings.iter().map(ToString::to_string).collect();
+        return Err(format!("{}: the lint refuses it: {}", path.display(), findings.join("; ")));
+    }
+    Ok(())
+}
+
+/// An alias must name a table (a data object) of our kernels for this core, and a name of theirs that is a plain
+/// symbol: the linker is given both as they are.
+fn check_alias(core: &Core, theirs: &str, ours: &str) -> Result<(), String> {
+    use object::read::archive::ArchiveFile;
+    use object::{Object, ObjectSymbol, SymbolKind};
+    let is_name = |s: &str| {
+        s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if !is_name(theirs) {
+        return Err(format!("aliases: `{theirs}` is not a symbol name"));
+    }
+    let archive = ArchiveFile::parse(core.harness.kernels).map_err(|e| e.to_string())?;
+    let mut tables = Vec::new();
+    for member in archive.members() {
+        let member = member.map_err(|e| e.to_string())?;
+        let aligned =
+            pqhelium_guest::elf::Aligned::copy_of(member.data(core.harness.kernels).map_err(|e| e.to_string())?);
+        let file = object::File::parse(aligned.bytes()).map_err(|e| e.to_string())?;
+        for symbol in file.symbols().filter(|s| s.is_definition() && s.is_global() && s.kind() == SymbolKind::Data) {
+            match symbol.name() {
+                Ok(name) if name == ours => return Ok(()),
+                Ok(name) => tables.push(name.to_string()),
+                Err(_) => {}
+            }
+        }
+    }
+    tables.sort();
+    let near: Vec<&str> = tables.iter().map(String::as_str).filter(|t| t.starts_with("pqh_")).take(6).collect();
+    Err(format!(
+        "aliases: `{theirs}` = `{ours}`: our {} kernels have no table `{ours}` (tables: {}, ...; `arm-none-eabi-nm` on \
+         an image lists them all)",
+        core.name,
+        near.join(", ")
+    ))
+}
+
+/// Links their objects with our harness and linker script; an undefined symbol is named.
+fn link(
+    core: &Core,
+    build: &Path,
+    objects: &[PathBuf],
+    wanted: &[&str],
+    aliases: &BTreeMap<String, String>,
+    output: &Path,
+) -> Result<(), String> {
+    let script = build.join("link.ld");
+    std::fs::write(&script, pqhelium_kernels::LINK_SCRIPT).map_err(|e| e.to_string())?;
+    let mut harness = Vec::new();
+    for (name, bytes) in core.harness.objects {
+        let path = build.join(name);
+        std::fs::write(&path, bytes).map_err(|e| e.to_string())?;
+        harness.push(path);
+    }
+    let mut command = Command::new(CROSS_CC);
+    command.args(core.link_flags).args(LINK_FLAGS).arg(format!("-T{}", script.display())).args(&harness).args(objects);
+    // Archive members come in only when something asks for them: their kernels and tables are asked for.
+    for symbol in wanted {
+        command.arg(format!("-Wl,--undefined={symbol}"));
+    }
+    if !aliases.is_empty() {
+        let archive = build.join("libpqh_kernels.a");
+        std::fs::write(&archive, core.harness.kernels).map_err(|e| e.to_string())?;
+        for (theirs, ours) in aliases {
+            command.arg(format!("-Wl,--undefined={ours}")).arg(format!("-Wl,--defsym={theirs}={ours}"));
+        }
+        command.arg(&archive);
+    }
+    // C library helpers (memcpy, memset, __aeabi_*) from newlib and libgcc. newlib's objects say nothing of their
+    // stack and are built with variable-size enums, which clang's objects and ours are not: ld's warnings about
+    // either would refuse any link that pulls in newlib.
+    command.args(["-Wl,--no-warn-execstack", "-Wl,--no-enum-size-warning"]);
+    command.args(["-Wl,--start-group", "-lc", "-lgcc", "-Wl,--end-group", "-o"]).arg(output);
+    let out = command.output().map_err(|e| format!("cannot run {CROSS_CC}: {e}. {INSTALL_HINT}"))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Some(line) = stderr.lines().find(|l| l.contains("undefined reference to")) {
+        let symbol = line.split("undefined reference to").nth(1).unwrap_or("").trim();
+        let symbol = symbol.trim_matches(|c| c == '`' || c == '\'' || c == '"');
+        let site = line.split(": ").nth(1).unwrap_or("").trim();
+        return Err(format!("link: undefined symbol `{symbol}` (referenced from {site})"));
+    }
+    // ld: "error: out.elf uses VFP register arguments, their.o does not".
+    if let Some(line) = stderr.lines().find(|l| l.contains("uses VFP register arguments")) {
+        let object = line.rsplit(", ").next().unwrap_or("").trim_end_matches(" does not").trim();
+        return Err(format!(
+            "{object}: built for the soft-float ABI; the bench's images use the hard-float ABI (-mfloat-abi=hard)"
+        ));
+    }
+    let first = stderr.lines().find(|l| l.contains("error")).or(stderr.lines().next());
+    Err(format!("link failed: {}", first.unwrap_or("no message").trim()))
+}
+
+fn run(command: &mut Command, what: &str) -> Result<(), String> {
+    let out =
+        command.output().map_err(|e| format!("{what}: cannot run {:?}: {e}. {INSTALL_HINT}", command.get_program()))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr.lines().find(|l| l.contains("error")).or(stderr.lines().next()).unwrap_or("no message");
+    Err(format!("{what}: {}", first.trim()))
+}
+
+/// newlib's headers next to the cross gcc's `libc.a`, for clang (as the M85 image is built).
+fn newlib_include() -> Option<PathBuf> {
+    let out = Command::new(CROSS_CC).arg("-print-file-name=libc.a").output().ok()?;
+    let libc = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    let include = libc.parent()?.parent()?.join("include");
+    include.join("string.h").is_file().then_some(include)
+}

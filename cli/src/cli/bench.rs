@@ -1,0 +1,280 @@
+//! `pqhelium bench`: calls/s per kernel and backend with one call per guest round trip, with 64, in a whole
+//! one-job differential campaign (generation, model, reference and comparison included), and with the kernel looping
+//! inside the guest (no host work at all); the ratios to the last are the harness efficiency. The campaign's rate
+//! counts from the moment its emulator is up (the loop in the guest runs on an emulator already up too); the start-up
+//! time is a column of its own, and the rate with it included is in the JSON. The campaign runs twice, as `fuzz`
+//! runs it and with `--pin`; the loop runs on an emulator left to the scheduler and on one pinned as a `--pin` worker
+//! is, and the faster of the two is the loop's rate. The model's calls/s over the loop's is the model's speed-up.
+//! On the M55 and M85 images the column before the last is the estimated cycles per call (`pqhelium cycles`).
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use pqhelium_analyses::cycles::Estimators;
+use pqhelium_engine::diff::{self, Campaign};
+use pqhelium_families::{self as registry, case_rng};
+use pqhelium_guest::affinity::Placement;
+use pqhelium_guest::backend::{Backend, BackendKind, Call, Image, Limits, target_label};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Row {
+    kernel: String,
+    backend: String,
+    /// The guest image the emulator ran (none for the model row).
+    image: Option<String>,
+    calls_per_second_single: f64,
+    calls_per_second_batched: Option<f64>,
+    calls_per_second_in_guest: Option<f64>,
+    cases_per_second_campaign: Option<f64>,
+    cases_per_second_campaign_pinned: Option<f64>,
+    cases_per_second_campaign_with_startup: Option<f64>,
+    campaign_startup_ms: Option<f64>,
+    efficiency_single: Option<f64>,
+    efficiency_batched: Option<f64>,
+    efficiency_campaign: Option<f64>,
+    efficiency_campaign_pinned: Option<f64>,
+    instructions_per_call: Option<u64>,
+    /// Estimated cycles per call on the image's core (`pqhelium cycles`; M55 and M85 images only).
+    estimated_cycles_per_call: Option<f64>,
+    model_speedup: Option<f64>,
+}
+
+/// `image`: measure that image on its emulator only; each emulator's default image when absent.
+pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>) -> Result<ExitCode> {
+    let kernels = registry::matching(pattern);
+    if kernels.is_empty() {
+        bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
+    }
+    measure(kernels, calls, image, json)
+}
+
+/// `--manifest`: the manifest's symbols matching `pattern`, on the image linked from it.
+pub fn run_manifest(manifest: &Path, pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
+    let loaded = super::byo::load(manifest, None)?;
+    measure(super::byo::matching(&loaded, pattern)?, calls, Some(loaded.image), json)
+}
+
+fn measure(
+    kernels: Vec<&'static registry::Kernel>,
+    calls: u64,
+    image: Option<Image>,
+    json: Option<&Path>,
+) -> Result<ExitCode> {
+    println!(
+        "{calls} calls per measurement, {ROUNDS} rounds (rates: the best round; ratios: the median of the rounds' \
+         ratios), one worker per backend; campaigns with {} cases per round trip\n",
+        diff::DEFAULT_BATCH
+    );
+    println!(
+        "| kernel | backend | calls/s, 1 per round trip | calls/s, 64 per round trip | campaign cases/s (1 job) | \
+         campaign --pin | campaign start-up (ms) | calls/s, loop in guest | efficiency 1 | efficiency 64 | \
+         efficiency campaign | efficiency --pin | instructions/call | est. cycles/call | model / loop in guest |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut estimators = Estimators::default();
+    let mut rows = Vec::new();
+    for kernel in kernels {
+        let args = kernel.generate(kernel.edge_cases, &mut case_rng(1, kernel.edge_cases));
+        // The model (the reference for two-way kernels) runs the kernel through its contract (arguments as bytes in,
+        // outcome as bytes out).
+        let model = || {
+            let started = Instant::now();
+            let mut done = 0;
+            while done == 0 || started.elapsed() < MODEL_TIME {
+                for _ in 0..calls {
+                    std::hint::black_box(kernel.expected(std::hint::black_box(&args)));
+                }
+                done += calls;
+            }
+            done as f64 / started.elapsed().as_secs_f64()
+        };
+        let model_rate = (0..ROUNDS).map(|_| model()).fold(0f64, f64::max);
+        let campaign = |backend: BackendKind, image: Option<Image>, pin| {
+            let result = diff::run(&Campaign { pin, image, ..Campaign::new(kernel, backend, 1, calls, 1) });
+            if !result.passed() {
+                bail!("{} on {}: the campaign failed; run `pqhelium fuzz` on it", kernel.id, result.target());
+            }
+            Ok(result)
+        };
+        let model_campaign = match kernel.runs_on(BackendKind::Model) {
+            true => Some(campaign(BackendKind::Model, None, false)?.cases_per_second()),
+            false => None,
+        };
+        let shown = model_campaign.map_or(String::new(), |rate| format!("{rate:.0}"));
+        println!("| {} | {} | {model_rate:.0} | | {shown} | | | | | | | | | | |", kernel.id, kernel.expected_side());
+        rows.push(Row {
+            kernel: kernel.id.into(),
+            backend: kernel.expected_side().into(),
+            image: None,
+            calls_per_second_single: model_rate,
+            calls_per_second_batched: None,
+            calls_per_second_in_guest: None,
+            cases_per_second_campaign: model_campaign,
+            cases_per_second_campaign_pinned: None,
+            cases_per_second_campaign_with_startup: None,
+            campaign_startup_ms: None,
+            efficiency_single: None,
+            efficiency_batched: None,
+            efficiency_campaign: None,
+            efficiency_campaign_pinned: None,
+            instructions_per_call: None,
+            estimated_cycles_per_call: None,
+            model_speedup: None,
+        });
+        let images = match image {
+            Some(image) => vec![image],
+            None => {
+                [BackendKind::Unicorn, BackendKind::Qemu].into_iter().filter_map(BackendKind::default_image).collect()
+            }
+        };
+        for image in images.into_iter().filter(|i| kernel.runs_on(i.backend())) {
+            let (backend, on) = (image.backend(), target_label(image.backend(), Some(image)));
+            let mut emulator = image.open(Limits { timeout: Duration::from_secs(600) })?;
+            let one = Call::new(kernel.symbol, args.clone());
+            emulator.call(&one).with_context(|| format!("{} on {on}", kernel.id))?; // warm the caches
+            // A second emulator on the CPU a `--pin` worker gets (none on a single CPU).
+            let mut pinned = match Placement::plan(1) {
+                Some(p) => Some(p.as_worker(0, || image.open(Limits { timeout: Duration::from_secs(600) }))?),
+                None => None,
+            };
+            if let Some(e) = pinned.as_mut() {
+                e.call(&one)?;
+            }
+            let in_guest = |emulator: &mut dyn Backend| -> Result<(f64, u64)> {
+                let started = Instant::now();
+                let out = emulator.call(&Call { repeat: calls as u32, ..one.clone() })?;
+                Ok((calls as f64 / started.elapsed().as_secs_f64(), out.instructions / calls))
+            };
+            // Rounds of every measurement back to back: a rate is the best of its rounds, a ratio the median of its
+            // rounds' ratios, each between measurements seconds apart (this machine's speed drifts by tens of
+            // percent over minutes, which a ratio of rates taken at different times would carry).
+            let mut rounds = Vec::new();
+            for _ in 0..ROUNDS {
+                let single = round_trips(emulator.as_mut(), &one, calls, 1)?;
+                let batched = round_trips(emulator.as_mut(), &one, calls, 64)?;
+                let result = campaign(backend, Some(image), false)?;
+                let pinned_campaign = campaign(backend, Some(image), true)?.cases_per_second_after_startup();
+                let (guest, instructions) = in_guest(emulator.as_mut())?;
+                let guest = match pinned.as_mut() {
+                    Some(e) => guest.max(in_guest(e.as_mut())?.0),
+                    None => guest,
+                };
+                rounds.push(Round {
+                    single,
+                    batched,
+                    campaign: result.cases_per_second_after_startup(),
+                    pinned_campaign,
+                    with_startup: result.cases_per_second(),
+                    startup_ms: result.startup.as_secs_f64() * 1e3,
+                    guest,
+                    model: model(),
+                    instructions,
+                });
+            }
+            let best = |f: fn(&Round) -> f64| rounds.iter().map(f).fold(0f64, f64::max);
+            let ratio = |f: fn(&Round) -> f64| median(rounds.iter().map(|r| f(r) / r.guest).collect());
+            let (single, batched, campaign_rate, pinned_rate, guest) = (
+                best(|r| r.single),
+                best(|r| r.batched),
+                best(|r| r.campaign),
+                best(|r| r.pinned_campaign),
+                best(|r| r.guest),
+            );
+            let startup = rounds.iter().map(|r| r.startup_ms).fold(f64::INFINITY, f64::min);
+            let (efficiency_single, efficiency_batched, efficiency_campaign, efficiency_pinned, model_speedup) = (
+                ratio(|r| r.single),
+                ratio(|r| r.batched),
+                ratio(|r| r.campaign),
+                ratio(|r| r.pinned_campaign),
+                ratio(|r| r.model),
+            );
+            let per_call = rounds[ROUNDS - 1].instructions;
+            let cycles = estimators.cycles(image, kernel.symbol, &args);
+            let cycles_shown = cycles.map_or(String::new(), |c| format!("{c:.0}"));
+            println!(
+                "| {} | {on} | {single:.0} | {batched:.0} | {campaign_rate:.0} | {pinned_rate:.0} | {startup:.0} | \
+                 {guest:.0} | {efficiency_single:.2} | {efficiency_batched:.2} | {efficiency_campaign:.2} | \
+                 {efficiency_pinned:.2} | {per_call} | {cycles_shown} | {model_speedup:.1} |",
+                kernel.id,
+            );
+            rows.push(Row {
+                kernel: kernel.id.into(),
+                backend: backend.name().into(),
+                image: Some(image.name().into()),
+                calls_per_second_single: single,
+                calls_per_second_batched: Some(batched),
+                calls_per_second_in_guest: Some(guest),
+                cases_per_second_campaign: Some(campaign_rate),
+                cases_per_second_campaign_pinned: Some(pinned_rate),
+                cases_per_second_campaign_with_startup: Some(best(|r| r.with_startup)),
+                campaign_startup_ms: Some(startup),
+                efficiency_single: Some(efficiency_single),
+                efficiency_batched: Some(efficiency_batched),
+                efficiency_campaign: Some(efficiency_campaign),
+                efficiency_campaign_pinned: Some(efficiency_pinned),
+                instructions_per_call: Some(per_call),
+                estimated_cycles_per_call: cycles,
+                model_speedup: Some(model_speedup),
+            });
+        }
+    }
+    if let Some(path) = json {
+        std::fs::write(path, serde_json::to_string_pretty(&rows)?).with_context(|| format!("{}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Measurement rounds per kernel and backend.
+const ROUNDS: usize = 5;
+
+/// The least time one measurement of the model runs (`calls` calls, repeated): a hundred times faster than QEMU, the
+/// model would otherwise be timed over a few milliseconds, which this virtual machine's scheduling can double.
+const MODEL_TIME: Duration = Duration::from_millis(200);
+
+/// One round of measurements of a kernel on an emulator, taken back to back.
+struct Round {
+    single: f64,
+    batched: f64,
+    campaign: f64,
+    pinned_campaign: f64,
+    with_startup: f64,
+    startup_ms: f64,
+    guest: f64,
+    model: f64,
+    instructions: u64,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Calls/s when `calls` calls go `per_trip` to a guest round trip.
+fn round_trips(emulator: &mut dyn Backend, one: &Call, calls: u64, per_trip: u64) -> Result<f64> {
+    let batch = vec![one.clone(); per_trip as usize];
+    let started = Instant::now();
+    let mut done = 0;
+    while done < calls {
+        let n = per_trip.min(calls - done) as usize;
+        for r in emulator.run_batch(&batch[..n]) {
+            r?;
+        }
+        done += n as u64;
+    }
+    Ok(calls as f64 / started.elapsed().as_secs_f64())
+}
+
+/// Our schemes against the oracle crates, each operation timed on both sides in one run.
+pub fn schemes(iterations: u64) -> Result<ExitCode> {
+    let iterations = u32::try_from(iterations.min(100_000)).expect("bounded");
+    println!("{iterations} operations each, ours and the oracle crate's, in one run\n");
+    println!("| operation | ours (ops/s) | oracle (ops/s) | ours / oracle |");
+    println!("|---|---:|---:|---:|");
+    for (name, ours, oracle) in pqhelium_schemes::scheme_bench::run(iterations) {
+        println!("| {name} | {ours:.0} | {oracle:.0} | {:.2} |", ours / oracle);
+    }
+    Ok(ExitCode::SUCCESS)
+}

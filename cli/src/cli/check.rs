@@ -1,0 +1,214 @@
+//! `pqhelium check`: the main job.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use pqhelium_analyses::ct;
+use pqhelium_analyses::cycles::Estimators;
+use pqhelium_engine::diff::{self, Campaign};
+use pqhelium_engine::report::{self, Report};
+use pqhelium_families::{self as registry, case_rng};
+use pqhelium_guest::backend::{BackendKind, Image, Limits};
+use pqhelium_schemes::kat;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Cases per kernel and backend.
+    #[arg(long, default_value_t = 2000)]
+    cases: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value_t = super::default_jobs())]
+    jobs: usize,
+    /// Write the campaigns as a JSON report.
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Write the campaigns as JUnit XML.
+    #[arg(long)]
+    junit: Option<PathBuf>,
+    /// Your kernels instead (README "Check your own kernel"): their objects linted and linked, each symbol checked
+    /// against its contract.
+    #[arg(long, conflicts_with_all = ["report", "junit"])]
+    manifest: Option<PathBuf>,
+}
+
+/// The bound coverage line of every kernel that reports it, from its first campaign (every backend runs the model).
+fn print_coverage(report: &Report) {
+    let mut seen = std::collections::HashSet::new();
+    let lines: Vec<String> = report
+        .campaigns
+        .iter()
+        .filter_map(|c| c.coverage.as_ref().filter(|_| seen.insert(c.kernel.clone())).map(|cov| (c, cov)))
+        .map(|(c, cov)| format!("- {}: {}", c.kernel, cov.line()))
+        .collect();
+    if !lines.is_empty() {
+        println!("Bound coverage (`pqhelium coverage --kernel K` for the table):\n\n{}\n", lines.join("\n"));
+    }
+}
+
+/// Pairs per kernel and image in the constant-time section: enough for every planted leak (each shows on pair 0),
+/// few enough to keep the section to seconds; `pqhelium ct --pairs N` runs more.
+const CT_PAIRS: u64 = 4;
+
+/// The constant-time section: `pqhelium ct` over every kernel on every image, judged against the known leaks (every
+/// fixture's planted leak found, no leak left unexplained, no fault). Prints the leaks; returns whether it passed.
+fn constant_time(seed: u64) -> bool {
+    println!("\n## Constant time (pqhelium ct, seed {seed}, {CT_PAIRS} pairs per kernel)\n");
+    println!("| image | kernels | pass | known leaks | unexplained leaks | planted leaks missed | faults | result |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---|");
+    let mut passed = true;
+    let mut notes = Vec::new();
+    for image in Image::ALL {
+        let mut tracer = match ct::Tracer::open(image, Limits::default()) {
+            Ok(tracer) => tracer,
+            Err(e) => {
+                println!("| {image} | - | - | - | - | - | - | FAIL ({e}) |");
+                passed = false;
+                continue;
+            }
+        };
+        let mut counts = [0usize; 5];
+        let mut kernels = 0;
+        for kernel in registry::all() {
+            let report = ct::check_kernel(&mut tracer, kernel, seed, 0..CT_PAIRS);
+            if matches!(report.verdict, ct::Verdict::Skipped { .. }) {
+                continue;
+            }
+            kernels += 1;
+            let judgement = ct::judge(&report, image);
+            let slot = match judgement {
+                ct::Judgement::Pass => 0,
+                ct::Judgement::Known(_) => 1,
+                ct::Judgement::Unexplained => 2,
+                ct::Judgement::PlantedMissing(_) => 3,
+                ct::Judgement::Faulted => 4,
+            };
+            counts[slot] += 1;
+            let leak = match &report.verdict {
+                ct::Verdict::Leak { leak, .. } => leak.to_string(),
+                _ => String::new(),
+            };
+            match judgement {
+                ct::Judgement::Pass | ct::Judgement::Known(_) => {}
+                ct::Judgement::Unexplained => notes.push(format!("{image} {}: UNEXPLAINED {leak}", report.kernel)),
+                ct::Judgement::PlantedMissing(k) => {
+                    notes.push(format!("{image} {}: planted {} leak not found", report.kernel, k.kind))
+                }
+                ct::Judgement::Faulted => notes.push(format!(
+                    "{image} {}: fault {}",
+                    report.kernel,
+                    report.first_fault.as_deref().unwrap_or_default()
+                )),
+            }
+        }
+        let ok = counts[2..].iter().all(|&n| n == 0);
+        passed &= ok;
+        println!(
+            "| {image} | {kernels} | {} | {} | {} | {} | {} | {} |",
+            counts[0],
+            counts[1],
+            counts[2],
+            counts[3],
+            counts[4],
+            if ok { "pass" } else { "FAIL" }
+        );
+    }
+    for note in notes {
+        println!("{note}");
+    }
+    println!();
+    passed
+}
+
+/// A whole scheme (key generation, signing, ...) costs thousands of kernel calls per case: the main job runs this
+/// share of the cases for them, so it stays a few minutes; `pqhelium fuzz` runs them at any scale.
+const WHOLE_SCHEME_SHARE: u64 = 20;
+
+fn cases_for(kernel: &registry::Kernel, cases: u64) -> u64 {
+    if kernel.images == registry::Images::HostOnly { cases.div_ceil(WHOLE_SCHEME_SHARE) } else { cases }
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.jobs == 0 {
+        anyhow::bail!("--jobs 0: at least one job is needed");
+    }
+    if let Some(manifest) = &args.manifest {
+        return super::byo::check(manifest, args.cases, args.seed, args.jobs);
+    }
+    for (flag, path) in [("--report", &args.report), ("--junit", &args.junit)] {
+        if let Some(path) = path {
+            super::ensure_writable(flag, path)?;
+        }
+    }
+    // QEMU runs UNPREDICTABLE encodings without complaint: the images are linted before anything runs on them.
+    println!("## Object lint\n");
+    let mut passed = super::lint::lint_images(&Image::ALL)?;
+
+    println!("\n## Known-answer tests\n");
+    passed &= super::print_kats(&kat::run_all());
+
+    println!(
+        "\n## Differential campaigns (seed {}, {} cases per kernel, 1/{WHOLE_SCHEME_SHARE} of that per whole scheme, {} jobs)\n",
+        args.seed, args.cases, args.jobs
+    );
+    // A two-way kernel (its order of operations is the definition) has no model: its object code is checked against
+    // the reference, which runs once per case, and it has no model row.
+    let count = |checked| registry::all().filter(|k| k.checked == checked).count();
+    println!(
+        "{} kernels checked three ways (reference == canon(model), model == object code), {} two ways (reference == \
+         object code; no model row), {} whole schemes on the host (oracle crate == pqhelium-core)\n",
+        count(registry::Checked::ThreeWay),
+        count(registry::Checked::TwoWay),
+        count(registry::Checked::ModelOnly)
+    );
+    println!(
+        "| kernel | backend | cases | mismatches | faults | cases/s | instructions/call | est. cycles/call | result |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---|");
+    // Cycles on the M55 and M85 images: one profiled call of the campaign's first random case (`pqhelium cycles`).
+    let mut estimators = Estimators::default();
+    let mut results = Vec::new();
+    let mut report = Report::new(args.seed);
+    for kernel in registry::all() {
+        // Object code on every image its emulator runs: QEMU runs gcc's M55 build and clang's M85 build.
+        let images = |b: BackendKind| if b == BackendKind::Model { vec![None] } else { b.images().map(Some).collect() };
+        let targets = BackendKind::ALL
+            .into_iter()
+            .filter(|&b| kernel.runs_on(b))
+            .flat_map(|backend| images(backend).into_iter().map(move |image| (backend, image)));
+        for (backend, image) in targets {
+            let cases = cases_for(kernel, args.cases);
+            let campaign =
+                Campaign { image, coverage: true, ..Campaign::new(kernel, backend, args.seed, cases, args.jobs) };
+            let r = diff::run(&campaign);
+            let case = kernel.edge_cases;
+            let cycles = image
+                .and_then(|image| {
+                    estimators.cycles(image, kernel.symbol, &kernel.generate(case, &mut case_rng(args.seed, case)))
+                })
+                .map_or("-".to_string(), |c| format!("{c:.0}"));
+            println!("{}", super::campaign_row(&r, None, Some(&cycles)));
+            passed &= r.passed();
+            let entry = report.campaign_on_image_mut(r.kernel, r.backend.name(), r.image.map(Image::name));
+            entry.cases_requested = Some(cases);
+            entry.absorb(&r);
+            results.push(r);
+        }
+    }
+    println!();
+    print_coverage(&report);
+    for r in &results {
+        super::print_failures(r);
+    }
+    passed &= constant_time(args.seed);
+    report.complete = true;
+    if let Some(path) = &args.report {
+        report.save(path).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.junit {
+        std::fs::write(path, report::junit(&report)).with_context(|| format!("writing {}", path.display()))?;
+    }
+    super::print_totals(&results, passed);
+    Ok(super::exit(passed))
+}

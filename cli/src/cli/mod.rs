@@ -1,0 +1,304 @@
+//! The commands of `pqhelium`. Each returns the process exit code: 0 when everything it checked passed.
+
+pub mod bench;
+pub mod byo;
+pub mod check;
+pub mod coverage;
+pub mod ct;
+pub mod cycles;
+pub mod fuzz;
+pub mod lint;
+pub mod list;
+pub mod merge;
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use pqhelium_engine::diff::{self, CampaignResult, Failure};
+use pqhelium_families::{self as registry, Kernel, Outcome, case_rng};
+use pqhelium_guest::backend::{Arg, BackendKind, Call, Image, Limits};
+use pqhelium_schemes::kat::{self, Extent, KatResult, Provider, SuiteRun};
+
+/// `--jobs` unless told: one per CPU.
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A campaign's row of the results table: kernel, its contract (for a kernel of yours), target, cases, mismatches,
+/// faults, cases/s, instructions/call, the estimated cycles/call (when the table has the column), result.
+fn campaign_row(r: &CampaignResult, contract: Option<&str>, cycles: Option<&str>) -> String {
+    let instructions = r.instructions.mean().map_or("-".to_string(), |m| format!("{m:.0}"));
+    let contract = contract.map_or(String::new(), |c| format!(" {c} |"));
+    let cycles = cycles.map_or(String::new(), |c| format!(" {c} |"));
+    format!(
+        "| {} |{contract} {} | {} | {} | {} | {:.0} | {instructions} |{cycles} {} |",
+        r.kernel,
+        r.target(),
+        r.cases_run(),
+        r.mismatches(),
+        r.faults(),
+        r.cases_per_second(),
+        if r.passed() { "pass" } else { "FAIL" }
+    )
+}
+
+/// The lines after the campaigns: their totals and the verdict.
+fn print_totals(results: &[CampaignResult], passed: bool) {
+    let cases = results.iter().map(|r| r.cases_run()).sum();
+    let elapsed = results.iter().map(|r| r.elapsed).sum();
+    let mismatches = results.iter().map(|r| r.mismatches()).sum();
+    let faults = results.iter().map(|r| r.faults()).sum();
+    println!("{}", diff::summary_line(cases, mismatches, faults, elapsed));
+    println!("{}", if passed { "check passed" } else { "check FAILED" });
+}
+
+fn exit(passed: bool) -> ExitCode {
+    if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// Refuses, before any work starts, an output file that could not be written at the end: a campaign of a night must
+/// not be lost to a typo in a path. An existing file is opened for appending (not truncated); a new one is created
+/// and removed again.
+pub fn ensure_writable(flag: &str, path: &std::path::Path) -> Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("{flag} {}: cannot be written", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// Refuses `--image` with a `--backend` that cannot run it (the model runs no image; unicorn runs m7 only).
+pub fn check_image(backends: &[BackendKind], image: Option<Image>) -> Result<()> {
+    if let Some(image) = image
+        && let Some(other) = backends.iter().find(|&&b| b != image.backend())
+    {
+        bail!("--image {image} runs on {}, not on {other}", image.backend());
+    }
+    Ok(())
+}
+
+/// The backend and image of `--backend` and `--image`, each implied by the other when absent.
+pub fn target(backend: Option<BackendKind>, image: Option<Image>) -> Result<(BackendKind, Option<Image>)> {
+    check_image(backend.as_slice(), image)?;
+    match (backend, image) {
+        (_, Some(image)) => Ok((image.backend(), Some(image))),
+        (Some(backend), None) => Ok((backend, backend.default_image())),
+        (None, None) => bail!("--backend or --image is needed"),
+    }
+}
+
+pub fn find_kernel(id: &str) -> Result<&'static Kernel> {
+    registry::find(id).with_context(|| format!("unknown kernel `{id}` (see `pqhelium list`)"))
+}
+
+/// Prints the failures of a campaign (at most ten) with the command that reproduces each.
+pub fn print_failures(result: &CampaignResult) {
+    if let Some(e) = &result.setup_error {
+        println!("FAILED to start: {e}");
+    }
+    let on = match result.image {
+        Some(image) if let Some(manifest) = byo::reproduce_on(image) => manifest,
+        Some(image) if !image.is_default() => format!("--image {image}"),
+        _ => format!("--backend {}", result.backend),
+    };
+    for f in result.failures.iter().take(10) {
+        println!("FAIL {} on {}, seed {}, {f}", result.kernel, result.target(), result.seed);
+        println!(
+            "     reproduce: pqhelium repro --kernel {} {on} --seed {} --case {}",
+            result.kernel, result.seed, f.case
+        );
+        if let Some(shrunk) = &f.shrunk {
+            println!("     shrunk input: {}", describe_args(shrunk));
+        }
+    }
+    if result.failures.len() > 10 {
+        println!("... and {} more failing cases", result.failures.len() - 10);
+    }
+}
+
+fn describe_args(args: &[Arg]) -> String {
+    let parts: Vec<String> = args
+        .iter()
+        .map(|a| match a {
+            Arg::In(b) | Arg::InOut(b) => hex::encode(b),
+            Arg::Out(n) => format!("out[{n}]"),
+            Arg::U32(v) => format!("{v:#x}"),
+            Arg::F64(x) => format!("{x:e}"),
+        })
+        .collect();
+    parts.join(" ")
+}
+
+/// Prints a suite run: entries passed, time, what the model or object code served, what it left to the reference.
+fn print_run(run: &SuiteRun) {
+    let passed = run.results.iter().filter(|r| r.passed).count();
+    let (suite, secs) = (run.suite, run.elapsed.as_secs_f64());
+    let provider = pqhelium_guest::backend::target_label(run.provider.name(), run.image);
+    println!("{suite} with {provider}: {passed}/{} passed in {secs:.1} s", run.results.len());
+    if !run.served.is_empty() {
+        let calls: Vec<String> = run.served.iter().map(|(symbol, c)| format!("{symbol} {}", c.calls)).collect();
+        let instructions: u64 = run.served.values().map(|c| c.instructions).sum();
+        let executed = if instructions > 0 { format!(" ({instructions} guest instructions)") } else { String::new() };
+        println!("    calls served: {}{executed}", calls.join(", "));
+    }
+    for note in &run.notes {
+        println!("    {note}");
+    }
+}
+
+/// The total of the runs and every failure; true if everything passed.
+fn print_kat_summary(runs: &[SuiteRun]) -> bool {
+    let results: Vec<&KatResult> = runs.iter().flat_map(|run| &run.results).collect();
+    let failed: Vec<_> = results.iter().filter(|k| !k.passed).collect();
+    let mut providers: Vec<&str> = Vec::new();
+    for name in runs.iter().map(|r| r.provider.name()) {
+        if !providers.contains(&name) {
+            providers.push(name);
+        }
+    }
+    println!("{} known answers ({}), {} failed", results.len(), providers.join(", "), failed.len());
+    for k in &failed {
+        println!("FAIL {} {} with {}: {}", k.suite, k.name, k.provider.name(), k.detail);
+    }
+    failed.is_empty()
+}
+
+/// Prints every run, then the total and every failure; true if everything passed.
+pub fn print_kats(runs: &[SuiteRun]) -> bool {
+    runs.iter().for_each(print_run);
+    print_kat_summary(runs)
+}
+
+/// `pqhelium kat`: every entry of the chosen suites (all by default) with the chosen providers (all by default, or
+/// the emulator of `image`), the object code from `image` when given.
+pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> Result<ExitCode> {
+    let mut chosen: Vec<&'static str> = Vec::new();
+    for name in suites {
+        match kat::SUITES.iter().chain(kat::LONG_SUITES).find(|s| *s == name) {
+            Some(suite) => chosen.push(suite),
+            None => bail!(
+                "no known-answer suite `{name}`; suites: {} (long: {})",
+                kat::SUITES.join(", "),
+                kat::LONG_SUITES.join(", ")
+            ),
+        }
+    }
+    if chosen.is_empty() {
+        chosen = kat::SUITES.to_vec();
+    }
+    let image_provider = image.map(|image| match image.backend() {
+        BackendKind::Unicorn => Provider::Unicorn,
+        _ => Provider::Qemu,
+    });
+    let providers = match (image, image_provider) {
+        (Some(image), Some(only)) => {
+            if let Some(other) = providers.iter().find(|&&p| p != only) {
+                bail!("--image {image} runs with the {} provider, not {}", only.name(), other.name());
+            }
+            if let Some(suite) = chosen.iter().find(|s| !image.is_default() && !kat::IMAGE_SUITES.contains(s)) {
+                bail!(
+                    "suite `{suite}` runs on the default images only; --image {image} serves {}",
+                    kat::IMAGE_SUITES.join(", ")
+                );
+            }
+            vec![only]
+        }
+        _ => providers.to_vec(),
+    };
+    let pairs: Vec<(&'static str, Provider)> = chosen
+        .iter()
+        .flat_map(|&suite| kat::providers(suite).iter().map(move |&p| (suite, p)))
+        .filter(|(_, p)| providers.is_empty() || providers.contains(p))
+        .collect();
+    if pairs.is_empty() {
+        let have: Vec<String> = chosen
+            .iter()
+            .map(|s| format!("{s}: {}", kat::providers(s).iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")))
+            .collect();
+        bail!("no chosen suite has the requested providers ({})", have.join("; "));
+    }
+    let mut runs = Vec::new();
+    for (suite, provider) in pairs {
+        let run = kat::run_on(suite, provider, image, Extent::All);
+        print_run(&run);
+        runs.push(run);
+    }
+    Ok(exit(print_kat_summary(&runs)))
+}
+
+/// `manifest`: the kernel is one of its symbols, run on its image.
+pub fn repro(
+    kernel: &str,
+    (backend, image, manifest): (Option<BackendKind>, Option<Image>, Option<&std::path::Path>),
+    seed: u64,
+    case: u64,
+) -> Result<ExitCode> {
+    let (backend, image, kernel) = match manifest {
+        Some(manifest) => {
+            let loaded = byo::load(manifest, None)?;
+            let found = byo::matching(&loaded, kernel)?;
+            (loaded.image.backend(), Some(loaded.image), found[0])
+        }
+        None => {
+            let (backend, image) = target(backend, image)?;
+            (backend, image, find_kernel(kernel)?)
+        }
+    };
+    if !kernel.runs_on(backend) {
+        bail!("{} does not run on {backend} (see `pqhelium list`: its images and how it is checked)", kernel.id);
+    }
+    let args = kernel.generate(case, &mut case_rng(seed, case));
+    let signature = kernel.prototype().unwrap_or_else(|| kernel.summary.clone());
+    println!("kernel {} ({signature}), seed {seed}, case {case}", kernel.id);
+    for (i, arg) in args.iter().enumerate() {
+        match arg {
+            Arg::In(b) => println!("arg {i} in     {}", hex::encode(b)),
+            Arg::InOut(b) => println!("arg {i} in/out {}", hex::encode(b)),
+            Arg::Out(n) => println!("arg {i} out    {n} bytes"),
+            Arg::U32(v) => println!("arg {i} u32    {v:#x}"),
+            Arg::F64(x) => println!("arg {i} f64    {x:e} ({:#018x})", x.to_bits()),
+        }
+    }
+    let show = |name: &str, o: &Outcome| {
+        for (i, b) in o.buffers.iter().enumerate() {
+            println!("{name:<12} buffer {i}: {}", hex::encode(b));
+        }
+        if let Some(r) = o.ret {
+            println!("{name:<12} returns {r:#x}");
+        }
+    };
+    // What the object code must produce: the model's outcome, or for two-way kernels the reference's.
+    let (expected, host_failure) = diff::check_model(kernel, &args);
+    if let Ok(evaluation) = kernel.evaluate(&args) {
+        show("reference", &evaluation.reference);
+        if let Some(model) = &evaluation.model {
+            show("canon(model)", &kernel.canon(model));
+            show("model", model);
+        }
+    }
+    let mut failure = host_failure;
+    if backend != BackendKind::Model {
+        let mut emulator = backend.open_image(image, Limits::default())?;
+        let result = emulator.call(&Call::new(kernel.symbol, args.clone()));
+        if let Ok(output) = &result {
+            show(backend.name(), &kernel.outcome_of(&args, output.clone()));
+            println!("{} executed {} instructions", backend, output.instructions);
+        }
+        let (_, object_failure) = diff::check_object_code(kernel, backend, &args, &expected, result);
+        failure = failure.or(object_failure);
+    }
+    match &failure {
+        None => println!("no difference"),
+        Some(Failure::Mismatch { left, right, difference: d }) => {
+            println!("first difference: {left} vs {right} at {}: {} vs {}", d.place, d.expected, d.actual)
+        }
+        Some(Failure::Fault(e)) => println!("{e}"),
+        Some(Failure::Bound(v)) => println!("{v}"),
+    }
+    Ok(exit(failure.is_none()))
+}

@@ -1,0 +1,208 @@
+//! The `pqhelium` binary as a user runs it.
+
+use std::process::Command;
+
+use pqhelium_families::CASE_GENERATORS;
+
+/// Runs pqhelium in a fresh temporary directory, so that its files (the fuzz checkpoint) land there.
+fn pqhelium(args: &[&str]) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).current_dir(dir.path()).output().expect("run pqhelium");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn fuzz_ends_with_the_summary_line() {
+    for backend in ["model", "unicorn", "qemu"] {
+        let (ok, stdout) =
+            pqhelium(&["fuzz", "--kernel", "keccak.f1600", "--backend", backend, "--cases", "300", "--seed", "9"]);
+        assert!(ok, "{stdout}");
+        let last = stdout.lines().last().unwrap();
+        assert!(last.starts_with("300 cases, 0 mismatches, 0 faults, "), "{last}");
+        assert!(last.ends_with(" cases/s"), "{last}");
+    }
+}
+
+#[test]
+fn glob_patterns_select_several_kernels() {
+    let (ok, stdout) =
+        pqhelium(&["fuzz", "--kernel", "keccak.*interleave", "--backend", "model", "--cases", "50", "--seed", "1"]);
+    assert!(ok, "{stdout}");
+    // keccak.interleave and keccak.deinterleave (not their .mve kernels).
+    assert_eq!(stdout.lines().filter(|l| l.contains(" on model: 50 cases")).count(), 2, "{stdout}");
+    assert!(stdout.lines().last().unwrap().starts_with("100 cases, 0 mismatches, 0 faults"));
+}
+
+#[test]
+fn unknown_kernel_is_a_clear_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium"))
+        .args(["fuzz", "--kernel", "nope.*", "--cases", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no kernel matches `nope.*`"));
+}
+
+#[test]
+fn list_names_every_kernel_and_backend() {
+    let (ok, stdout) = pqhelium(&["list"]);
+    assert!(ok);
+    for needle in
+        ["keccak.f1600", "keccak.interleave", "keccak.deinterleave", "unicorn  available", "qemu     available"]
+    {
+        assert!(stdout.contains(needle), "{needle} missing from:\n{stdout}");
+    }
+}
+
+#[test]
+fn repro_prints_inputs_and_every_output() {
+    let (ok, stdout) =
+        pqhelium(&["repro", "--kernel", "keccak.f1600", "--backend", "qemu", "--seed", "3", "--case", "2"]);
+    assert!(ok, "{stdout}");
+    for needle in
+        ["arg 0 in/out", "reference    buffer 0", "model        buffer 0", "qemu         buffer 0", "no difference"]
+    {
+        assert!(stdout.contains(needle), "{needle} missing from:\n{stdout}");
+    }
+}
+
+#[test]
+fn kat_runs_a_suite_with_every_provider() {
+    // Every suite with every provider is what `check` runs (above); in full, `kat` takes minutes.
+    let (ok, stdout) = pqhelium(&["kat", "--suite", "fips202", "--suite", "rfc7748", "--provider", "reference"]);
+    assert!(ok, "{stdout}");
+    assert!(stdout.contains("rfc7748 with reference: 5/5 passed"), "{stdout}");
+    let (ok, stdout) = pqhelium(&["kat", "--suite", "fips202"]);
+    assert!(ok, "{stdout}");
+    for provider in ["reference", "model", "unicorn", "qemu"] {
+        assert!(stdout.contains(&format!("fips202 with {provider}: 8/8 passed")), "{stdout}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(["kat", "--suite", "nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_passes_and_writes_its_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, junit) = (dir.path().join("check.json"), dir.path().join("check.xml"));
+    let (ok, stdout) =
+        pqhelium(&["check", "--cases", "200", "--report", json.to_str().unwrap(), "--junit", junit.to_str().unwrap()]);
+    assert!(ok, "{stdout}");
+    assert!(stdout.lines().last().unwrap() == "check passed");
+    assert!(stdout.contains("| keccak.f1600 | qemu | 200 | 0 | 0 |"), "{stdout}");
+    // The cycles column: `pqhelium cycles`'s estimate of the same case on the M55 image, none on unicorn's M7.
+    let cell = |prefix: &str| {
+        let row = stdout.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {stdout}"));
+        row.split('|').map(str::trim).nth(8).unwrap().to_string()
+    };
+    let (_, cycles) = pqhelium(&["cycles", "--kernel", "keccak.f1600", "--core", "m55", "--calls", "1"]);
+    let estimate = cycles.split_whitespace().nth(2).unwrap();
+    assert_eq!(cell("| keccak.f1600 | qemu |"), estimate, "{cycles}");
+    assert_eq!(cell("| keccak.f1600 | unicorn |"), "-");
+    let report = pqhelium_engine::report::Report::load(&json).unwrap();
+    assert!(report.complete && report.passed());
+    assert!(std::fs::read_to_string(junit).unwrap().contains("<testcase classname=\"keccak.f1600\" name=\"qemu\""));
+}
+
+/// A checkpoint from case generators of another version (here: from before the version was recorded) gives other
+/// cases for the same seed: resuming it is refused, not silently mixed.
+#[test]
+fn a_checkpoint_of_other_case_generators_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state.json");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).current_dir(dir.path()).output().expect("run pqhelium")
+    };
+    let first = run(&["fuzz", "--kernel", "mlkem.order.to_mve", "--backend", "model", "--cases", "10", "--seed", "3"]);
+    assert!(first.status.success());
+    let mut report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("pqhelium-state.json")).unwrap()).unwrap();
+    assert_eq!(report["case_generators"], CASE_GENERATORS);
+    report.as_object_mut().unwrap().remove("case_generators");
+    report["complete"] = false.into();
+    std::fs::write(&state, report.to_string()).unwrap();
+    let resumed = run(&["fuzz", "--kernel", "mlkem.order.to_mve", "--backend", "model", "--resume", "state.json"]);
+    assert!(!resumed.status.success());
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    let refusal = format!("case generators version 1, this pqhelium has version {CASE_GENERATORS}");
+    assert!(stderr.contains(&refusal), "{stderr}");
+}
+
+#[test]
+fn bad_command_lines_are_refused_before_any_case_runs() {
+    let missing_dir = "/nonexistent-pqhelium-dir/out";
+    let refused: &[(&[&str], &str)] = &[
+        (&["fuzz", "--kernel", "keccak.f1600", "--report", missing_dir], "--report"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--junit", missing_dir], "--junit"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--state", missing_dir], "--state"),
+        (&["check", "--report", missing_dir], "--report"),
+        (&["fuzz", "--kernel", "keccak.nothing*"], "no kernel matches"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--duration", "5x"], "unknown unit"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--duration", "0s"], "--duration 0"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--seed", "abc"], "--seed"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--jobs", "0"], "--jobs 0"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--timeout=-1"], "--timeout"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--timeout", "NaN"], "--timeout"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--batch", "0"], "--batch 0"),
+        (&["fuzz", "--kernel", "fndsa.fpu.fft", "--backend", "model"], "nothing to run"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--shard", "4/4"], "expected K/N with 0 <= K < N"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--shard", "1"], "expected K/N"),
+        (&["merge", "-o", "all.json"], "<SHARDS>"),
+        (&["merge", "missing.json", "-o", missing_dir], "--output"),
+    ];
+    for (args, reason) in refused {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(*args).current_dir(dir.path()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(reason), "{args:?}: the reason should name {reason}: {stderr}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("cases,"), "{args:?} ran cases");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} left files behind: {left:?}");
+    }
+}
+
+#[test]
+fn resume_runs_the_recorded_plan_and_refuses_contradicting_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).current_dir(dir.path()).output().unwrap()
+    };
+    let kernel = ["fuzz", "--kernel", "mlkem.order.to_mve"];
+    let first =
+        run(&[&kernel[..], &["--backend", "model", "--cases", "10", "--seed", "3", "--state", "s.json"]].concat());
+    assert!(first.status.success());
+    for (flag, value) in [("--cases", "20"), ("--shard", "1/2"), ("--seed", "4"), ("--backend", "qemu")] {
+        let out = run(&[&kernel[..], &["--resume", "s.json", flag, value]].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {stderr}");
+        assert!(stderr.contains(&format!("{flag} ")) && stderr.contains("differs from the checkpoint"), "{stderr}");
+    }
+    let out = run(&["fuzz", "--kernel", "mlkem.*", "--resume", "s.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    // Without flags: the recorded backend (model only) and case count; all already ran.
+    let out = run(&[&kernel[..], &["--resume", "s.json"]].concat());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("mlkem.order.to_mve on model: already complete (10 cases)"), "{stdout}");
+    assert!(stdout.lines().last().unwrap().starts_with("0 cases, 0 mismatches"), "{stdout}");
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    // `pqhelium list --json | head`: the listing (over 200 kB) outlasts a pipe's buffer, so a write fails once the
+    // reader has gone.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pqhelium"))
+        .args(["list", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run pqhelium");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(out.status.code(), Some(141));
+}

@@ -1,0 +1,458 @@
+//! Leakage traces of one guest call, as the backends record them (`pqhelium ct` compares them in pairs).
+//!
+//! A leakage trace is what an attacker who times the core could learn about one call, as events in execution order:
+//! every executed instruction address (control flow), every data access's address and size (memory), and the
+//! operands of the instructions whose latency depends on their values on the target core (variable latency, a
+//! table per core below), and the lane predicates of MVE instructions in VPT blocks. An instruction whose IT
+//! condition fails is left out. Values loaded or stored are not in the trace: only where and when. The m7 image is
+//! traced by unicorn's hooks, the m55 and m85 images by QEMU's trace plugin (`backend::qemu_trace`). Traces are
+//! compared as running hashes (cheap for millions of instructions); [`first_difference`] finds the first differing
+//! event of two recorded traces: the leak.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::cpu::Core;
+use crate::elf::{GuestElf, SourceLines};
+
+/// Instructions whose latency may depend on their operand values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum LatencyClass {
+    /// UDIV, SDIV.
+    IntegerDivide,
+    /// VDIV.F32/F64, VSQRT.F32/F64.
+    FloatDivideSqrt,
+    /// The FP64 additions and multiplications: VADD, VSUB, VMUL, VNMUL, VMLA, VMLS, VNMLA, VNMLS, VFMA, VFMS, VFNMA,
+    /// VFNMS (.F64). The two source operands are traced; an accumulating form's accumulator is not.
+    DoubleAddMultiply,
+}
+
+impl LatencyClass {
+    pub const ALL: [LatencyClass; 3] =
+        [LatencyClass::IntegerDivide, LatencyClass::FloatDivideSqrt, LatencyClass::DoubleAddMultiply];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LatencyClass::IntegerDivide => "integer division (UDIV/SDIV)",
+            LatencyClass::FloatDivideSqrt => "FP division / square root (VDIV/VSQRT)",
+            LatencyClass::DoubleAddMultiply => "FP64 addition / multiplication (VADD/VSUB/VMUL/VMLA/VFMA.F64...)",
+        }
+    }
+}
+
+/// One row of the variable-latency table: whether the class takes operand-dependent time on the core, and why we
+/// believe so. Division (integer and FP) and square root count as variable unless a public source says otherwise;
+/// FP64 addition and multiplication count as variable where a public measurement shows operand-dependent time.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LatencyFact {
+    pub core: Core,
+    pub class: LatencyClass,
+    pub variable: bool,
+    pub source: &'static str,
+}
+
+const NO_DIT_STATEMENT: &str = "no public Arm statement of data-independent timing for this core; the Cortex-M4 \
+    TRM gives UDIV/SDIV 2-12 cycles with early termination, and KyberSlash (eprint 2024/1049) recovered ML-KEM keys \
+    from a secret numerator divided by q";
+
+/// The per-core variable-latency table (docs/constant-time.md prints it with its sources).
+pub const VARIABLE_LATENCY: &[LatencyFact] = &[
+    LatencyFact { core: Core::M7, class: LatencyClass::IntegerDivide, variable: true, source: NO_DIT_STATEMENT },
+    LatencyFact {
+        core: Core::M7,
+        class: LatencyClass::FloatDivideSqrt,
+        variable: true,
+        source: "measured on an STM32H743 (jnk0le/random, pipeline cycle test/doc/cortex_m7.md): VDIV.F64 30 cycles, 2 \
+            with a zero operand; Howe and Westerbaan saw operand-dependent FPU timing on four Cortex-M7 boards",
+    },
+    LatencyFact { core: Core::M55, class: LatencyClass::IntegerDivide, variable: true, source: NO_DIT_STATEMENT },
+    LatencyFact {
+        core: Core::M55,
+        class: LatencyClass::FloatDivideSqrt,
+        variable: false,
+        source: "the FN-DSA Cortex-M55 design states that VDIV.F64 latency does not depend on the operands",
+    },
+    LatencyFact { core: Core::M85, class: LatencyClass::IntegerDivide, variable: true, source: NO_DIT_STATEMENT },
+    LatencyFact {
+        core: Core::M85,
+        class: LatencyClass::FloatDivideSqrt,
+        variable: true,
+        source: "no public statement for the Cortex-M85 (LLVM's model gives FP64 div/sqrt 29 cycles, not a guarantee)",
+    },
+    LatencyFact {
+        core: Core::M7,
+        class: LatencyClass::DoubleAddMultiply,
+        variable: true,
+        source: "measured on an STM32H743 (jnk0le/random, pipeline cycle test/doc/cortex_m7.md): VADD.F64 1 cycle \
+            with equal exponents, 2 with different ones, 3 with a denormal or zero operand; VMUL.F64 5 cycles, 4 with a \
+            zero operand; VFMA/VMLA.F64 likewise; single precision is not affected. Howe and Westerbaan (eprint \
+            2022/405) saw the same on Cortex-M7 boards",
+    },
+    LatencyFact {
+        core: Core::M55,
+        class: LatencyClass::DoubleAddMultiply,
+        variable: false,
+        source: "no public measurement or statement either way found; LLVM's scheduling model gives fixed latencies (a \
+            model, not a guarantee); the Cortex-M7's figures are of another FPU",
+    },
+    LatencyFact {
+        core: Core::M85,
+        class: LatencyClass::DoubleAddMultiply,
+        variable: false,
+        source: "no public measurement or statement either way found (jnk0le's RA8D1 notes, doc/cortex_m85.md, cover \
+            FP64 issue rules, not operand values); LLVM's model gives FP64 add 6, multiply 8 cycles, not a guarantee",
+    },
+];
+
+/// Whether the class takes operand-dependent time on the core.
+pub fn is_variable(core: Core, class: LatencyClass) -> bool {
+    VARIABLE_LATENCY.iter().any(|f| f.core == core && f.class == class && f.variable)
+}
+
+/// A register operand of a variable-latency instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operand {
+    Core(u8),
+    Single(u8),
+    Double(u8),
+}
+
+/// The class and register operands of a variable-latency Thumb-2 instruction (`first`, `second`: its two halfwords),
+/// or `None` for any other instruction. VSQRT has one operand.
+pub fn decode_variable_latency(first: u16, second: u16) -> Option<(LatencyClass, Operand, Option<Operand>)> {
+    // SDIV/UDIV T1: 11111011 1001/1011 Rn | 1111 Rd 1111 Rm.
+    if matches!(first & 0xFFF0, 0xFB90 | 0xFBB0) && second & 0xF0F0 == 0xF0F0 {
+        let (n, m) = ((first & 0xF) as u8, (second & 0xF) as u8);
+        return Some((LatencyClass::IntegerDivide, Operand::Core(n), Some(Operand::Core(m))));
+    }
+    // VFP register numbers: Dx = X:Vx for doubles, Sx = Vx:X for singles (sz = bit 8 of the second halfword).
+    let double = second & 0x0100 != 0;
+    let register = |v: u16, extra: u16| {
+        let (v, extra) = (v as u8, extra as u8);
+        if double { Operand::Double(extra << 4 | v) } else { Operand::Single(v << 1 | extra) }
+    };
+    let m = register(second & 0xF, second >> 5 & 1);
+    // VDIV T1: 11101110 1D00 Vn | Vd 101 sz N0M0 Vm.
+    if first & 0xFFB0 == 0xEE80 && second & 0x0E50 == 0x0A00 {
+        let n = register(first & 0xF, second >> 7 & 1);
+        return Some((LatencyClass::FloatDivideSqrt, n, Some(m)));
+    }
+    // VSQRT T1: 11101110 1D11 0001 | Vd 101 sz 11M0 Vm.
+    if first & 0xFFBF == 0xEEB1 && second & 0x0ED0 == 0x0AC0 {
+        return Some((LatencyClass::FloatDivideSqrt, m, None));
+    }
+    // FP64 VMLA/VMLS (opc1 0D00), VNMLA/VNMLS (0D01), VMUL/VNMUL (0D10), VADD/VSUB (0D11), VFNMA/VFNMS (1D01),
+    // VFMA/VFMS (1D10): 11101110 opc1 Vn | Vd 1011 N op M 0 Vm.
+    if matches!(first & 0xFFB0, 0xEE00 | 0xEE10 | 0xEE20 | 0xEE30 | 0xEE90 | 0xEEA0) && second & 0x0F10 == 0x0B00 {
+        let n = register(first & 0xF, second >> 7 & 1);
+        return Some((LatencyClass::DoubleAddMultiply, n, Some(m)));
+    }
+    None
+}
+
+/// One event of a leakage trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    Execute {
+        pc: u32,
+    },
+    Load {
+        pc: u32,
+        address: u32,
+        size: u8,
+    },
+    Store {
+        pc: u32,
+        address: u32,
+        size: u8,
+    },
+    /// The operand values of a variable-latency instruction (register bits; the second is 0 for VSQRT).
+    Operands {
+        pc: u32,
+        class: LatencyClass,
+        values: [u64; 2],
+    },
+    /// An MVE instruction inside a VPT block and its lane predicate (VPR.P0, one bit per byte lane; QEMU only).
+    LanePredicate {
+        pc: u32,
+        p0: u16,
+    },
+}
+
+impl Event {
+    pub fn pc(&self) -> u32 {
+        match *self {
+            Event::Execute { pc }
+            | Event::Load { pc, .. }
+            | Event::Store { pc, .. }
+            | Event::Operands { pc, .. }
+            | Event::LanePredicate { pc, .. } => pc,
+        }
+    }
+
+    /// The words the running hash absorbs: a tag with the pc, then the event's data (the QEMU trace plugin,
+    /// `kernels/plugin/pqh_trace.c`, hashes and records the same words).
+    pub fn words(&self) -> [u64; 3] {
+        match *self {
+            Event::Execute { pc } => [u64::from(pc) << 8, 0, 0],
+            Event::Load { pc, address, size } => [u64::from(pc) << 8 | 1, u64::from(address) << 8 | u64::from(size), 0],
+            Event::Store { pc, address, size } => {
+                [u64::from(pc) << 8 | 2, u64::from(address) << 8 | u64::from(size), 0]
+            }
+            Event::Operands { pc, class, values } => {
+                [u64::from(pc) << 8 | 3 | (class as u64) << 4, values[0], values[1]]
+            }
+            Event::LanePredicate { pc, p0 } => [u64::from(pc) << 8 | 4, u64::from(p0), 0],
+        }
+    }
+}
+
+impl Event {
+    /// The event whose words these are, or `None` for words no event has.
+    pub fn from_words(words: [u64; 3]) -> Option<Event> {
+        let [tag, data, extra] = words;
+        let pc = u32::try_from(tag >> 8).ok()?;
+        let access = || Some((u32::try_from(data >> 8).ok()?, (data & 0xFF) as u8));
+        let event = match tag & 0xFF {
+            0 => Event::Execute { pc },
+            1 => access().map(|(address, size)| Event::Load { pc, address, size })?,
+            2 => access().map(|(address, size)| Event::Store { pc, address, size })?,
+            3 => Event::Operands { pc, class: LatencyClass::IntegerDivide, values: [data, extra] },
+            0x13 => Event::Operands { pc, class: LatencyClass::FloatDivideSqrt, values: [data, extra] },
+            0x23 => Event::Operands { pc, class: LatencyClass::DoubleAddMultiply, values: [data, extra] },
+            4 => Event::LanePredicate { pc, p0: u16::try_from(data).ok()? },
+            _ => return None,
+        };
+        (event.words() == words).then_some(event)
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// A leakage trace: a running hash of every event (64-bit FNV-1a over words), their number, and, when recording,
+/// the events themselves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    pub hash: u64,
+    pub events: u64,
+    pub recorded: Option<Vec<Event>>,
+}
+
+impl Trace {
+    pub fn new(record: bool) -> Self {
+        Self { hash: FNV_OFFSET, events: 0, recorded: record.then(Vec::new) }
+    }
+
+    /// Starts again, keeping whether events are recorded.
+    pub fn clear(&mut self) {
+        *self = Trace::new(self.recorded.is_some());
+    }
+
+    #[inline]
+    pub fn push(&mut self, event: Event) {
+        for word in event.words() {
+            self.hash = (self.hash ^ word).wrapping_mul(FNV_PRIME);
+        }
+        self.events += 1;
+        if let Some(events) = &mut self.recorded {
+            events.push(event);
+        }
+    }
+
+    /// Whether two traces are equal as far as their hashes tell.
+    pub fn same_as(&self, other: &Trace) -> bool {
+        (self.hash, self.events) == (other.hash, other.events)
+    }
+}
+
+/// What kind of information a leak gives away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeakKind {
+    ControlFlow,
+    /// An instruction of an IT block ran in one run and was skipped in the other: the condition is secret. The
+    /// Cortex-M85 takes different time for a skipped instruction (docs/constant-time.md).
+    Predication,
+    MemoryAddress,
+    VariableLatency,
+    /// An MVE instruction of a VPT block ran with different lane predicates: the condition is secret.
+    LanePredication,
+}
+
+impl fmt::Display for LeakKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LeakKind::ControlFlow => "control flow",
+            LeakKind::Predication => "IT predication",
+            LeakKind::MemoryAddress => "memory address",
+            LeakKind::VariableLatency => "variable-latency operand",
+            LeakKind::LanePredication => "VPT lane predication",
+        })
+    }
+}
+
+/// The first difference between the traces of a pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Leak {
+    pub kind: LeakKind,
+    /// The instruction where the runs part: the branch before two different next instructions, the access with two
+    /// different addresses, the instruction with two different operands.
+    pub pc: u32,
+    /// `symbol+offset` of `pc`.
+    pub location: String,
+    /// `file:line` of `pc` from the image's DWARF, when it has a line for it.
+    pub source: Option<String>,
+    /// Index of the first differing event.
+    pub event: u64,
+    /// What each run did there.
+    pub a: String,
+    pub b: String,
+}
+
+impl fmt::Display for Leak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Leak { kind, pc, location, source, event, a, b } = self;
+        let source = source.as_ref().map_or(String::new(), |s| format!(", {s}"));
+        write!(f, "{kind} leak at {location} ({pc:#010x}{source}), event {event}: {a} vs {b}")
+    }
+}
+
+fn describe(event: Option<&Event>, elf: &GuestElf) -> String {
+    match event {
+        None => "returned".into(),
+        Some(Event::Execute { pc }) => format!("next instruction {}", elf.locate(*pc)),
+        Some(Event::Load { address, size, .. }) => format!("load {size} bytes at {address:#010x}"),
+        Some(Event::Store { address, size, .. }) => format!("store {size} bytes at {address:#010x}"),
+        Some(Event::Operands { values, .. }) => format!("operands {:#x}, {:#x}", values[0], values[1]),
+        Some(Event::LanePredicate { p0, .. }) => format!("lane predicate {p0:#06x}"),
+    }
+}
+
+/// The halfword of the image at `address`.
+fn halfword_at(elf: &GuestElf, address: u32) -> Option<u16> {
+    elf.segments.iter().find_map(|segment| {
+        let at = address.checked_sub(segment.addr)? as usize;
+        segment.data.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]))
+    })
+}
+
+/// The addresses of the instructions executed, last first.
+fn executed_backwards(events: &[Event]) -> impl Iterator<Item = u32> + '_ {
+    events.iter().rev().filter_map(|e| match e {
+        Event::Execute { pc } => Some(*pc),
+        _ => None,
+    })
+}
+
+/// Whether the last instruction of `events` is an IT instruction or inside the block of one (which holds up to four
+/// instructions: 4 - trailing zeros of the mask; instructions skipped in this run are not among the events).
+fn in_it_block(events: &[Event], elf: &GuestElf) -> bool {
+    executed_backwards(events).take(5).enumerate().any(|(distance, pc)| {
+        // IT: 0xBFxy with a non-zero mask y (0xBFx0 are the hints: NOP, YIELD, WFE...).
+        let mask = halfword_at(elf, pc).filter(|h| h & 0xFF00 == 0xBF00).map_or(0, |h| h & 0xF);
+        mask != 0 && distance <= 4 - mask.trailing_zeros() as usize
+    })
+}
+
+/// The first differing event of two recorded traces, as a leak located in `elf` (and its source line, when
+/// `lines` has it); `None` when they are equal.
+pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf, lines: Option<&SourceLines>) -> Option<Leak> {
+    let index = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+    if index == a.len() && index == b.len() {
+        return None;
+    }
+    let (x, y) = (a.get(index), b.get(index));
+    let last_instruction = executed_backwards(&a[..index]).next();
+    let (kind, pc) = match (x, y) {
+        (Some(Event::Operands { pc, .. }), _) | (_, Some(Event::Operands { pc, .. })) => {
+            (LeakKind::VariableLatency, *pc)
+        }
+        (Some(Event::LanePredicate { pc, .. }), _) | (_, Some(Event::LanePredicate { pc, .. })) => {
+            (LeakKind::LanePredication, *pc)
+        }
+        (Some(e @ (Event::Load { .. } | Event::Store { .. })), _)
+        | (_, Some(e @ (Event::Load { .. } | Event::Store { .. }))) => (LeakKind::MemoryAddress, e.pc()),
+        // Two different next instructions, or one run returned: the instruction before decided, a branch or the
+        // condition of an IT block (the emulator skips an instruction whose condition fails).
+        _ => {
+            let pc = last_instruction.unwrap_or_else(|| x.or(y).map_or(0, Event::pc));
+            let kind = if in_it_block(&a[..index], elf) { LeakKind::Predication } else { LeakKind::ControlFlow };
+            (kind, pc)
+        }
+    };
+    Some(Leak {
+        kind,
+        pc,
+        location: elf.locate(pc),
+        source: lines.and_then(|l| l.line(pc)),
+        event: index as u64,
+        a: describe(x, elf),
+        b: describe(y, elf),
+    })
+}
+
+/// A difference its contract declares public by design: the first difference of a pair, of this kind, inside this
+/// function, is no leak (the scheme's analysis makes it public, as FN-DSA's rejection loop counts). The pair's
+/// traces are not compared beyond it (they need not line up after it); every report lists the declarations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Declassification {
+    pub function: &'static str,
+    pub kind: LeakKind,
+    pub reason: &'static str,
+}
+
+impl Declassification {
+    /// Whether the declaration covers this first difference.
+    pub fn covers(&self, leak: &Leak) -> bool {
+        leak.kind == self.kind && leak.location.strip_prefix(self.function).is_some_and(|rest| rest.starts_with('+'))
+    }
+}
+
+impl fmt::Display for Declassification {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} in {}: {}", self.kind, self.function, self.reason)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_the_variable_latency_instructions() {
+        use LatencyClass::*;
+        use Operand::*;
+        // udiv r3, r3, ip (fbb3 f3fc); sdiv r0, r1, r2 (fb91 f0f2)
+        assert_eq!(decode_variable_latency(0xfbb3, 0xf3fc), Some((IntegerDivide, Core(3), Some(Core(12)))));
+        assert_eq!(decode_variable_latency(0xfb91, 0xf0f2), Some((IntegerDivide, Core(1), Some(Core(2)))));
+        // vdiv.f64 d0, d1, d2 (ee81 0b02); vdiv.f32 s0, s3, s5 (ee81 0aa2); vsqrt.f64 d0, d17 (eeb1 0be1)
+        assert_eq!(decode_variable_latency(0xee81, 0x0b02), Some((FloatDivideSqrt, Double(1), Some(Double(2)))));
+        assert_eq!(decode_variable_latency(0xee81, 0x0aa2), Some((FloatDivideSqrt, Single(3), Some(Single(5)))));
+        assert_eq!(decode_variable_latency(0xeeb1, 0x0be1), Some((FloatDivideSqrt, Double(17), None)));
+        // vadd.f64 d0, d1, d2 (ee31 0b02); vsub.f64 d16, d17, d18 (ee71 0be2); vmul.f64 d0, d1, d2 (ee21 0b02);
+        // vmla.f64 d4, d1, d3 (ee01 4b03); vfma.f64 d0, d1, d2 (eea1 0b02)
+        assert_eq!(decode_variable_latency(0xee31, 0x0b02), Some((DoubleAddMultiply, Double(1), Some(Double(2)))));
+        assert_eq!(decode_variable_latency(0xee71, 0x0be2), Some((DoubleAddMultiply, Double(17), Some(Double(18)))));
+        assert_eq!(decode_variable_latency(0xee21, 0x0b02), Some((DoubleAddMultiply, Double(1), Some(Double(2)))));
+        assert_eq!(decode_variable_latency(0xee01, 0x4b03), Some((DoubleAddMultiply, Double(1), Some(Double(3)))));
+        assert_eq!(decode_variable_latency(0xeea1, 0x0b02), Some((DoubleAddMultiply, Double(1), Some(Double(2)))));
+        // mul.w r4, r2, r3 (fb02 f403); vadd.f32 s0, s2, s4 (ee31 0a02); vmov d0, r0, r1 (ec41 0b10);
+        // vneg.f64 d0, d1 (eeb1 0b41)
+        assert_eq!(decode_variable_latency(0xfb02, 0xf403), None);
+        assert_eq!(decode_variable_latency(0xee31, 0x0a02), None);
+        assert_eq!(decode_variable_latency(0xec41, 0x0b10), None);
+        assert_eq!(decode_variable_latency(0xeeb1, 0x0b41), None);
+    }
+
+    #[test]
+    fn every_core_has_a_row_per_class() {
+        for core in [Core::M7, Core::M55, Core::M85] {
+            for class in LatencyClass::ALL {
+                let rows = VARIABLE_LATENCY.iter().filter(|f| f.core == core && f.class == class).count();
+                assert_eq!(rows, 1, "{core:?} {class:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! pqhelium-schemes: whole schemes with our kernels in the loop. The [`providers`] serve a scheme's kernel calls
+//! from the models or from object code on an emulator, checking every call against its contract; [`kat`] runs the
+//! known-answer suites with any provider; [`operations`] estimates the cycles of whole operations; [`scheme_bench`]
+//! times our schemes against the oracle crates.
+//!
+//! ```no_run
+//! use pqhelium_schemes::kat::{self, Provider};
+//!
+//! let outcome = kat::run_suite("mlkem768", Provider::Qemu, None)?;
+//! println!("{outcome:?}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod kat;
+pub mod operations;
+pub mod providers;
+pub mod scheme_bench;
