@@ -3,11 +3,12 @@
 //! ([`lint`]).
 //!
 //! ```no_run
-//! use pqhelium_analyses::ct;
-//! use pqhelium_guest::backend::Image;
+//! use pqhelium_analyses::ct::{self, Tracer};
+//! use pqhelium_guest::backend::{Image, Limits};
 //!
-//! let kernel = pqhelium_families::find("ct.fixture.table_lookup").unwrap();
-//! let report = ct::check_kernel(kernel, Image::M55, 100, 1, None)?;
+//! let kernel = pqhelium_families::find("mlkem.ntt.fwd").unwrap();
+//! let mut tracer = Tracer::open(Image::M55, Limits::default())?;
+//! let report = ct::check_kernel(&mut tracer, kernel, 7, 0..100);
 //! println!("{:?}", ct::judge(&report, Image::M55));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -7,7 +7,7 @@
 //! use pqhelium_guest::backend::BackendKind;
 //!
 //! let kernel = pqhelium_families::find("mlkem.ntt.fwd").unwrap();
-//! let result = diff::run(&Campaign::new(kernel, BackendKind::Qemu, 7, 10_000));
+//! let result = diff::run(&Campaign::new(kernel, BackendKind::Qemu, 7, 10_000, 2));
 //! assert!(result.passed());
 //! ```
 //!

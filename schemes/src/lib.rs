@@ -4,11 +4,10 @@
 //! times our schemes against the oracle crates.
 //!
 //! ```no_run
-//! use pqhelium_schemes::kat::{self, Provider};
+//! use pqhelium_schemes::kat::{self, Extent, Provider};
 //!
-//! let outcome = kat::run_suite("mlkem768", Provider::Qemu, None)?;
-//! println!("{outcome:?}");
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! let run = kat::run("mlkem768", Provider::Qemu, Extent::All);
+//! assert!(run.passed());
 //! ```
 
 pub mod kat;
