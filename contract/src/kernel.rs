@@ -38,7 +38,7 @@ pub struct Outcome {
 /// A registered kernel: its contract as data (through `Deref`) and its behaviour.
 pub struct Kernel {
     description: Description,
-    /// How it is checked (from the contract's [`Ways`]).
+    /// How it is checked (from the contract's `Ways`).
     pub checked: Checked,
     /// The steps whose bound coverage is reported (`Contract::coverage_steps`), computed when first asked for
     /// (their reachable ends may take an exhaustive search).

@@ -1,4 +1,4 @@
-//! Keccak-f[1600] and the SHA-3 / SHAKE sponges of FIPS 202.
+//! Keccak-f\[1600\] and the SHA-3 / SHAKE sponges of FIPS 202.
 //!
 //! This is the reference the kernels are judged against, so it favours a
 //! direct transcription of the standard over speed.
@@ -6,7 +6,7 @@
 //! State convention: 25 lanes of 64 bits, lane `(x, y)` at index `x + 5 * y`.
 //! Bytes map onto lanes little-endian, as in FIPS 202 section B.1.
 
-/// Iota round constants RC[i_r] for the 24 rounds (FIPS 202, Algorithm 6).
+/// Iota round constants RC\[i_r\] for the 24 rounds (FIPS 202, Algorithm 6).
 pub const ROUND_CONSTANTS: [u64; 24] = [
     0x0000_0000_0000_0001,
     0x0000_0000_0000_8082,
@@ -44,7 +44,7 @@ pub const RHO_OFFSETS: [u32; 25] = [
     18, 2, 61, 56, 14, // y = 4
 ];
 
-/// Keccak-f[1600]: 24 rounds of theta, rho, pi, chi, iota.
+/// Keccak-f\[1600\]: 24 rounds of theta, rho, pi, chi, iota.
 pub fn keccak_f1600(a: &mut [u64; 25]) {
     for &rc in &ROUND_CONSTANTS {
         // theta: xor every lane with the parities of two neighbouring columns.
@@ -78,7 +78,7 @@ pub fn keccak_f1600(a: &mut [u64; 25]) {
     }
 }
 
-/// Keccak-f[1600] on a 200-byte state (lanes stored little-endian).
+/// Keccak-f\[1600\] on a 200-byte state (lanes stored little-endian).
 pub fn keccak_f1600_bytes(state: &mut [u8; 200]) {
     let mut lanes = [0u64; 25];
     for (lane, chunk) in lanes.iter_mut().zip(state.chunks_exact(8)) {
@@ -114,7 +114,7 @@ pub type Shake128 = Keccak<168, 0x1F>;
 /// SHAKE256: capacity 512 bits, suffix `1111`.
 pub type Shake256 = Keccak<136, 0x1F>;
 
-/// The Keccak-f[1600] provider of a sponge: the reference below, or a model or emulated object code plugged in by
+/// The Keccak-f\[1600\] provider of a sponge: the reference below, or a model or emulated object code plugged in by
 /// the testbench, so that the same SHA-3/SHAKE code (and its known answers) runs with any kernel in the loop.
 pub trait Permutation {
     fn permute(&mut self, state: &mut [u64; 25]);

@@ -8,7 +8,7 @@
 //! rounding, the LDL factors rebuild the Gram matrix, floor and the Bernoulli exponent satisfy their definitions) are
 //! in `testbench/tests/fndsa_fpu.rs`.
 //!
-//! Each kernel is one [`Spec`]: its ids and symbols, its C arguments as [`Param`]s (where each comes from in an
+//! Each kernel is one `Spec`: its ids and symbols, its C arguments as `Param`s (where each comes from in an
 //! [`Input`]; the soft-float variant passes scalar doubles differently), its generator and the `FpuKernels` call it
 //! makes. Every case is one call: the degree as an argument (logn 1..=10 for the polynomial kernels), edge cases
 //! first (signed zeros, ones, the extremes 2^-476 and 2^79 of the signing range, half-integers), then random values

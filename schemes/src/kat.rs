@@ -139,7 +139,7 @@ impl SuiteRun {
 pub enum Extent {
     /// Every entry.
     All,
-    /// What `check` runs: every entry, except where a suite is slow with its provider: a [`Sample`] there.
+    /// What `check` runs: every entry, except where a suite is slow with its provider: a `Sample` there.
     Quick,
     /// The named entries of a scheme suite only.
     Only(&'static [&'static str]),

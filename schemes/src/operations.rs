@@ -60,7 +60,7 @@ pub struct KernelPart {
     /// Executed instructions of all the calls (the harness's count; the block profile's is checked equal).
     pub instructions: u64,
     pub cycles: f64,
-    /// The cycles by instruction class ([`super::Class::ALL`]).
+    /// The cycles by instruction class (`super::Class::ALL`).
     pub by_class: cycles::model::ByClass,
 }
 

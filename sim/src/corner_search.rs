@@ -3,8 +3,8 @@
 //! of a 2^32 or 2^64 range, or one ulp of a double), so they are constructed, then checked by running the model.
 //!
 //! The methods (argued in docs/coverage.md):
-//! - X25519 product ([`x25519_product_corners`]): the carry of step j of row i grows monotonically with a[i], so a
-//!   bisection on a[i] reaches the carry c = 2^32 - t exactly, where t is the partial-product limb it meets.
+//! - X25519 product ([`x25519_product_corners`]): the carry of step j of row i grows monotonically with a\[i\], so a
+//!   bisection on a\[i\] reaches the carry c = 2^32 - t exactly, where t is the partial-product limb it meets.
 //! - Keygen inverse FFT ([`keygen_ifft_halving_corners`]): the first slot of every block is a tree of halved sums of
 //!   the block's inputs only, so the input at that slot moves the halving's operand by exactly one per 2^h added (h
 //!   the halvings in between): solving backwards through the butterflies sets the operand to 2^63 - 1 or -2^63.
@@ -87,7 +87,7 @@ pub fn x25519_fold_corners() -> Vec<(Fe, Fe)> {
     corners
 }
 
-/// The two 32-bit terms step j of row i of the schoolbook product adds to a[i] b[j]: the limb t[i + j] the earlier
+/// The two 32-bit terms step j of row i of the schoolbook product adds to a\[i\] b\[j\]: the limb t[i + j] the earlier
 /// rows left and the carry c of step j - 1 (as `x25519_fe::product` and `x25519_fe_product` compute them).
 pub fn product_step_terms(a: &Fe, b: &Fe, i: usize, j: usize) -> (u32, u32) {
     let mut t = [0u32; 2 * LIMBS];

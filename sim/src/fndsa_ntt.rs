@@ -525,7 +525,7 @@ pub mod scalar {
 /// - Barrett multiplication by w (companion w' = round(w 2^15/q)): r = b w - q round(b w'/2^15), and
 ///   |b w/q - b w'/2^15| = |b| |w 2^15 - w' q| / (q 2^15), so |r| <= floor(q/2 + |b| |w 2^15 - w' q| / 2^15);
 ///   the `vmla` computes r mod 2^16, hence exactly when that bound is below 2^15;
-/// - reduction: |red(a)| <= [`red_max`] over every int16 a (computed exhaustively with the model);
+/// - reduction: |red(a)| <= `red_max` over every int16 a (computed exhaustively with the model);
 /// - pointwise: |x y / 2^16 mod q| = |x y - m q| / 2^16 <= (|x| |y| + 2^15 q) / 2^16 (m is a 16-bit lane).
 ///
 /// Every sum and difference of a butterfly must stay within [-32767, 32767] (a wrapped `vadd`/`vsub` would be
@@ -741,7 +741,7 @@ pub mod bounds {
 /// pass's start and the multiplications act coefficient by coefficient: their images are computed with the model,
 /// exhaustively over the set. Sets are kept as runs, with no assumption that they are intervals (a multiplication's
 /// image has sparse ends), so every set here is exact: an upper bound by construction, attained by the inputs
-/// [`Solver::input`] builds (which the tests run on the model).
+/// `Solver::input` builds (which the tests run on the model).
 pub mod solver {
     use std::collections::HashMap;
 
@@ -1061,8 +1061,8 @@ pub mod solver {
     /// scatters lane j of register k back to coefficient `64c + 8j + k`); a butterfly's u and v depend on disjoint
     /// inputs, so u + v and u - v range over exactly U + V and U - V. No reduction follows a multiplication here:
     /// the sparse ends of its image add up, layer after layer, into sets of many thousands of runs. Only the ends
-    /// matter, so each set is kept as computed within [`WINDOW`] of each end and filled in between: a superset, and
-    /// a sum's window is the sum of its operands' windows. The ends so computed are upper bounds; [`Inverse::input`]
+    /// matter, so each set is kept as computed within `WINDOW` of each end and filled in between: a superset, and
+    /// a sum's window is the sum of its operands' windows. The ends so computed are upper bounds; `Inverse::input`
     /// builds an input that attains each of them (the tests run it on the model), so they are the exact ends.
     pub mod inv {
         use std::collections::HashMap;
@@ -1320,7 +1320,7 @@ pub mod solver {
 }
 
 /// The steps of the MVE kernels with their proven intervals ([`bounds`]) and corner cases: their exact reachable
-/// ends and inputs that reach them, forward ([`super::solver`]) and inverse ([`super::solver::inv`]).
+/// ends and inputs that reach them, forward (`super::solver`) and inverse (`super::solver::inv`).
 pub mod steps {
     use std::sync::LazyLock;
 
@@ -1454,7 +1454,7 @@ pub mod steps {
 /// MVE: the Montgomery result of lane products p = a b is (p - q m) / 2^16 with m = p q^-1 mod 2^16 (signed), a
 /// function of p alone (the VQDMULH halves differ by exactly 2 (p - q m) / 2^16, which VHSUB halves). Its value k
 /// and m determine p = 2^16 k + q m, and every m in [-2^15, 2^15) is that of its p; so k is reachable exactly when
-/// some such p is a product of two operands of magnitude at most PW_IN. [`exact_end`] tries every k from the
+/// some such p is a product of two operands of magnitude at most PW_IN. `exact_end` tries every k from the
 /// proof's bound inwards and every m, and factors each p: exhaustive over the operand pairs, without enumerating
 /// them.
 pub mod pointwise_steps {

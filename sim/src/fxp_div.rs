@@ -146,7 +146,7 @@ pub fn sqr(a: u64) -> u64 {
     hh.wrapping_add(hl << 1).wrapping_add((l * l) >> 32)
 }
 
-/// `fndsa.keygen.div_selfadj`: a[i] <- a[i] / b[i] and a[i + n/2] <- a[i + n/2] / b[i] for i < n/2.
+/// `fndsa.keygen.div_selfadj`: a\[i\] <- a\[i\] / b\[i\] and a[i + n/2] <- a[i + n/2] / b\[i\] for i < n/2.
 pub fn div_selfadj(logn: u32, a: &mut [u64], b: &[u64]) {
     let hn = 1usize << (logn - 1);
     for i in 0..hn {
@@ -155,7 +155,7 @@ pub fn div_selfadj(logn: u32, a: &mut [u64], b: &[u64]) {
     }
 }
 
-/// `fndsa.keygen.invnorm`: d[i] <- 2^e / (|a_i|^2 + |b_i|^2) for i < n/2, e <= 31.
+/// `fndsa.keygen.invnorm`: d\[i\] <- 2^e / (|a_i|^2 + |b_i|^2) for i < n/2, e <= 31.
 pub fn invnorm(logn: u32, d: &mut [u64], a: &[u64], b: &[u64], e: u32) {
     let hn = 1usize << (logn - 1);
     let numerator = 1u64 << (32 + e);

@@ -1,4 +1,4 @@
-//! Model of the bit-interleaved Keccak-f[1600] kernel for 32-bit Arm.
+//! Model of the bit-interleaved Keccak-f\[1600\] kernel for 32-bit Arm.
 //!
 //! A 32-bit core has no 64-bit rotate, so the kernel keeps each lane as two
 //! words: the even-numbered bits and the odd-numbered bits. A 64-bit rotation
@@ -89,7 +89,7 @@ fn rotl_lane(even: u32, odd: u32, r: u32) -> (u32, u32) {
     if r % 2 == 0 { (even.rotate_left(k), odd.rotate_left(k)) } else { (odd.rotate_left(k + 1), even.rotate_left(k)) }
 }
 
-/// Keccak-f[1600] on the interleaved state, using 32-bit operations only.
+/// Keccak-f\[1600\] on the interleaved state, using 32-bit operations only.
 pub fn keccak_f1600_interleaved(s: &mut [u32; 50]) {
     for rc in &ROUND_CONSTANTS_INTERLEAVED {
         // theta: column parities, each half independently (xor is bitwise).

@@ -149,7 +149,7 @@ fn round_x4(output: &mut [i32], input: &[i32], round: usize) {
     }
 }
 
-/// `keccak_f1600x4_interleaved`: Keccak-f[1600] on each of four interleaved states in the x4 layout, in place, the
+/// `keccak_f1600x4_interleaved`: Keccak-f\[1600\] on each of four interleaved states in the x4 layout, in place, the
 /// rounds alternating between the state and a local buffer.
 pub fn keccak_f1600x4_interleaved(s: &mut [u32; X4_WORDS]) {
     let mut state = s.map(|w| w as i32);

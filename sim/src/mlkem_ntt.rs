@@ -899,7 +899,7 @@ pub static SOLVER: LazyLock<solver::Solver> = LazyLock::new(solver::Solver::new)
 /// After layer L, coefficient j depends only on the inputs i = j mod 2^(8-L) (its class). A butterfly's u and v
 /// (coefficients j and j + len before it) are in different classes, so they depend on disjoint inputs: the
 /// extremes of u + t and u - t (t = mulmod(v, zeta)) are u's extreme plus t's, and t's extreme is exhaustive over
-/// v's reachable interval. Every value of that interval is reachable ([`Solver::build`] constructs it, and the
+/// v's reachable interval. Every value of that interval is reachable (`Solver::build` constructs it, and the
 /// corner cases are checked on the model), so the intervals computed here are exact, not bounds.
 pub mod solver {
     use super::{FWD_IN_MAX, N, Poly, ZETA, ZETA_TW, mulmod};
@@ -1009,7 +1009,7 @@ pub static INV_SOLVER: LazyLock<inv_solver::InvSolver> = LazyLock::new(inv_solve
 /// (u, v) reaches every pair of their reachable sets, u + v reaches exactly the sumset, v - u the sumset with -u's,
 /// and mulmod(v - u, zeta) the image of that, computed over every element. The sets are kept exactly, as runs of
 /// consecutive integers (a reduction's image has gaps near its ends, so sumsets are not always intervals), and
-/// every sum is checked to fit 16 bits (the model's wrapping additions are then exact). [`InvSolver::build`]
+/// every sum is checked to fit 16 bits (the model's wrapping additions are then exact). `InvSolver::build`
 /// constructs an input for any reachable value, and the tests run the corner cases on the models.
 pub mod inv_solver {
     use super::{N, Poly, ZETA, ZETA_TW, mulmod, reduce1};

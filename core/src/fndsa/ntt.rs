@@ -1,4 +1,4 @@
-//! Arithmetic modulo q = 12289 and the negacyclic NTT over Z_q[X]/(X^n + 1), n = 2^logn, logn 1..=10, in the
+//! Arithmetic modulo q = 12289 and the negacyclic NTT over Z_q\[X\]/(X^n + 1), n = 2^logn, logn 1..=10, in the
 //! reference domain of FN-DSA v0.4.
 //!
 //! Three representations of a coefficient:

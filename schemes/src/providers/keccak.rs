@@ -1,4 +1,4 @@
-//! Keccak-f[1600] providers on standard lanes, from the sim models or the object code, which work on the
+//! Keccak-f\[1600\] providers on standard lanes, from the sim models or the object code, which work on the
 //! bit-interleaved representation (the lane conversion runs on the host; the conversion kernels are checked by their
 //! own campaigns):
 //!
@@ -85,7 +85,7 @@ impl Permutation for EmulatedPermutation {
     }
 }
 
-/// Four Keccak-f[1600] permutations at once on standard lanes: what `keccak.f1600x4.mve` computes, one state per MVE
+/// Four Keccak-f\[1600\] permutations at once on standard lanes: what `keccak.f1600x4.mve` computes, one state per MVE
 /// lane.
 pub trait PermutationX4 {
     fn permute4(&mut self, states: &mut [[u64; 25]; X4_STATES]);

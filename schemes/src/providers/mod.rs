@@ -1,7 +1,7 @@
 //! Kernel providers ("kernels in the loop"): implementations of the core provider traits over the sim models and
 //! over object code under an emulator, one file per kernel family. A known-answer suite runs with any of them.
 //!
-//! - [`keccak`]: `keccak::Permutation`, the bit-interleaved Keccak-f[1600];
+//! - [`keccak`]: `keccak::Permutation`, the bit-interleaved Keccak-f\[1600\];
 //! - [`mlkem`]: `mlkem::MlkemKernels`, the ML-KEM NTT, inverse NTT and base multiplication (ML-KEM-768, X-Wing);
 //! - [`fndsa_ntt`]: `fndsa::NttKernels`, the FN-DSA NTTs modulo 12289;
 //! - [`fndsa_fpu`]: `fndsa::FpuKernels`, the FN-DSA signing FP64 kernels (object code only: their order of operations
