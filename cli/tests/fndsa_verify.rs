@@ -188,7 +188,7 @@ fn a_batch_answering_request_2_with_request_1s_verdict_is_caught() {
 
 /// Instructions executed per verification of valid requests (the first four signature KAT entries of each degree) on
 /// QEMU: each build one request at a time, and four in one batch; printed for docs/benchmarks.md with
-/// `cargo test --release -p pqhelium-testbench --test fndsa_verify instructions -- --nocapture`. The MVE build must
+/// `cargo test --release -p pqhelium --test fndsa_verify instructions -- --nocapture`. The MVE build must
 /// take fewer instructions than the portable one, and its batch fewer than its four single verifications (the
 /// batch fills the four lanes of the permutation that a single request fills one of).
 #[test]

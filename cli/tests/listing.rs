@@ -20,7 +20,7 @@ fn docs_kernels_md_is_the_current_listing() {
     assert!(
         committed == current,
         "docs/kernels.md is not the registry's current listing: regenerate it with \
-         `cargo run -p pqhelium-testbench --bin pqhelium -- list --markdown > docs/kernels.md`"
+         `cargo run -p pqhelium --bin pqhelium -- list --markdown > docs/kernels.md`"
     );
     for k in registry::all() {
         assert!(current.contains(&format!("\n## {}\n", k.id)), "{} has no section", k.id);

@@ -454,7 +454,7 @@ fn arg_report(arg: &Arg) -> ArgReport {
     ArgReport { kind: kind.into(), value }
 }
 
-/// Rust source of a regression test for one input, ready to paste into `testbench/tests/`.
+/// Rust source of a regression test for one input, ready to paste into `cli/tests/`.
 pub fn regression_test(kernel: &str, backend: &str, seed: u64, case: u64, args: &[Arg]) -> String {
     let name = format!("regression_{}_{backend}_seed{seed}_case{case}", kernel.replace(['.', '-'], "_"));
     let variant = match backend {

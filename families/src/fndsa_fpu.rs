@@ -6,7 +6,7 @@
 //! kernels must match it bit for bit; a different order of the same mathematics would not), so the reference is the
 //! definition and no separate model exists. Kernel-level mathematical checks (split then merge is the identity up to
 //! rounding, the LDL factors rebuild the Gram matrix, floor and the Bernoulli exponent satisfy their definitions) are
-//! in `testbench/tests/fndsa_fpu.rs`.
+//! in `cli/tests/fndsa_fpu.rs`.
 //!
 //! Each kernel is one `Spec`: its ids and symbols, its C arguments as `Param`s (where each comes from in an
 //! [`Input`]; the soft-float variant passes scalar doubles differently), its generator and the `FpuKernels` call it

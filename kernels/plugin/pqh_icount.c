@@ -8,7 +8,7 @@
  *
  * Block profile (`pqhelium cycles`): for every translated block outside the harness, its start address, instruction
  * count and executions, and for every pair of blocks run one after the other, how often. Layout of the file (all
- * little-endian, sizes fixed by PROF_* below and mirrored in testbench/src/cycles/profile.rs):
+ * little-endian, sizes fixed by PROF_* below and mirrored in guest/src/profile.rs):
  *   header   u32 magic, version, block_capacity, edge_capacity, blocks (slots used), overflow, 2 x u32 zero
  *   blocks   block_capacity x { u32 vaddr, u32 insns, u64 executions }
  *   edges    edge_capacity x { u32 from, u32 to, u64 count }: block slot + 1 (from 0: entered from the harness);

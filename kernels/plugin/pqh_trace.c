@@ -3,7 +3,7 @@
  * every executed instruction address, every data access (address, size, load or store; MVE gathers, scatters and
  * interleaving loads arrive as their element accesses), and the operand values of the variable-latency instructions
  * of the core. The events are hashed as they happen (64-bit FNV-1a over the same words as
- * `pqhelium_testbench::ct::Event::words`) and, when the host asks, also recorded, to find the first difference.
+ * `pqhelium_analyses::ct::Event::words`) and, when the host asks, also recorded, to find the first difference.
  *
  * Arguments: trace=PATH (a host file the guest cannot see: the header below, then the recorded events), size=N (its
  * size in bytes), skip_lo=A, skip_hi=B (the harness, not traced), varlat=MASK (bit 0: UDIV/SDIV, bit 1:
@@ -62,7 +62,7 @@ bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
 /* The trace file: a header of u64 words, then the recorded events (EVENT_WORDS words each). Mirrored by
- * testbench/src/backend/qemu_trace.rs. */
+ * guest/src/backend/qemu_trace.rs. */
 enum {
     H_HASH,     /* running FNV-1a of every event since the host's reset */
     H_EVENTS,   /* events since the reset */
@@ -262,7 +262,7 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 }
 
 /* The variable-latency class and operands of a Thumb-2 instruction (the encodings of
- * pqhelium_testbench::ct::decode_variable_latency), if its class is traced for this core. */
+ * pqhelium_analyses::ct::decode_variable_latency), if its class is traced for this core. */
 static void decode_variable_latency(struct insn *insn, uint16_t first, uint16_t second)
 {
     if (((first & 0xFFF0) == 0xFB90 || (first & 0xFFF0) == 0xFBB0) && (second & 0xF0F0) == 0xF0F0) {

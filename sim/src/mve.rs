@@ -14,7 +14,7 @@
 //! Loads and stores work on slices standing for memory; an index outside the slice panics.
 //!
 //! Every function here is checked against the Cortex-M55 instruction under QEMU by
-//! `testbench/tests/mve_validation.rs` (see `docs/mve.md`).
+//! `cli/tests/mve_validation.rs` (see `docs/mve.md`).
 
 use std::fmt;
 

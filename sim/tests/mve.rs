@@ -1,5 +1,5 @@
 //! The MVE model against plain Rust integer arithmetic and hand-computed values. (The model against the real
-//! instructions is `testbench/tests/mve_validation.rs`.)
+//! instructions is `cli/tests/mve_validation.rs`.)
 
 use pqhelium_sim::mve::*;
 use rand::{Rng, SeedableRng};

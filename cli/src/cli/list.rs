@@ -114,7 +114,7 @@ fn cell(text: &str) -> String {
 fn markdown(kernels: &[&Kernel]) -> String {
     let mut out = String::from(
         "# Kernels\n\n\
-         Generated from the kernel registry (`testbench/src/registry/`) by `pqhelium list --markdown`; a test keeps \
+         Generated from the kernel registry (`families/src/`) by `pqhelium list --markdown`; a test keeps \
          this file current. `pqhelium list --json` gives the same contracts to tools (schema `pqhelium-contracts/1`).\n\n\
          Every kernel is checked on every case, on every backend it has: its generated inputs within their input \
          bounds, the model's and the object code's outputs within their output bounds, read-only inputs unchanged. \

@@ -22,7 +22,7 @@
  * below 2 den <= 2^64) makes it exact. The last remainder r0 < den <= 2^63 gives the rounding bit without overflow.
  *
  * Constant time: no operand-dependent branch, IT block, conditional instruction or address (borrow bits and masks;
- * testbench/tests/fndsa_keygen.rs scans the disassembly). VDIV.F64 sees normal operands only.
+ * cli/tests/fndsa_keygen.rs scans the disassembly). VDIV.F64 sees normal operands only.
  */
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /* FN-DSA key generation: the fixed-point (32.32) FFT and inverse FFT, MVE (fft_q32.mve.c) and portable C
- * (fft_q32_scalar.c). Contracts in those files; registry: testbench/src/registry/fndsa_keygen_fft.rs. */
+ * (fft_q32_scalar.c). Contracts in those files; registry: families/src/fndsa_keygen_fft.rs. */
 #ifndef PQH_FFT_Q32_H
 #define PQH_FFT_Q32_H
 

@@ -11,7 +11,7 @@
 #define CALLS ((volatile struct pqh_call *)PQH_CALLS_ADDR)
 #define ICOUNT (*(volatile uint64_t *)PQH_ICOUNT_ADDR)
 
-/* Mirrored in testbench/tests/hostile_control_block.rs. */
+/* Mirrored in cli/tests/hostile_control_block.rs. */
 enum hostile_ctrl_variant {
     HOSTILE_HONEST = 0,
     HOSTILE_MAGIC = 1,
