@@ -102,7 +102,9 @@ fn check_passes_and_writes_its_reports() {
     assert_eq!(cell("| keccak.f1600 | unicorn |"), "-");
     let report = pqhelium_engine::report::Report::load(&json).unwrap();
     assert!(report.complete && report.passed());
-    assert!(std::fs::read_to_string(junit).unwrap().contains("<testcase classname=\"keccak.f1600\" name=\"qemu\""));
+    let junit = quick_junit::Report::deserialize_from_str(&std::fs::read_to_string(junit).unwrap()).unwrap();
+    let cases = junit.test_suites.iter().flat_map(|s| &s.test_cases);
+    assert!(cases.clone().any(|c| c.classname.as_deref() == Some("keccak.f1600") && c.name.as_str() == "qemu"));
 }
 
 /// A checkpoint from case generators of another version (here: from before the version was recorded) gives other
@@ -138,7 +140,7 @@ fn bad_command_lines_are_refused_before_any_case_runs() {
         (&["fuzz", "--kernel", "keccak.f1600", "--state", missing_dir], "--state"),
         (&["check", "--report", missing_dir], "--report"),
         (&["fuzz", "--kernel", "keccak.nothing*"], "no kernel matches"),
-        (&["fuzz", "--kernel", "keccak.f1600", "--duration", "5x"], "unknown unit"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--duration", "5x"], "unknown time unit \"x\""),
         (&["fuzz", "--kernel", "keccak.f1600", "--duration", "0s"], "--duration 0"),
         (&["fuzz", "--kernel", "keccak.f1600", "--seed", "abc"], "--seed"),
         (&["fuzz", "--kernel", "keccak.f1600", "--jobs", "0"], "--jobs 0"),
@@ -161,6 +163,33 @@ fn bad_command_lines_are_refused_before_any_case_runs() {
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "{args:?} left files behind: {left:?}");
     }
+}
+
+/// `--duration` takes humantime's forms; one too long for any clock is a usage error, not a crash.
+#[test]
+fn durations_run_and_absurd_ones_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fuzz = |duration: &str| {
+        Command::new(env!("CARGO_BIN_EXE_pqhelium"))
+            .args(["fuzz", "--kernel", "keccak.f1600", "--backend", "model", "--seed", "1", "--duration", duration])
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    for absurd in ["99999999999999999999h", "18446744073709551615s"] {
+        let out = fuzz(absurd);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{absurd}: {stderr}");
+        // clap's hint (`For more information, try '--help'.`) follows the one line of the error.
+        let lines: Vec<&str> = stderr.lines().filter(|l| !l.is_empty() && !l.starts_with("For more")).collect();
+        assert_eq!(lines.len(), 1, "{stderr}");
+        assert!(lines[0].starts_with("error: ") && lines[0].contains(absurd), "{stderr}");
+        assert!(out.stdout.is_empty(), "{absurd} ran cases");
+    }
+    let out = fuzz("1s");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.lines().last().unwrap().contains(" cases, 0 mismatches, 0 faults"), "{stdout}");
 }
 
 #[test]

@@ -178,12 +178,9 @@ fn hung_qemu_is_detected_and_restarted() {
 fn wait_until_stopped(pid: u32) {
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     let all_stopped = || {
-        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("QEMU's threads");
-        tasks.flatten().all(|task| {
-            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
-            // The state follows the parenthesised command name, which may itself contain spaces.
-            stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('T'))
-        })
+        let qemu = procfs::process::Process::new(pid as i32).expect("QEMU");
+        let tasks = qemu.tasks().expect("QEMU's threads");
+        tasks.flatten().all(|task| task.stat().is_ok_and(|stat| stat.state == 'T'))
     };
     while !all_stopped() {
         assert!(std::time::Instant::now() < deadline, "QEMU {pid} did not stop within 5 s of SIGSTOP");

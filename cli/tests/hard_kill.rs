@@ -22,9 +22,8 @@ fn entries(dir: &Path) -> BTreeSet<String> {
 /// Alive and not a zombie: a killed QEMU re-parented to a reaper that never waits stays a zombie, which holds no
 /// memory and no files.
 fn alive(pid: i32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
-    let state = stat.rfind(')').and_then(|close| stat[close + 2..].chars().next());
-    state.is_some_and(|s| s != 'Z' && s != 'X')
+    let stat = procfs::process::Process::new(pid).and_then(|p| p.stat());
+    stat.is_ok_and(|s| s.state != 'Z' && s.state != 'X')
 }
 
 #[test]

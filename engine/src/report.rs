@@ -497,43 +497,42 @@ fn rust_args(args: &[Arg]) -> String {
 
 /// JUnit XML: one test suite, one test case per kernel x backend.
 pub fn junit(report: &Report) -> String {
-    let failing = report.campaigns.iter().filter(|c| !c.failures.is_empty() || c.setup_error.is_some()).count();
-    let total: f64 = report.campaigns.iter().map(|c| c.elapsed_seconds).sum();
-    let mut xml = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"pqhelium\" tests=\"{}\" \
-         failures=\"{failing}\" errors=\"0\" time=\"{total:.3}\">\n",
-        report.campaigns.len()
-    );
+    use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+    let mut suite = TestSuite::new("pqhelium");
     for c in &report.campaigns {
-        xml.push_str(&format!(
-            "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\">\n",
-            escape(&c.kernel),
-            escape(&c.target()),
-            c.elapsed_seconds
-        ));
-        if let Some(e) = &c.setup_error {
-            xml.push_str(&format!("      <failure message=\"backend did not start\">{}</failure>\n", escape(e)));
+        let status = if let Some(e) = &c.setup_error {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status.set_message("backend did not start").set_description(e);
+            status
         } else if !c.failures.is_empty() {
             let body: Vec<String> = c.failures.iter().map(|f| format!("{}\n{}", f.detail, f.repro)).collect();
-            xml.push_str(&format!(
-                "      <failure message=\"{} mismatches, {} faults in {} cases\">{}</failure>\n",
-                c.mismatches,
-                c.faults,
-                c.cases_run,
-                escape(&body.join("\n"))
-            ));
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status
+                .set_message(format!("{} mismatches, {} faults in {} cases", c.mismatches, c.faults, c.cases_run))
+                .set_description(body.join("\n"));
+            status
+        } else {
+            TestCaseStatus::success()
+        };
+        let mut case = TestCase::new(c.target(), status);
+        case.set_classname(&c.kernel)
+            .set_system_out(format!("{} cases ({}), {:.0} cases/s", c.cases_run, c.ranges, c.cases_per_second));
+        if let Some(time) = seconds(c.elapsed_seconds) {
+            case.set_time(time);
         }
-        xml.push_str(&format!(
-            "      <system-out>{} cases ({}), {:.0} cases/s</system-out>\n    </testcase>\n",
-            c.cases_run, c.ranges, c.cases_per_second
-        ));
+        suite.add_test_case(case);
     }
-    xml.push_str("  </testsuite>\n</testsuites>\n");
-    xml
+    if let Some(time) = seconds(report.campaigns.iter().map(|c| c.elapsed_seconds).sum()) {
+        suite.set_time(time);
+    }
+    let mut xml = quick_junit::Report::new("pqhelium");
+    xml.add_test_suite(suite);
+    xml.to_string().expect("XML written to memory")
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+/// A time for JUnit; none for what a checkpoint from elsewhere may hold and a `Duration` cannot (negative, huge).
+fn seconds(s: f64) -> Option<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(s).ok()
 }
 
 #[cfg(test)]
@@ -632,5 +631,57 @@ mod tests {
         let alone = merge(&[("a".into(), first)]).unwrap();
         assert!(!alone.complete, "one shard of two is not the whole campaign");
         assert_eq!(merge(&[]).unwrap_err(), MergeError::Nothing);
+    }
+
+    #[test]
+    fn junit_has_a_test_case_per_campaign_and_a_failure_per_failing_one() {
+        use quick_junit::{NonSuccessKind, TestCaseStatus};
+        let mut report = shard(0, [0, 5], vec![], [1, 1, 1, 1]);
+        let failing = report.campaign_mut("a<b", "qemu");
+        let mut bad = failure(3, MISMATCH);
+        bad.detail = "left & right differ at <0x10> \"here\"".into();
+        bad.repro = "pqhelium repro --case 3".into();
+        failing.record(&Ranges::from_slice(&[[0, 4]]), vec![bad]);
+        failing.add_time(0.5);
+        report.campaign_mut("c", "unicorn").setup_error = Some("no image".into());
+        let parse = |report: &Report| {
+            let xml = quick_junit::Report::deserialize_from_str(&junit(report)).expect("well-formed JUnit XML");
+            let [suite] = &xml.test_suites[..] else { panic!("one suite: {xml:?}") };
+            suite.clone()
+        };
+
+        let suite = parse(&report);
+        assert_eq!(suite.name.as_str(), "pqhelium");
+        assert_eq!((suite.tests, suite.failures, suite.errors), (3, 2, 0));
+        let secs = std::time::Duration::from_secs_f64;
+        assert_eq!(suite.time, Some(secs(1.5)));
+        let cases: Vec<_> =
+            suite.test_cases.iter().map(|t| (t.classname.as_deref(), t.name.as_str(), t.time)).collect();
+        assert_eq!(
+            cases,
+            [
+                (Some("k"), "model", Some(secs(1.0))),
+                (Some("a<b"), "qemu", Some(secs(0.5))),
+                (Some("c"), "unicorn", Some(secs(0.0))),
+            ]
+        );
+        assert!(matches!(suite.test_cases[0].status, TestCaseStatus::Success { .. }));
+        assert_eq!(suite.test_cases[0].system_out.as_deref(), Some("5 cases (0..5), 5 cases/s"));
+        let failure = |i: usize| match &suite.test_cases[i].status {
+            TestCaseStatus::NonSuccess { kind: NonSuccessKind::Failure, message, description, .. } => {
+                (message.as_deref().unwrap().to_string(), description.as_deref().unwrap().to_string())
+            }
+            other => panic!("case {i}: expected a failure, got {other:?}"),
+        };
+        let message = "1 mismatches, 0 faults in 4 cases".to_string();
+        assert_eq!(failure(1), (message, "left & right differ at <0x10> \"here\"\npqhelium repro --case 3".into()));
+        assert_eq!(failure(2), ("backend did not start".into(), "no image".into()));
+
+        // A checkpoint from elsewhere may hold a time no `Duration` can: it is left out, not a panic.
+        report.campaign_mut("d", "model").elapsed_seconds = -1.0;
+        let suite = parse(&report);
+        assert_eq!((suite.tests, suite.test_cases[3].time, suite.time), (4, None, Some(secs(0.5))));
+        report.campaigns[3].elapsed_seconds = 1e300;
+        assert_eq!((parse(&report).test_cases[3].time, parse(&report).time), (None, None));
     }
 }

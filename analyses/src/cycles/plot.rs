@@ -1,5 +1,7 @@
 //! The estimated cycles of kernels split by instruction class, as a stacked horizontal bar chart in SVG.
 
+use quick_xml::escape::escape;
+
 use super::model::{ByClass, Class};
 
 /// One bar: a label and its cycles per class.
@@ -13,10 +15,6 @@ const LABEL_WIDTH: f64 = 300.0;
 const BAR_AREA: f64 = 560.0;
 const ROW: f64 = 26.0;
 const TOP: f64 = 50.0;
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
 
 /// A round axis step: 1, 2 or 5 times a power of ten, about a sixth of `max`.
 fn step(max: f64) -> f64 {

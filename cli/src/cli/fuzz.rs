@@ -43,7 +43,7 @@ pub struct Args {
     /// Cases per kernel and backend [default: 10000].
     #[arg(long, conflicts_with = "duration")]
     cases: Option<u64>,
-    /// Run for this long instead (`90s`, `30m`, `8h`), shared equally by the kernel x backend campaigns.
+    /// Run for this long instead (`90s`, `30m`, `8h`, `1h30m`), shared equally by the kernel x backend campaigns.
     #[arg(long, value_parser = parse_duration)]
     duration: Option<Duration>,
     /// Campaign seed; a fresh one (printed) when absent.
@@ -86,15 +86,15 @@ pub struct Args {
 }
 
 fn parse_duration(text: &str) -> Result<Duration, String> {
-    let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(text.len()));
-    let value: f64 = number.parse().map_err(|_| format!("`{text}`: expected a number and a unit (s, m, h)"))?;
-    let seconds = match unit {
-        "s" | "" => value,
-        "m" => value * 60.0,
-        "h" => value * 3600.0,
-        _ => return Err(format!("`{text}`: unknown unit `{unit}` (s, m, h)")),
-    };
-    Ok(Duration::from_secs_f64(seconds))
+    // A bare number has always meant seconds.
+    let bare = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    let duration = if bare { humantime::parse_duration(&format!("{text}s")) } else { humantime::parse_duration(text) };
+    let duration = duration.map_err(|e| format!("`{text}`: {e}"))?;
+    // The campaign's deadline is an `Instant`: one the clock cannot reach would overflow it.
+    std::time::Instant::now()
+        .checked_add(duration)
+        .ok_or_else(|| format!("`{text}`: longer than the clock can count"))?;
+    Ok(duration)
 }
 
 /// Set by Ctrl-C, SIGTERM or SIGHUP: no new chunk starts; the checkpoint is written; the command exits with 130.

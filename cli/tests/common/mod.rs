@@ -17,32 +17,26 @@ pub fn qemu_children() -> Vec<i32> {
 
 /// QEMU processes whose parent is process `parent`.
 pub fn qemu_children_of(parent: u32) -> Vec<i32> {
-    let parent = parent.to_string();
-    let mut pids = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
-        // pid (comm) state ppid ...
-        let Some(close) = stat.rfind(')') else { continue };
-        let comm = &stat[stat.find('(').unwrap() + 1..close];
-        let ppid = stat[close + 2..].split_whitespace().nth(1).unwrap_or("");
-        if comm.starts_with("qemu-system-arm") && ppid == parent {
-            pids.push(stat.split_whitespace().next().unwrap().parse().unwrap());
-        }
-    }
-    pids
+    let parent = i32::try_from(parent).unwrap();
+    // A process that ends during the walk is skipped: its entry or its stat is gone.
+    let stats = procfs::process::all_processes().unwrap().flatten().filter_map(|p| p.stat().ok());
+    stats.filter(|s| s.comm.starts_with("qemu-system-arm") && s.ppid == parent).map(|s| s.pid).collect()
 }
 
 /// Whether QEMU process `pid` serves a campaign worker: its guest has finished a batch (done_seq in the control
 /// block of its shared-memory DDR, named by `mem-path=` on its command line). A QEMU still booting would fail
 /// its worker's start-up instead, which is another test's business.
 pub fn serving(pid: i32) -> bool {
-    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return false };
-    let Some(path) = cmdline.split(|&b| b == 0 || b == b',').find_map(|arg| arg.strip_prefix(b"mem-path=")) else {
-        return false;
-    };
+    let Ok(qemu) = procfs::process::Process::new(pid) else { return false };
+    let Ok(cmdline) = qemu.cmdline() else { return false };
+    let mut options = cmdline.iter().flat_map(|arg| arg.split(','));
+    let Some(path) = options.find_map(|option| option.strip_prefix("mem-path=")) else { return false };
     // The DDR is a descriptor QEMU inherited (`/proc/self/fd/N`): seen from here, it is QEMU's fd N.
-    let path = std::str::from_utf8(path).unwrap().replacen("/proc/self/", &format!("/proc/{pid}/"), 1);
-    let Ok(ddr) = std::fs::File::open(path) else { return false };
+    let ddr = match path.strip_prefix("/proc/self/") {
+        Some(relative) => qemu.open_relative(relative).ok(),
+        None => std::fs::File::open(path).ok(),
+    };
+    let Some(ddr) = ddr else { return false };
     let mut done_seq = [0; 4];
     let at = u64::from(abi::CTRL_OFFSET) + abi::ctrl::DONE_SEQ as u64;
     ddr.read_exact_at(&mut done_seq, at).is_ok() && u32::from_le_bytes(done_seq) > 0
