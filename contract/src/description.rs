@@ -196,9 +196,15 @@ impl Bound {
     }
 }
 
-/// 2^k as a double for any k in [-1074, 1024] (2^1024 is infinity: "every finite magnitude").
+/// 2^k as a double for any k in [-1074, 1024] (2^1024 is infinity: "every finite magnitude"), built from its bits:
+/// `powi` computes 2^-k first and overflows for k < -1023.
 fn pow2(k: i32) -> f64 {
-    2f64.powi(k)
+    match k {
+        1024.. => f64::INFINITY,
+        -1022..=1023 => f64::from_bits(((k + 1023) as u64) << 52),
+        -1074..=-1023 => f64::from_bits(1 << (k + 1074)),
+        _ => 0.0,
+    }
 }
 
 impl std::fmt::Display for Bound {
@@ -701,6 +707,25 @@ fn expect_length(description: &Description, args: &[Arg], spec: &ArgSpec, bytes:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Exact at both ends of the range, subnormals included: 2^-1074 is the least positive double, 2^-1022 the least
+    /// normal one, and 2^k 2^-k = 1 across the normal range.
+    #[test]
+    fn powers_of_two_are_exact_over_the_whole_range() {
+        assert_eq!(pow2(-1074), f64::from_bits(1));
+        assert_eq!(pow2(-1073), f64::from_bits(2));
+        assert_eq!(pow2(-1023), f64::MIN_POSITIVE / 2.0);
+        assert_eq!(pow2(-1022), f64::MIN_POSITIVE);
+        assert_eq!(pow2(1023) * 2.0, f64::INFINITY);
+        assert_eq!(pow2(1024), f64::INFINITY);
+        assert_eq!(pow2(0), 1.0);
+        for k in -1022..=1022 {
+            assert_eq!(pow2(k) * pow2(-k), 1.0, "k = {k}");
+        }
+        for k in -1074..-1022 {
+            assert_eq!(pow2(k) * 2.0, pow2(k + 1), "k = {k}");
+        }
+    }
 
     #[test]
     fn bounds_admit_what_they_say() {
