@@ -5,27 +5,18 @@
 //! It is checked two ways: the contract's reference == canonicalisation of the object code's outcome (their outputs
 //! put back in the contract's order, divided by their factor, reduced mod q, then through the contract's own
 //! canonicalisation). Cases are the contract's, adapted: inputs put in their order and representation, and reduced
-//! mod q into a narrowed input bound, which is sound because a contract with a modulus computes mod q.
+//! mod q into a narrowed input bound. A factor, a form, a bound and the reduction apply to the arguments whose
+//! description gives a modulus ([`pqhelium_families::Modulus`]): on those the contract computes mod q, so any
+//! representative of an input will do, and the reference gives canonical residues.
 
 use std::sync::Arc;
 
 use crate::formula::{Formula, permutation};
 use pqhelium_families::{
-    ArgSpec, Behaviour, Bound, CaseRng, Checked, Description, Dir, Elem, Evaluation, Images, Kernel, Len, Outcome,
+    ArgSpec, Behaviour, Bound, CaseRng, Checked, Description, Dir, Elem, Evaluation, Images, Kernel, Len, Modulus,
+    Outcome,
 };
 use pqhelium_guest::backend::Arg;
-
-/// The modulus of the contracts whose outputs are correct modulo q, and whose references give canonical residues:
-/// the only contracts a factor, a form or an output canonicalisation applies to.
-pub fn modulus_of(contract: &str) -> Option<i64> {
-    const MLKEM_Q: i64 = 3329;
-    const FNDSA_Q: i64 = 12289;
-    if ["mlkem.ntt.", "mlkem.basemul"].iter().any(|p| contract.starts_with(p)) {
-        Some(MLKEM_Q)
-    } else {
-        contract.starts_with("fndsa.ntt").then_some(FNDSA_Q)
-    }
-}
 
 /// Where their buffer keeps element `i` of the contract's.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +75,7 @@ pub enum Form {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Adapter {
     pub order: Order,
-    /// Their value is the contract's times `factor` mod q (1: the same residue).
+    /// Their value is the contract's stored value times `factor` mod q (1: the same residue).
     pub factor: i64,
     /// The representative their inputs get (needed with a factor; `None`: the contract's values unchanged).
     pub form: Option<Form>,
@@ -193,7 +184,6 @@ impl Slot {
 
 struct Foreign {
     base: &'static Kernel,
-    q: Option<i64>,
     slots: Vec<Slot>,
     /// For each of the contract's output buffers: the index of the buffer in their outcome that holds it.
     outputs: Vec<usize>,
@@ -201,6 +191,11 @@ struct Foreign {
 
 fn leak(s: String) -> &'static str {
     Box::leak(s.into_boxed_str())
+}
+
+/// The modulus of an argument's residues, if it holds residues.
+fn q_of(spec: &ArgSpec) -> Option<i64> {
+    spec.modulus.map(|m| m.q)
 }
 
 /// `x mod q` in `lo..lo+q`.
@@ -262,7 +257,7 @@ impl Foreign {
         let mut out = vec![0; data.len()];
         for s in 0..n {
             let mut x = get(spec.elem, data, adapter.order.contract_index(s, n));
-            if let Some(q) = self.q {
+            if let Some(q) = q_of(spec) {
                 if self.transforms(adapter) {
                     let lo = match adapter.form.unwrap_or(Form::Centred) {
                         Form::Centred => -(q - 1) / 2,
@@ -286,10 +281,10 @@ impl Foreign {
     fn unadapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8], reduce: bool) -> Vec<u8> {
         let n = data.len() / spec.elem.bytes();
         let mut out = vec![0; data.len()];
-        let inverse = self.q.and_then(|q| inverse_mod(adapter.factor, q)).unwrap_or(1);
+        let inverse = q_of(spec).and_then(|q| inverse_mod(adapter.factor, q)).unwrap_or(1);
         for s in 0..n {
             let mut x = get(spec.elem, data, s);
-            if let (Some(q), true) = (self.q, reduce) {
+            if let (Some(q), true) = (q_of(spec), reduce) {
                 let (lo, hi) = range_of(spec.input.unwrap_or(Bound::Any), spec.elem);
                 let from = if lo <= 0 && hi >= q - 1 { 0 } else { -(q - 1) / 2 };
                 x = reduce_from(x * inverse, q, from);
@@ -375,7 +370,7 @@ impl Behaviour for Foreign {
             let Some(data) = outcome.buffers.get(theirs) else { return outcome.clone() };
             let adapter = self.slots.iter().find_map(|s| s.carries_output(index));
             let adapter = adapter.expect("every contract output has a slot");
-            buffers.push(self.unadapt(spec, adapter, data, self.q.is_some()));
+            buffers.push(self.unadapt(spec, adapter, data, spec.modulus.is_some()));
         }
         self.base.canon(&Outcome { buffers, ret: outcome.ret })
     }
@@ -409,7 +404,6 @@ pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
             spec.symbol, base.id
         ));
     }
-    let q = modulus_of(base.id);
     let fit = |problem: String| format!("`{}` (contract {}): {problem}", spec.symbol, base.id);
     let names: Vec<&str> = base.args.iter().map(|a| a.name).collect();
     let mut slots = Vec::new();
@@ -437,7 +431,7 @@ pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
             };
             adapter.order = adapter.order.resolve(n).map_err(|e| fit(format!("`{name}`: {e}")))?;
         }
-        let spec = adapted_spec(&base_spec, &adapter, q).map_err(|e| fit(format!("`{name}`: {e}")))?;
+        let spec = adapted_spec(&base_spec, &adapter).map_err(|e| fit(format!("`{name}`: {e}")))?;
         Ok((adapter, spec))
     };
     let split: Vec<&str> = spec
@@ -542,7 +536,8 @@ pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
         .iter()
         .filter_map(|a| match a {
             ForeignArg::Contract { name, adapter } if *adapter != Adapter::default() => {
-                Some(format!("{name}: {}", describe(adapter, q)))
+                let modulus = base.args.iter().find(|a| a.name == name).and_then(|a| a.modulus);
+                Some(format!("{name}: {}", describe(adapter, modulus)))
             }
             ForeignArg::InputOf { name, .. } => Some(format!("{name}: out of place, its input in a buffer of its own")),
             ForeignArg::InPlace { input, output, .. } => Some(format!("{input} and {output}: one buffer, in place")),
@@ -565,7 +560,7 @@ pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
         returns: base.returns,
         results: vec![],
     };
-    let behaviour = Foreign { base, q, slots, outputs };
+    let behaviour = Foreign { base, slots, outputs };
     if spec.states == 1 {
         return Ok(Box::leak(Box::new(Kernel::from_behaviour(description, Box::new(behaviour)))));
     }
@@ -746,7 +741,7 @@ impl Behaviour for States {
     }
 }
 
-fn describe(adapter: &Adapter, q: Option<i64>) -> String {
+fn describe(adapter: &Adapter, modulus: Option<Modulus>) -> String {
     let mut parts = Vec::new();
     match &adapter.order {
         Order::Identity => {}
@@ -754,10 +749,10 @@ fn describe(adapter: &Adapter, q: Option<i64>) -> String {
         Order::Formula(f) => parts.push(format!("order-formula `{}`", f.text())),
         Order::Listed { source, .. } => parts.push(format!("order from {source}")),
     }
-    if let Some(q) = q
+    if let Some(modulus) = modulus
         && (adapter.factor != 1 || adapter.form.is_some())
     {
-        parts.push(format!("times {} mod {q}", adapter.factor));
+        parts.push(format!("times {} {modulus}", adapter.factor));
     }
     match adapter.form {
         Some(Form::Centred) => parts.push("centred".into()),
@@ -774,7 +769,8 @@ fn describe(adapter: &Adapter, q: Option<i64>) -> String {
 }
 
 /// Their argument: the contract's with their bounds and representation, or why the adapter does not fit.
-fn adapted_spec(base: &ArgSpec, adapter: &Adapter, q: Option<i64>) -> Result<ArgSpec, String> {
+fn adapted_spec(base: &ArgSpec, adapter: &Adapter) -> Result<ArgSpec, String> {
+    let q = q_of(base);
     let transforms = adapter.factor != 1 || adapter.form.is_some();
     let scalar = base.len == Len::Scalar;
     if scalar && *adapter != Adapter::default() {
@@ -792,7 +788,9 @@ fn adapted_spec(base: &ArgSpec, adapter: &Adapter, q: Option<i64>) -> Result<Arg
     }
     let needs_q = transforms || adapter.input_bound.is_some() || adapter.output_bound.is_some();
     if needs_q && q.is_none() {
-        return Err("the contract computes no residues mod q: a factor, form or bound does not apply".into());
+        return Err("holds no residues mod q (the contract gives it no modulus): a factor, form or bound does not \
+                    apply"
+            .into());
     }
     let mut spec = *base;
     if let Some(q) = q {
@@ -832,7 +830,7 @@ fn adapted_spec(base: &ArgSpec, adapter: &Adapter, q: Option<i64>) -> Result<Arg
         }
     }
     if *adapter != Adapter::default() {
-        spec.repr = leak(describe(adapter, q));
+        spec.repr = leak(describe(adapter, base.modulus));
     }
     Ok(spec)
 }
@@ -861,25 +859,102 @@ mod tests {
         assert_eq!(reduce_from(-1665, 3329, -1664), 1664);
     }
 
-    /// The canonicalisation reduces their outputs into 0..q: sound only where the reference gives canonical residues.
+    /// The canonicalisation reduces their outputs with a modulus into 0..q: sound only where the reference gives
+    /// canonical residues there.
     #[test]
-    fn contracts_with_a_modulus_have_canonical_references() {
-        let with_q: Vec<_> = pqhelium_families::all().filter(|k| modulus_of(k.id).is_some()).collect();
-        assert!(with_q.len() >= 6);
+    fn outputs_with_a_modulus_have_canonical_references() {
+        let with_q: Vec<_> = pqhelium_families::all()
+            .filter(|k| k.images != Images::HostOnly && k.outputs().any(|a| a.modulus.is_some()))
+            .collect();
+        // The NTTs and products of both schemes (19), and the ML-KEM polynomial kernels but compression and
+        // encoding (18).
+        assert!(with_q.len() >= 37, "{}", with_q.len());
         for k in with_q {
-            let q = modulus_of(k.id).unwrap();
             for case in [0, 1, 2, k.edge_cases, k.edge_cases + 1] {
                 let args = k.generate(case, &mut pqhelium_families::case_rng(7, case));
                 let reference = k.evaluate(&args).unwrap().reference;
-                for buffer in &reference.buffers {
-                    assert!(
-                        buffer.chunks_exact(2).all(|c| (0..q).contains(&i64::from(i16::from_le_bytes([c[0], c[1]])))),
-                        "{}",
-                        k.id
-                    );
+                for (spec, buffer) in k.outputs().zip(&reference.buffers) {
+                    let Some(q) = q_of(spec) else { continue };
+                    for i in 0..buffer.len() / spec.elem.bytes() {
+                        assert!(
+                            (0..q).contains(&get(spec.elem, buffer, i)),
+                            "{} {}[{i}], case {case}",
+                            k.id,
+                            spec.name
+                        );
+                    }
                 }
             }
         }
+    }
+
+    /// `mlkem.compress.dv4.scalar` with their polynomial in the Montgomery domain (times 2^16 mod q, centred).
+    fn compress_from_montgomery() -> &'static Kernel {
+        let adapter = Adapter { factor: 2285, form: Some(Form::Centred), ..Adapter::default() };
+        let spec = ForeignSpec {
+            symbol: "their_compress_dv4_mont".into(),
+            contract: "mlkem.compress.dv4.scalar".into(),
+            args: vec![
+                ForeignArg::Contract { name: "out".into(), adapter: Adapter::default() },
+                ForeignArg::Contract { name: "p".into(), adapter },
+            ],
+            core: "m7".into(),
+            states: 1,
+            layout: Layout::Consecutive,
+        };
+        foreign(&spec).unwrap()
+    }
+
+    /// Their compression: out of the Montgomery domain (times `r_inverse` mod q), then ByteEncode_4(Compress_4(x)),
+    /// written from FIPS 203's formulas: round(16 x / q) = floor((32 x + q) / 2q).
+    fn their_compress(p: &[u8], r_inverse: i64) -> Vec<u8> {
+        let mut out = vec![0u8; 128];
+        for i in 0..256 {
+            let x = (get(Elem::I16, p, i) * r_inverse).rem_euclid(3329);
+            let c = ((32 * x + 3329) / 6658) & 15;
+            out[i / 2] |= (c as u8) << (4 * (i % 2));
+        }
+        out
+    }
+
+    /// A polynomial contract takes a factor: their Montgomery-domain input, divided out, compresses as ours does; a
+    /// wrong R^-1 is caught.
+    #[test]
+    fn a_polynomial_contract_takes_a_factor() {
+        let kernel = compress_from_montgomery();
+        assert_eq!(kernel.args[1].repr, "times 2285 mod 3329, centred");
+        let mut caught = false;
+        for case in 0..kernel.edge_cases + 40 {
+            let args = kernel.generate(case, &mut pqhelium_families::case_rng(5, case));
+            pqhelium_families::check_input_bounds(kernel, &args).unwrap();
+            let reference = kernel.evaluate(&args).unwrap().reference;
+            let p = pqhelium_families::buffer(&args[1]);
+            let theirs = |r_inverse| Outcome { buffers: vec![their_compress(p, r_inverse)], ret: None };
+            assert_eq!(kernel.canon(&theirs(169)), reference, "case {case}");
+            caught |= kernel.canon(&theirs(170)) != reference;
+        }
+        assert!(caught, "a wrong R^-1 must be caught");
+    }
+
+    /// A factor on an argument with no modulus (an encoding's bytes) is refused, naming the argument.
+    #[test]
+    fn a_factor_on_an_argument_with_no_modulus_is_refused() {
+        let spec = ForeignSpec {
+            symbol: "theirs".into(),
+            contract: "mlkem.compress.dv4.scalar".into(),
+            args: vec![
+                ForeignArg::Contract { name: "out".into(), adapter: Adapter { factor: 2, ..Adapter::default() } },
+                ForeignArg::Contract { name: "p".into(), adapter: Adapter::default() },
+            ],
+            core: "m7".into(),
+            states: 1,
+            layout: Layout::Consecutive,
+        };
+        assert_eq!(
+            foreign(&spec).unwrap_err(),
+            "`theirs` (contract mlkem.compress.dv4.scalar): `out`: holds no residues mod q (the contract gives it no \
+             modulus): a factor, form or bound does not apply"
+        );
     }
 
     /// Their inputs, put back in the contract's order and representation, are the contract's inputs mod q.

@@ -24,7 +24,7 @@ enum Command {
     /// Kernels (each contract, from the registry's data) and backends (available or why not).
     List {
         /// The contracts as JSON (schema `pqhelium-contracts/1`): every argument with its type, length, direction,
-        /// bounds, representation and secrecy.
+        /// bounds, representation, modulus (residues mod q) and secrecy.
         #[arg(long, conflicts_with = "markdown")]
         json: bool,
         /// The contracts as Markdown (docs/kernels.md).

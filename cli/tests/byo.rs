@@ -131,7 +131,11 @@ fn adapters_that_do_not_fit_the_contract_are_refused() {
         "an output-only buffer takes no input bound",
     );
     let keccak = "[[kernel]]\nsymbol = \"k\"\ncontract = \"keccak.f1600\"\n[kernel.adapt.s]\nfactor = 2\n";
-    refused(&format!("core = \"m55\"\nsources = [\"k.S\"]\n{keccak}"), &files, "computes no residues mod q");
+    refused(&format!("core = \"m55\"\nsources = [\"k.S\"]\n{keccak}"), &files, "`s`: holds no residues mod q");
+    // A polynomial kernel's encoding is bytes, not residues: its factor is refused, naming it.
+    let compress =
+        "[[kernel]]\nsymbol = \"k\"\ncontract = \"mlkem.compress.dv4.scalar\"\n[kernel.adapt.out]\nfactor = 2\n";
+    refused(&format!("core = \"m55\"\nsources = [\"k.S\"]\n{compress}"), &files, "`out`: holds no residues mod q");
 }
 
 #[test]
@@ -466,6 +470,34 @@ fn a_kernel_mod_the_fn_dsa_prime_with_unsigned_inputs() {
     assert!(out.contains("times 1 mod 12289, unsigned"), "{out}");
     // The same kernel reducing mod 12288: caught.
     let path = write(dir.path(), manifest, &[("k.c", &source(12288))]);
+    let (code, out, err) = check(&path, "60");
+    assert_eq!(code, 1, "{out}{err}");
+}
+
+/// An ML-KEM polynomial kernel through a factor: their compression takes its polynomial in the Montgomery domain
+/// (times 2^16 mod q, centred) and leaves it with R^-1 = 169 before Compress_4 and ByteEncode_4.
+#[test]
+fn a_polynomial_kernel_in_the_montgomery_domain() {
+    let source = |r_inverse: u32| {
+        format!(
+            "#include <stdint.h>\nvoid k(uint8_t *out, const int16_t *p) {{\n    \
+             for (int i = 0; i < 128; i++) out[i] = 0;\n    \
+             for (int i = 0; i < 256; i++) {{\n        \
+             int32_t x = ((int32_t)p[i] * {r_inverse}) % 3329;\n        \
+             if (x < 0) x += 3329;\n        \
+             uint32_t c = ((uint32_t)(32 * x + 3329) / 6658) & 15;\n        \
+             out[i / 2] |= (uint8_t)(c << (4 * (i % 2)));\n    }}\n}}\n"
+        )
+    };
+    let manifest = "core = \"m55\"\nsources = [\"k.c\"]\nflags = [\"-O2\"]\n[[kernel]]\nsymbol = \"k\"\n\
+                    contract = \"mlkem.compress.dv4.scalar\"\n[kernel.adapt.p]\nfactor = 2285\nform = \"centred\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), manifest, &[("k.c", &source(169))]);
+    let (code, out, err) = check(&path, "60");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("p: times 2285 mod 3329, centred"), "{out}");
+    // The wrong R^-1: caught.
+    let path = write(dir.path(), manifest, &[("k.c", &source(170))]);
     let (code, out, err) = check(&path, "60");
     assert_eq!(code, 1, "{out}{err}");
 }

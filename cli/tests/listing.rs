@@ -1,6 +1,6 @@
 //! `pqhelium list` prints the contracts from the registry's data: as text, as JSON for tools (every argument's type,
-//! length, direction, bounds, representation and secrecy), and as Markdown, which is docs/kernels.md: the committed
-//! file must be the current output.
+//! length, direction, bounds, representation, modulus and secrecy), and as Markdown, which is docs/kernels.md: the
+//! committed file must be the current output.
 
 use std::process::Command;
 
@@ -44,6 +44,9 @@ fn json_carries_every_arguments_contract() {
             assert!(!arg["length"].is_null() && arg["representation"].is_string() && arg["secret"].is_boolean());
             assert_eq!(arg["input"].is_null(), spec.input.is_none(), "{} {}", k.id, spec.name);
             assert_eq!(arg["output"].is_null(), spec.output.is_none(), "{} {}", k.id, spec.name);
+            // The modulus only on residues mod q, with the form their values are in.
+            let modulus = spec.modulus.map(|m| serde_json::to_value(m).unwrap());
+            assert_eq!(arg.get("modulus").cloned(), modulus, "{} {}", k.id, spec.name);
         }
     }
     let checked = |id: &str| kernels.iter().find(|k| k["id"] == id).map(|k| k["checked"].clone());
@@ -64,8 +67,20 @@ fn json_carries_every_arguments_contract() {
             "input": { "range": { "lo": -8192, "hi": 8192 } },
             "output": { "range": { "lo": -23588, "hi": 23588 } },
             "representation": "mve-order",
+            "modulus": { "q": 3329, "form": "plain" },
             "secret": true
         })
+    );
+    // A polynomial kernel's residues and its encoding's bytes.
+    let compress = kernels.iter().find(|k| k["id"] == "mlkem.compress.du10.scalar").expect("compress");
+    assert_eq!(compress["args"][1]["modulus"], serde_json::json!({ "q": 3329, "form": "plain" }));
+    assert!(compress["args"][0].get("modulus").is_none());
+    let pointwise = kernels.iter().find(|k| k["id"] == "fndsa.ntt512.pointwise").expect("pointwise");
+    assert_eq!(pointwise["args"][2]["modulus"]["q"], 12289);
+    // The Montgomery form's shape, as docs/kernels.md states it (no registered contract uses it yet).
+    assert_eq!(
+        serde_json::to_value(registry::Modulus::montgomery(3329, 16)).unwrap(),
+        serde_json::json!({ "q": 3329, "form": "montgomery", "log2_r": 16 })
     );
     assert_eq!(fwd["prototype"], "void mlkem_ntt_fwd_mve(int16_t p[256])");
 }
@@ -76,7 +91,11 @@ fn text_names_every_kernel_its_arguments_and_the_backends() {
     for k in registry::all() {
         assert!(text.contains(&format!("  {} (", k.id)), "{} missing", k.id);
     }
-    assert!(text.contains("      p i16[256] inout: in |x| <= 8192, out |x| <= 23588, mve-order, secret"), "{text}");
+    assert!(
+        text.contains("      p i16[256] inout: in |x| <= 8192, out |x| <= 23588, mve-order, mod 3329, secret"),
+        "{text}"
+    );
+    assert!(text.contains("      out u8[320] out: in -, out any, fips203, public"), "{text}");
     assert!(text.contains("checked two ways: reference == object code"));
     assert!(text.contains("backends:"));
 }

@@ -1,7 +1,8 @@
 //! The contract of a kernel, as data and as behaviour.
 //!
 //! Data ([`Description`], [`ArgSpec`], [`Bound`]): every argument in AAPCS order with its name, element type, length,
-//! direction, input and output bounds, representation and secrecy, and the return value likewise. `pqhelium list`
+//! direction, input and output bounds, representation (with the modulus of residues mod q) and secrecy, and the
+//! return value likewise. `pqhelium list`
 //! prints it, `pqhelium list --json` exports it, docs/kernels.md is generated from it, and the engine enforces its
 //! bounds on every case ([`check_input_bounds`], [`check_output_bounds`]).
 //!
@@ -232,6 +233,48 @@ impl std::fmt::Display for Bound {
     }
 }
 
+/// What the integers of an argument are when they are residues mod q: the modulus, and the residue each stored value
+/// stands for. byo's factor and form adapters act on the stored values (theirs = ours times the factor, mod q), so
+/// this says what "ours" is; the contract computes mod q on such an argument (its inputs matter only mod q, its
+/// reference gives canonical residues).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Modulus {
+    pub q: i64,
+    #[serde(flatten)]
+    pub form: ResidueForm,
+}
+
+impl Modulus {
+    /// Residues mod q stored as themselves.
+    pub const fn plain(q: i64) -> Self {
+        Self { q, form: ResidueForm::Plain }
+    }
+
+    /// Residues mod q stored in Montgomery form, R = 2^log2_r.
+    pub const fn montgomery(q: i64, log2_r: u32) -> Self {
+        Self { q, form: ResidueForm::Montgomery { log2_r } }
+    }
+}
+
+/// The residue a stored value `x` stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "form", rename_all = "lowercase")]
+pub enum ResidueForm {
+    /// `x mod q`.
+    Plain,
+    /// `x R^-1 mod q`, R = 2^log2_r (Montgomery form).
+    Montgomery { log2_r: u32 },
+}
+
+impl std::fmt::Display for Modulus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.form {
+            ResidueForm::Plain => write!(f, "mod {}", self.q),
+            ResidueForm::Montgomery { log2_r } => write!(f, "mod {}, Montgomery form (R = 2^{log2_r})", self.q),
+        }
+    }
+}
+
 /// One argument (or the return value, or a host-only result) of a kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ArgSpec {
@@ -249,6 +292,9 @@ pub struct ArgSpec {
     /// Storage order or value representation by name: `fips203`, `mve-order`, `bit-interleaved`, `ieee754`...
     #[serde(rename = "representation")]
     pub repr: &'static str,
+    /// The modulus when the elements are residues mod q (`None`: any other data).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modulus: Option<Modulus>,
     /// Whether the value is secret (the constant-time checker reads this).
     pub secret: bool,
     /// The C struct the bytes are, for a `u8` buffer that holds one (`struct fndsa_fpu_centre`).
@@ -258,7 +304,7 @@ pub struct ArgSpec {
 
 impl ArgSpec {
     const fn new(name: &'static str, elem: Elem, len: Len, dir: Dir) -> Self {
-        Self { name, elem, len, dir, input: None, output: None, repr: "", secret: false, c_struct: None }
+        Self { name, elem, len, dir, input: None, output: None, repr: "", modulus: None, secret: false, c_struct: None }
     }
 
     /// A buffer the kernel reads.
@@ -288,6 +334,11 @@ impl ArgSpec {
 
     pub const fn repr(self, repr: &'static str) -> Self {
         Self { repr, ..self }
+    }
+
+    /// The elements are residues mod `modulus.q`.
+    pub const fn modulus(self, modulus: Modulus) -> Self {
+        Self { modulus: Some(modulus), ..self }
     }
 
     pub const fn secret(self) -> Self {
@@ -744,6 +795,16 @@ mod tests {
         assert!(nonnegative.admits_float(-0.0) && !nonnegative.admits_float(-1.0));
         assert!(Bound::ZERO_OR_NORMAL.admits_float(f64::MAX) && !Bound::ZERO_OR_NORMAL.admits_float(f64::INFINITY));
         assert!(!Bound::ZERO_OR_NORMAL.admits_float(f64::MIN_POSITIVE / 2.0));
+    }
+
+    /// The modulus as `pqhelium list` prints it (cli/tests/listing.rs checks the JSON).
+    #[test]
+    fn moduli_print_their_form() {
+        assert_eq!(Modulus::plain(3329).to_string(), "mod 3329");
+        assert_eq!(Modulus::montgomery(3329, 16).to_string(), "mod 3329, Montgomery form (R = 2^16)");
+        let spec = ArgSpec::input("a", Elem::I16, Len::Fixed(4), Bound::Any).repr("words");
+        assert_eq!(spec.modulus, None);
+        assert_eq!(spec.modulus(Modulus::plain(3329)).modulus, Some(Modulus::plain(3329)));
     }
 
     fn poly_contract() -> Description {

@@ -1,10 +1,10 @@
 //! pqhelium-contract: what a kernel promises, as data, and the vocabulary every kernel family is written in.
 //!
 //! A contract is a [`Description`] (every argument in AAPCS order with its element type, length, direction, input
-//! and output bounds, representation, storage order and secrecy) and a [`Behaviour`] (edge and corner cases first,
-//! then random cases, each from (seed, case index) alone; the reference; for kernels checked three ways the model and
-//! the canonicalisation between the two). A [`Kernel`] joins the two; [`check`] holds the host-side checks of one
-//! case.
+//! and output bounds, representation, storage order, modulus (residues mod q) and secrecy) and a [`Behaviour`] (edge
+//! and corner cases first, then random cases, each from (seed, case index) alone; the reference; for kernels checked
+//! three ways the model and the canonicalisation between the two). A [`Kernel`] joins the two; [`check`] holds the
+//! host-side checks of one case.
 //!
 //! A contract for a kernel `void add_mod_q(uint32_t a[4], const uint32_t b[4])` that adds two vectors mod 3329,
 //! checked two ways (object code against the reference):
@@ -30,8 +30,8 @@
 //!             requires: String::new(),
 //!             edge_cases: 1,
 //!             args: vec![
-//!                 ArgSpec::in_out("a", Elem::U32, Len::Fixed(4), canonical, canonical),
-//!                 ArgSpec::input("b", Elem::U32, Len::Fixed(4), canonical),
+//!                 ArgSpec::in_out("a", Elem::U32, Len::Fixed(4), canonical, canonical).modulus(Modulus::plain(Q)),
+//!                 ArgSpec::input("b", Elem::U32, Len::Fixed(4), canonical).modulus(Modulus::plain(Q)),
 //!             ],
 //!             returns: None,
 //!             results: vec![],

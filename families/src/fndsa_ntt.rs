@@ -16,7 +16,9 @@ use pqhelium_sim::fndsa_ntt::{
 };
 
 use super::sample::Span16;
-use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer};
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, Ways, buffer,
+};
 use pqhelium_guest::backend::Arg;
 
 const Q: i32 = model::Q as i32;
@@ -146,8 +148,8 @@ impl Contract for FndsaNtt {
             computes: format!("{computes}{orders}"),
             requires: String::new(),
             edge_cases: EDGE_CASES + self.corners() as u64,
-            // Coefficients of keys in key generation: secret.
-            args: args.into_iter().map(ArgSpec::secret).collect(),
+            // Coefficients of keys in key generation: secret. Every vector holds plain residues mod q.
+            args: args.into_iter().map(|a| a.modulus(Modulus::plain(i64::from(Q))).secret()).collect(),
             returns: None,
             results: vec![],
         }

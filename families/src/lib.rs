@@ -165,6 +165,114 @@ mod tests {
         }
     }
 
+    /// Element `i` of a 16- or 32-bit integer buffer.
+    fn element(elem: Elem, bytes: &[u8], i: usize) -> i64 {
+        let b = &bytes[i * elem.bytes()..(i + 1) * elem.bytes()];
+        match elem {
+            Elem::I16 => i64::from(i16::from_le_bytes([b[0], b[1]])),
+            Elem::U16 => i64::from(u16::from_le_bytes([b[0], b[1]])),
+            Elem::I32 => i64::from(i32::from_le_bytes(b.try_into().unwrap())),
+            Elem::U32 => i64::from(u32::from_le_bytes(b.try_into().unwrap())),
+            _ => unreachable!("a 16- or 32-bit integer"),
+        }
+    }
+
+    /// Every element moved by q or -q where the result stays inside `lo..=hi` and the element type; `None` when no
+    /// element can move.
+    fn moved_by(q: i64, elem: Elem, bytes: &[u8], (lo, hi): (i64, i64)) -> Option<Vec<u8>> {
+        let (tlo, thi) = match elem {
+            Elem::I16 => (i64::from(i16::MIN), i64::from(i16::MAX)),
+            Elem::U16 => (0, i64::from(u16::MAX)),
+            Elem::I32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
+            _ => (0, i64::from(u32::MAX)),
+        };
+        let (lo, hi) = (lo.max(tlo), hi.min(thi));
+        let mut out = bytes.to_vec();
+        let mut moved = false;
+        for i in 0..bytes.len() / elem.bytes() {
+            let x = element(elem, bytes, i);
+            let Some(y) = [x + q, x - q].into_iter().find(|y| (lo..=hi).contains(y)) else { continue };
+            moved = true;
+            let at = i * elem.bytes();
+            out[at..at + elem.bytes()].copy_from_slice(&y.to_le_bytes()[..elem.bytes()]);
+        }
+        moved.then_some(out)
+    }
+
+    /// Whether argument `index` of `k` behaves as residues mod q: other representatives of its inputs give the same
+    /// reference, other representatives of its outputs canonicalise the same (each side it has, on every case tried,
+    /// and some element moved).
+    fn behaves_as_residues(k: &Kernel, index: usize, q: i64) -> bool {
+        use pqhelium_guest::backend::Arg::{In, InOut};
+        let spec = &k.args[index];
+        let range = |b: Option<Bound>| match b {
+            Some(Bound::Range { lo, hi }) => (lo, hi),
+            _ => (i64::MIN, i64::MAX),
+        };
+        let output = k.args.iter().take(index).filter(|a| a.dir != Dir::In).count();
+        let mut moved = false;
+        for case in (0..4).chain(k.edge_cases..k.edge_cases + 3) {
+            let args = k.generate(case, &mut case_rng(0x5EED, case));
+            let evaluation = k.evaluate(&args).expect("a generated case");
+            if spec.dir != Dir::Out {
+                let Some(bytes) = moved_by(q, spec.elem, buffer(&args[index]), range(spec.input)) else { return false };
+                let mut other = args.clone();
+                other[index] = if spec.dir == Dir::In { In(bytes) } else { InOut(bytes) };
+                if k.evaluate(&other).map(|e| e.reference).as_ref() != Ok(&evaluation.reference) {
+                    return false;
+                }
+                moved = true;
+            }
+            if spec.dir != Dir::In {
+                let produced = evaluation.model.unwrap_or(evaluation.reference);
+                let Some(bytes) = moved_by(q, spec.elem, &produced.buffers[output], range(None)) else { return false };
+                let mut other = produced.clone();
+                other.buffers[output] = bytes;
+                if k.canon(&other) != k.canon(&produced) {
+                    return false;
+                }
+                moved = true;
+            }
+        }
+        moved
+    }
+
+    /// Every argument whose integers are residues mod q carries that modulus, and no other argument does: derived
+    /// from each argument's bounds and behaviour, never from ids. An argument is residues mod q when a bound says
+    /// canonical mod q, or when moving its elements by q changes nothing (its inputs give the same reference, its
+    /// outputs canonicalise the same). The q tried are those the registry's bounds and moduli name; wider integers
+    /// hold fixed-point values or binary64 patterns, not residues.
+    #[test]
+    fn residue_arguments_and_only_they_have_a_modulus() {
+        let canonical = |a: &ArgSpec| {
+            a.input.into_iter().chain(a.output).find_map(|b| match b {
+                Bound::Canonical { q } => Some(q),
+                _ => None,
+            })
+        };
+        let mut moduli: Vec<i64> = all()
+            .flat_map(|k| k.args.iter())
+            .flat_map(|a| canonical(a).into_iter().chain(a.modulus.map(|m| m.q)))
+            .collect();
+        moduli.sort();
+        moduli.dedup();
+        assert_eq!(moduli, [3329, 12289]);
+        let mut with_modulus = 0;
+        for k in all().filter(|k| k.images != Images::HostOnly) {
+            for (index, a) in k.args.iter().enumerate() {
+                let residues = matches!(a.elem, Elem::I16 | Elem::U16 | Elem::I32 | Elem::U32) && a.len != Len::Scalar;
+                let q = canonical(a)
+                    .or_else(|| moduli.iter().copied().find(|&q| residues && behaves_as_residues(k, index, q)));
+                assert_eq!(a.modulus.map(|m| m.q), q, "{} {}: modulus", k.id, a.name);
+                with_modulus += usize::from(q.is_some());
+            }
+            assert!(k.returns.iter().chain(&k.results).all(|a| a.modulus.is_none()), "{}", k.id);
+        }
+        // The ML-KEM NTTs, products and from_mve (12), the FN-DSA NTTs and products (20), the ML-KEM polynomial
+        // kernels' polynomials (42).
+        assert!(with_modulus >= 74, "{with_modulus}");
+    }
+
     /// The generators stay inside the declared input bounds and relations, edge cases and random cases alike, and
     /// what the object code must produce (the model's outcome, the reference's for two-way kernels) inside the
     /// declared output bounds. The schemes' whole runs are left to the campaigns.

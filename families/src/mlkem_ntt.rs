@@ -14,7 +14,9 @@ use pqhelium_sim::mlkem_ntt as model;
 use rand::RngCore;
 
 use super::sample::{Bits16, Span16};
-use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer};
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, Ways, buffer,
+};
 use pqhelium_guest::backend::Arg;
 
 const N: usize = model::N;
@@ -266,8 +268,13 @@ impl Contract for MlkemNtt {
             computes: computes.into(),
             requires: String::new(),
             edge_cases: EDGE_CASES + self.corners() as u64,
-            // Every polynomial is secret (keys and noise go through the NTT), signed 16-bit, no Montgomery factor.
-            args: args.into_iter().map(|a| if a.repr.is_empty() { a.repr(order) } else { a }.secret()).collect(),
+            // Every polynomial is secret (keys and noise go through the NTT), signed 16-bit, no Montgomery factor:
+            // plain residues mod q, except to_mve's, which it moves unchanged.
+            args: args
+                .into_iter()
+                .map(|a| if a.repr.is_empty() { a.repr(order) } else { a }.secret())
+                .map(|a| if self.op == Op::ToMve { a } else { a.modulus(Modulus::plain(Q as i64)) })
+                .collect(),
             returns: None,
             results: vec![],
         }

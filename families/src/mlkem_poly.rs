@@ -16,7 +16,9 @@ use pqhelium_sim::mlkem_poly as model;
 use rand::RngCore;
 
 use super::mlkem_ntt::{any_case, bytes, fips_of_mve, poly, poly_case};
-use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer};
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, Ways, buffer,
+};
 use pqhelium_guest::backend::Arg;
 
 const N: usize = pqhelium_sim::mlkem_ntt::N;
@@ -219,8 +221,10 @@ impl Contract for MlkemPoly {
         let order = self.order();
         let poly = |n: usize| Len::Fixed(N * n);
         let enc = Len::Fixed(self.encoding_len());
-        let poly_in = |name, bound| ArgSpec::input(name, Elem::I16, poly(1), bound).repr(order);
-        let poly_out = |name, bound| ArgSpec::output(name, Elem::I16, poly(1), bound).repr(order);
+        // Every polynomial holds plain residues mod q (the encodings are bytes).
+        let residues = Modulus::plain(i64::from(Q));
+        let poly_in = |name, bound| ArgSpec::input(name, Elem::I16, poly(1), bound).repr(order).modulus(residues);
+        let poly_out = |name, bound| ArgSpec::output(name, Elem::I16, poly(1), bound).repr(order).modulus(residues);
         let canonical = Bound::Canonical { q: i64::from(Q) };
         let sum_max = Bound::magnitude(model::ADD_A_MAX + model::ADD_B_MAX);
         let (summary, computes, args): (String, String, Vec<ArgSpec>) = match self.op {
@@ -279,7 +283,12 @@ impl Contract for MlkemPoly {
             Op::Reduce => (
                 "ML-KEM polynomial reduction to canonical residues (Barrett, round(2^26/q))".into(),
                 "p' = p mod q in 0..q-1".into(),
-                vec![ArgSpec::in_out("p", Elem::I16, poly(1), Bound::Any, canonical).repr(order).secret()],
+                vec![
+                    ArgSpec::in_out("p", Elem::I16, poly(1), Bound::Any, canonical)
+                        .repr(order)
+                        .modulus(residues)
+                        .secret(),
+                ],
             ),
             Op::Dot | Op::Matvec => {
                 let rows = if self.op == Op::Dot { 1 } else { K };
@@ -296,7 +305,7 @@ impl Contract for MlkemPoly {
                 (
                     summary.into(),
                     format!("{computes}, the 32-bit products of the 3 pairs accumulated before one Barrett reduction"),
-                    vec![out.repr(order).secret(), a.repr(order), b.repr(order).secret()],
+                    [out.secret(), a, b.secret()].map(|x| x.repr(order).modulus(residues)).to_vec(),
                 )
             }
         };

@@ -54,8 +54,9 @@ fn entries(k: &Kernel) -> impl Iterator<Item = (&'static str, &ArgSpec)> {
     args.chain(k.returns.iter().map(|a| ("returned", a))).chain(k.results.iter().map(|a| ("result", a)))
 }
 
-/// An argument's contract as text: type, length, direction, input bound, output bound, representation, secrecy.
-fn fields(a: &ArgSpec) -> [String; 7] {
+/// An argument's contract as text: type, length, direction, input bound, output bound, representation, modulus
+/// (`-`: not residues mod q), secrecy.
+fn fields(a: &ArgSpec) -> [String; 8] {
     let bound = |b: Option<Bound>| b.map_or("-".into(), |b| b.to_string());
     [
         a.elem.name().into(),
@@ -64,6 +65,7 @@ fn fields(a: &ArgSpec) -> [String; 7] {
         bound(a.input),
         bound(a.output),
         a.repr.into(),
+        a.modulus.map_or("-".into(), |m| m.to_string()),
         if a.secret { "secret" } else { "public" }.into(),
     ]
 }
@@ -81,8 +83,9 @@ fn text(kernels: &[&Kernel]) -> String {
             let _ = writeln!(out, "      requires: {}", k.requires);
         }
         for (role, a) in entries(k) {
-            let [elem, len, dir, input, output, repr, secret] = fields(a);
+            let [elem, len, dir, input, output, repr, modulus, secret] = fields(a);
             let role = if role.is_empty() { String::new() } else { format!("{role} ") };
+            let repr = if a.modulus.is_some() { format!("{repr}, {modulus}") } else { repr };
             let _ =
                 writeln!(out, "      {role}{} {elem}[{len}] {dir}: in {input}, out {output}, {repr}, {secret}", a.name);
         }
@@ -115,7 +118,9 @@ fn markdown(kernels: &[&Kernel]) -> String {
     let mut out = String::from(
         "# Kernels\n\n\
          Generated from the kernel registry (`families/src/`) by `pqhelium list --markdown`; a test keeps \
-         this file current. `pqhelium list --json` gives the same contracts to tools (schema `pqhelium-contracts/1`).\n\n\
+         this file current. `pqhelium list --json` gives the same contracts to tools (schema `pqhelium-contracts/1`; \
+         an argument of residues mod q has `\"modulus\": { \"q\": 3329, \"form\": \"plain\" }`, or `\"form\": \
+         \"montgomery\"` with `\"log2_r\"`; other arguments have no `modulus`).\n\n\
          Every kernel is checked on every case, on every backend it has: its generated inputs within their input \
          bounds, the model's and the object code's outputs within their output bounds, read-only inputs unchanged. \
          Three-way kernels: reference == canon(model) and model == object code, byte for byte. Two-way kernels (the \
@@ -123,7 +128,10 @@ fn markdown(kernels: &[&Kernel]) -> String {
          the soft-float against IEEE 754): reference == object code, and no model row. Whole schemes (model-only) run \
          on the host: the oracle crate (reference) == pqhelium-core (model).\n\n\
          Lengths are in elements; `2^logn` names the scalar argument `logn`. Bounds: `|x| <= b`, `[lo, hi]`, \
-         `canonical mod q` (0..q-1), binary64 magnitudes (`zero or |x| in [2^a, 2^b)`), or `any`.\n\n",
+         `canonical mod q` (0..q-1), binary64 magnitudes (`zero or |x| in [2^a, 2^b)`), or `any`. Modulus: `mod q` \
+         on an argument whose integers are residues mod q (the contract computes mod q on it; a value stands for \
+         itself, or for x R^-1 in Montgomery form), what the factor and form adapters of `docs/byo.md` act on; `-` \
+         on any other data.\n\n",
     );
     out.push_str("| kernel | images | checked | summary |\n|---|---|---|---|\n");
     for k in kernels {
@@ -154,16 +162,17 @@ fn markdown(kernels: &[&Kernel]) -> String {
         }
         let _ = writeln!(out, "- edge cases: {}", k.edge_cases);
         out.push_str(
-            "\n| argument | type | length | direction | input bound | output bound | representation | secrecy |\n\
-             |---|---|---|---|---|---|---|---|\n",
+            "\n| argument | type | length | direction | input bound | output bound | representation | modulus | \
+             secrecy |\n|---|---|---|---|---|---|---|---|---|\n",
         );
         for (role, a) in entries(k) {
             let role = if role.is_empty() { String::new() } else { format!(" ({role})") };
             let struct_note = a.c_struct.map_or(String::new(), |s| format!(" (`struct {s}`)"));
-            let [elem, len, dir, input, output, repr, secret] = fields(a).map(|f| cell(&f));
+            let [elem, len, dir, input, output, repr, modulus, secret] = fields(a).map(|f| cell(&f));
             let _ = writeln!(
                 out,
-                "| `{}`{role} | {elem} | {len} | {dir} | {input} | {output} | {repr}{struct_note} | {secret} |",
+                "| `{}`{role} | {elem} | {len} | {dir} | {input} | {output} | {repr}{struct_note} | {modulus} | \
+                 {secret} |",
                 a.name
             );
         }
