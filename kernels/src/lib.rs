@@ -2,7 +2,15 @@
 //! `arm-none-eabi-gcc` (and `clang-19` for the Cortex-M85) into three ELF images, plus the QEMU TCG plugin that
 //! counts instructions.
 //!
-//! The images are embedded in this crate, so the testbench needs nothing at run time but QEMU itself.
+//! The images are embedded in this crate, so pqhelium needs nothing at run time but QEMU itself.
+//!
+//! ```
+//! // Each image is an Arm ELF file for its core.
+//! for image in [pqhelium_kernels::M55_IMAGE, pqhelium_kernels::M85_IMAGE, pqhelium_kernels::M7_IMAGE] {
+//!     assert_eq!(&image.elf[..4], b"\x7fELF");
+//!     assert!(image.cpu.starts_with("cortex-m"));
+//! }
+//! ```
 
 pub mod abi;
 pub mod toolchain;
