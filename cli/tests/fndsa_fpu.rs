@@ -10,7 +10,7 @@
 
 use pqhelium_core::fndsa::fpu::{FpuKernels, LOG2, Reference};
 use pqhelium_engine::diff::{self, Campaign, Failure};
-use pqhelium_families::fndsa_fpu::{self as contracts, Kernel};
+use pqhelium_families::fndsa_fpu::{self as contracts, Method, ROWS, row};
 use pqhelium_families::{self as registry, Outcome, case_rng};
 use pqhelium_guest::backend::{Arg, Backend, BackendKind, Call, CallError, CallOutput, Limits};
 use pqhelium_schemes::kat::fndsa_signature_kat;
@@ -71,12 +71,13 @@ fn leaf_sigma_sampler_centre_sampler_exponent() {
 #[test]
 fn every_trait_method_has_a_registered_kernel_pair() {
     let ids: Vec<&str> = registry::matching("fndsa.fpu.*").iter().map(|k| k.id).collect();
-    // 16 kernels here and the (i)FFT of the soft-float family, each native and `.emu`.
-    assert_eq!(ids.len(), 2 * (16 + 2), "{ids:?}");
-    for kernel in Kernel::ALL {
+    // The family's rows and the (i)FFT of the soft-float family, each native and `.emu`.
+    assert_eq!(ids.len(), 2 * (ROWS.len() + 2), "{ids:?}");
+    for row in ROWS {
         for emu in [false, true] {
-            let spec = registry::all().find(|k| k.symbol == kernel.symbol(emu)).expect("registered");
-            assert_eq!(contracts::kernel_of(spec.id), Some((kernel, emu)));
+            let spec = registry::all().find(|k| k.symbol == row.variant_symbol(emu)).expect("registered");
+            let (found, variant) = contracts::row_of(spec.id).expect("a row");
+            assert!(std::ptr::eq(found, row) && variant == emu, "{}", spec.id);
         }
     }
 }
@@ -84,21 +85,19 @@ fn every_trait_method_has_a_registered_kernel_pair() {
 /// The edge cases hold what the contract promises: signed zeros, the extremes of the signing range, half-integers.
 #[test]
 fn edge_cases_cover_zeros_extremes_and_ties() {
-    let values: Vec<f64> = (0..40)
-        .flat_map(|case| contracts::generate(Kernel::Add, case, &mut case_rng(SEED, case)).polys.concat())
-        .collect();
+    let values: Vec<f64> =
+        (0..40).flat_map(|case| row(Method::Add).generate(case, &mut case_rng(SEED, case)).polys.concat()).collect();
     let has = |x: f64| values.iter().any(|v| v.to_bits() == x.to_bits());
     for x in [0.0, -0.0, 1.0, -1.0, 2f64.powi(-476), -2f64.powi(79), -0.5, 6.5, -7.5] {
         assert!(has(x), "add edge {x}");
     }
-    let rounds: Vec<f64> = (0..40)
-        .flat_map(|case| contracts::generate(Kernel::Round, case, &mut case_rng(SEED, case)).polys.concat())
-        .collect();
+    let rounds: Vec<f64> =
+        (0..40).flat_map(|case| row(Method::Round).generate(case, &mut case_rng(SEED, case)).polys.concat()).collect();
     for x in [0.5, -0.5, 2.5, -2.5, 4503599627370495.5, 2f64.powi(63), -2f64.powi(79)] {
         assert!(rounds.iter().any(|v| v.to_bits() == x.to_bits()), "round edge {x}");
     }
     for logn in 1..=10 {
-        assert!((0..40).any(|case| contracts::generate(Kernel::Ldl, case, &mut case_rng(SEED, case)).logn == logn));
+        assert!((0..40).any(|case| row(Method::Ldl).generate(case, &mut case_rng(SEED, case)).logn == logn));
     }
 }
 
@@ -180,14 +179,14 @@ fn a_wrong_reference_is_caught() {
             }
         }
         // Both variants of ldl take the same arguments (no scalars).
-        let input = contracts::input_of(Kernel::Ldl, false, args);
+        let input = row(Method::Ldl).input_of(false, args);
         let (mut g01, mut g11) = (input.polys[1].clone(), input.polys[2].clone());
         Reordered::ldl(input.logn, &input.polys[0], &mut g01, &mut g11);
         let bytes = |v: &[f64]| v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect::<Vec<u8>>();
         Outcome { buffers: vec![bytes(&g01), bytes(&g11)], ret: None }
     }
     fn flipped_mul(args: &[Arg]) -> Outcome {
-        let mut o = contracts::reference(Kernel::Mul, false, args);
+        let mut o = row(Method::Mul).reference(false, args);
         o.buffers[0][0] ^= 1;
         o
     }
@@ -341,30 +340,31 @@ fn instructions_per_kernel_call_native_against_soft_float() {
         .map(|kind| (kind, EmulatedFpu::open(kind, false).unwrap(), EmulatedFpu::open(kind, true).unwrap()))
         .collect();
     let centre = Reference.sampler_centre(12.375, 0.6, pqhelium_core::fndsa::sampler::SIGMA_MIN[10]);
-    for kernel in Kernel::ALL {
-        let scalar = matches!(kernel, Kernel::LeafSigma | Kernel::SamplerCentre | Kernel::SamplerExponent);
+    for row in ROWS {
+        let method = row.method;
+        let scalar = matches!(method, Method::LeafSigma | Method::SamplerCentre | Method::SamplerExponent);
         for logn in if scalar { vec![0] } else { vec![9, 10] } {
             let n = 1usize << logn;
             let value =
                 |rng: &mut rand_chacha::ChaCha8Rng| rng.gen_range(-1.0..1.0) * 2f64.powi(rng.gen_range(-20..20));
             let mut input = contracts::Input { logn, ..Default::default() };
-            match kernel {
-                Kernel::SetSmall => input.ints = (0..n).map(|_| rng.gen_range(-127..=127)).collect(),
-                Kernel::LeafSigma => input.scalars = vec![rng.gen_range(1.0..100.0), 0.0059],
-                Kernel::SamplerCentre => input.scalars = vec![value(&mut rng), 0.6, 1.27],
-                Kernel::SamplerExponent => (input.ints, input.centre) = (vec![-3, 3], Some(centre)),
+            match method {
+                Method::SetSmall => input.ints = (0..n).map(|_| rng.gen_range(-127..=127)).collect(),
+                Method::LeafSigma => input.scalars = vec![rng.gen_range(1.0..100.0), 0.0059],
+                Method::SamplerCentre => input.scalars = vec![value(&mut rng), 0.6, 1.27],
+                Method::SamplerExponent => (input.ints, input.centre) = (vec![-3, 3], Some(centre)),
                 _ => {
-                    let polys = match kernel {
-                        Kernel::Round | Kernel::Neg | Kernel::MulOwnAdj | Kernel::Split | Kernel::SplitSelfadj => 1,
-                        Kernel::Ldl => 3,
+                    let polys = match method {
+                        Method::Round | Method::Neg | Method::MulOwnAdj | Method::Split | Method::SplitSelfadj => 1,
+                        Method::Ldl => 3,
                         _ => 2,
                     };
-                    let len = if kernel == Kernel::Merge { n / 2 } else { n };
+                    let len = if method == Method::Merge { n / 2 } else { n };
                     input.polys = (0..polys).map(|_| (0..len).map(|_| value(&mut rng)).collect()).collect();
-                    if kernel == Kernel::Ldl {
+                    if method == Method::Ldl {
                         input.polys[0].iter_mut().for_each(|x| *x = x.abs() + 1.0);
                     }
-                    if kernel == Kernel::MulConst {
+                    if method == Method::MulConst {
                         input.scalars = vec![1.0 / 12289.0];
                     }
                 }
@@ -372,19 +372,19 @@ fn instructions_per_kernel_call_native_against_soft_float() {
             for (kind, native, soft) in &mut fpus {
                 native.reset_counts();
                 soft.reset_counts();
-                let a = contracts::run(native, kernel, &input);
-                let b = contracts::run(soft, kernel, &input);
+                let a = row.run(native, &input);
+                let b = row.run(soft, &input);
                 native.check().unwrap();
                 soft.check().unwrap();
-                assert_eq!(a, b, "{kernel:?} logn {logn} on {kind}: native and soft-float differ");
-                assert_eq!(a, contracts::run(&mut Reference, kernel, &input), "{kernel:?} logn {logn} on {kind}");
+                assert_eq!(a, b, "{method:?} logn {logn} on {kind}: native and soft-float differ");
+                assert_eq!(a, row.run(&mut Reference, &input), "{method:?} logn {logn} on {kind}");
                 let (i_native, i_soft) = (native.instructions(), soft.instructions());
                 eprintln!(
                     "| {} | {logn} | {kind} | {i_native} | {i_soft} | {:.1} |",
-                    kernel.symbol(false),
+                    row.symbol,
                     i_soft as f64 / i_native as f64
                 );
-                assert!(i_native > 0 && i_native < i_soft, "{kernel:?} logn {logn} on {kind}: {i_native} >= {i_soft}");
+                assert!(i_native > 0 && i_native < i_soft, "{method:?} logn {logn} on {kind}: {i_native} >= {i_soft}");
             }
         }
     }

@@ -8,29 +8,13 @@
 use std::time::Duration;
 
 use pqhelium_engine::diff::{self, Campaign, Failure};
-use pqhelium_families::softfloat::{BATCH, EDGE_CASES, words};
+use pqhelium_families::softfloat::{BATCH, EDGE_CASES, OPS, words};
 use pqhelium_families::{self as registry, Kernel, Outcome};
 use pqhelium_guest::backend::{Arg, BackendKind, Limits};
 
 /// Cases per operation and emulated backend (the first 64 hold the edge operands).
 const CASES: u64 = 200;
 const SEED: u64 = 0x5F64;
-
-const IDS: [&str; 13] = [
-    "fndsa.emu.f64.add",
-    "fndsa.emu.f64.sub",
-    "fndsa.emu.f64.mul",
-    "fndsa.emu.f64.div",
-    "fndsa.emu.f64.sqrt",
-    "fndsa.emu.f64.neg",
-    "fndsa.emu.f64.floor",
-    "fndsa.emu.f64.trunc",
-    "fndsa.emu.f64.rint",
-    "fndsa.emu.f64.from_i64",
-    "fndsa.emu.f64.to_i64_trunc",
-    "fndsa.emu.f64.to_i64_round",
-    "fndsa.emu.f64.to_i64_floor",
-];
 
 fn run_clean(id: &str) {
     run_clean_cases(id, CASES);
@@ -108,7 +92,7 @@ fn ifft_native_and_emulated() {
 fn all_operations_are_registered() {
     let mut ids: Vec<&str> = registry::matching("fndsa.emu.f64.*").iter().map(|k| k.id).collect();
     ids.sort_unstable();
-    let mut expected = IDS.to_vec();
+    let mut expected: Vec<&str> = OPS.iter().map(|op| op.id).collect();
     expected.sort_unstable();
     assert_eq!(ids, expected);
 }
@@ -152,7 +136,7 @@ fn edge_cases_cover_the_rounding_classes() {
 /// operands (edge cases included: zeros, ties, overflow, cancellation), on both emulated cores.
 #[test]
 fn instruction_counts_do_not_depend_on_the_operands() {
-    for id in IDS {
+    for id in OPS.iter().map(|op| op.id) {
         let kernel = registry::find(id).unwrap();
         for backend in [BackendKind::Unicorn, BackendKind::Qemu] {
             let run = Campaign { keep_going: true, ..campaign(kernel, backend) };

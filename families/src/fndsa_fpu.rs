@@ -8,16 +8,19 @@
 //! rounding, the LDL factors rebuild the Gram matrix, floor and the Bernoulli exponent satisfy their definitions) are
 //! in `cli/tests/fndsa_fpu.rs`.
 //!
-//! Each kernel is one `Spec`: its ids and symbols, its C arguments as `Param`s (where each comes from in an
-//! [`Input`]; the soft-float variant passes scalar doubles differently), its generator and the `FpuKernels` call it
-//! makes. Every case is one call: the degree as an argument (logn 1..=10 for the polynomial kernels), edge cases
-//! first (signed zeros, ones, the extremes 2^-476 and 2^79 of the signing range, half-integers), then random values
-//! with random exponents. Kernels with a product of three factors (LDL, the sampler exponent) draw from a narrower
-//! exponent range so that every intermediate stays normal: the soft-float's domain (no subnormals), which is also
-//! signing's.
+//! Each kernel is one [`Row`] of [`ROWS`], and the row is everything about it: the `FpuKernels` method it serves, its
+//! id and symbol, its C arguments as `Param`s (where each comes from in an [`Input`]; the soft-float variant passes
+//! scalar doubles differently), its precondition, its generator, the `FpuKernels` call it makes, and the roundings
+//! whose bound coverage it reports (`Rounds`, step names `<id>/<step>` from [`step_name`]). A row registers two
+//! kernels, native and soft-float. Every case is one call: the degree as an argument (logn 1..=10 for the polynomial
+//! kernels), edge cases first (signed zeros, ones, the extremes 2^-476 and 2^79 of the signing range,
+//! half-integers), then random values with random exponents. Kernels with a product of three factors (LDL, the
+//! sampler exponent) draw from a narrower exponent range so that every intermediate stays normal: the soft-float's
+//! domain (no subnormals), which is also signing's.
 //!
-//! [`args`] and [`run`] are shared with the kernels-in-the-loop provider (`pqhelium_schemes::providers::fndsa_fpu`): the
-//! registry and the provider encode a call the same way.
+//! [`Row::args`] and [`Row::run`] are shared with the kernels-in-the-loop provider
+//! (`pqhelium_schemes::providers::fndsa_fpu`), which finds its rows by [`Method`]: the registry and the provider encode
+//! a call the same way.
 
 use std::cell::Cell;
 use std::sync::LazyLock;
@@ -32,17 +35,18 @@ use pqhelium_sim::rounding::{self, QUOTIENT_CARRY_NOTE, QUOTIENT_TIE_NOTE, ROOT_
 use rand::Rng;
 
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Dir, Elem, Images, Kernel as Registered, Len, Outcome, Ways,
-    buffer, u32_arg,
+    ArgSpec, Bound, CaseRng, Contract, Description, Dir, Elem, Images, Kernel, Len, Outcome, Ways, buffer, interned,
+    step_name, u32_arg,
 };
 use pqhelium_guest::backend::Arg;
 
 /// The degrees of the signing kernels.
 pub const LOGN: Bound = Bound::Range { lo: 1, hi: 10 };
 
-/// The kernels, one per `FpuKernels` method except `fft` and `ifft` (registered with the soft-float).
+/// The `FpuKernels` method a row serves (`fft` and `ifft` are registered with the soft-float): what a provider asks
+/// for ([`row`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kernel {
+pub enum Method {
     SetSmall,
     Round,
     Add,
@@ -60,54 +64,6 @@ pub enum Kernel {
     SamplerCentre,
     SamplerExponent,
 }
-
-impl Kernel {
-    pub const ALL: [Kernel; 16] = [
-        Kernel::SetSmall,
-        Kernel::Round,
-        Kernel::Add,
-        Kernel::Sub,
-        Kernel::Neg,
-        Kernel::MulConst,
-        Kernel::Mul,
-        Kernel::MulAdj,
-        Kernel::MulOwnAdj,
-        Kernel::Ldl,
-        Kernel::Split,
-        Kernel::SplitSelfadj,
-        Kernel::Merge,
-        Kernel::LeafSigma,
-        Kernel::SamplerCentre,
-        Kernel::SamplerExponent,
-    ];
-
-    fn spec(self) -> &'static Spec {
-        let spec = &SPECS[self as usize];
-        debug_assert_eq!(spec.kernel, self, "SPECS in Kernel order");
-        spec
-    }
-
-    /// The guest symbol of the native (`emu == false`) or soft-float variant.
-    pub fn symbol(self, emu: bool) -> &'static str {
-        if emu { EMU_NAMES[self as usize].1 } else { self.spec().symbol }
-    }
-
-    /// The registry id of the native or soft-float variant.
-    pub fn id(self, emu: bool) -> &'static str {
-        if emu { EMU_NAMES[self as usize].0 } else { self.spec().id }
-    }
-
-    /// Cases `0..edge_cases()` are the edge cases.
-    pub fn edge_cases(self) -> u64 {
-        self.spec().edge_cases
-    }
-}
-
-/// The soft-float variants' ids and symbols: the native ones with `.emu` and `_emu`.
-static EMU_NAMES: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
-    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
-    SPECS.iter().map(|s| (leak(format!("{}.emu", s.id)), leak(format!("{}_emu", s.symbol)))).collect()
-});
 
 /// The inputs of one call, whatever the kernel (the fields a kernel does not use are empty).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -152,19 +108,65 @@ enum EmuScalars {
     Words,
 }
 
-/// One kernel of the family: its contract, in one place.
-struct Spec {
-    kernel: Kernel,
-    /// The native variant's id and symbol (the soft-float's add `.emu` and `_emu`).
-    id: &'static str,
-    symbol: &'static str,
+/// A kind of IEEE operation, reported as one pair of coverage steps `<kind>.tie` and `<kind>.carry` (sums and
+/// differences are both `add`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Add,
+    Mul,
+    Div,
+    Sqrt,
+}
+
+impl Kind {
+    /// Its steps' names, and why operands never put it exactly on those corners (`None`: they can).
+    fn steps(self) -> (&'static str, &'static str, Option<(&'static str, &'static str)>) {
+        match self {
+            Kind::Add => ("add.tie", "add.carry", None),
+            Kind::Mul => ("mul.tie", "mul.carry", None),
+            Kind::Div => ("div.tie", "div.carry", Some((QUOTIENT_TIE_NOTE, QUOTIENT_CARRY_NOTE))),
+            Kind::Sqrt => ("sqrt.tie", "sqrt.carry", Some((ROOT_TIE_NOTE, ROOT_CARRY_NOTE))),
+        }
+    }
+}
+
+/// The IEEE operations of an element-wise kernel, as (operation, a, b, result) for each element.
+type Elements = fn(&Input, &mut dyn FnMut(fpu::Op, f64, f64, f64));
+
+/// The roundings a kernel reports bound coverage for, each step named `<id>/<step>` ([`step_name`]) after the
+/// native id (both variants run the same reference). Their values stay far from 2^-1022 and from overflow: the
+/// inputs' exponents are signing's.
+enum Rounds {
+    /// None: the results are exact (small integers to doubles, negation).
+    Exact,
+    /// IEEE roundings: ties and carries into the next binade, one pair of steps per kind of operation, with `notes`
+    /// `(step, note)` on the corners no operands reach. `elements`: the operations of an element-wise kernel, whose
+    /// model does not tell them; `None` for a composite kernel, whose model `fpu::Reference` tells an observer every
+    /// operation.
+    Ieee { kinds: &'static [Kind], notes: &'static [(&'static str, &'static str)], elements: Option<Elements> },
+    /// Values rounded to integers: each step with the boundary where the result changes, and `values` giving each
+    /// step's values as `fpu::Reference` computes them (same operations, same order).
+    ToInteger { steps: &'static [(&'static str, Boundary)], values: fn(&Input, &mut dyn FnMut(&'static str, f64)) },
+}
+
+/// One kernel of the family, native and on the soft-float: everything about it, in one place.
+pub struct Row {
+    /// The `FpuKernels` method it serves.
+    pub method: Method,
+    /// The native variant's id and symbol; the soft-float's add `.emu` and `_emu` ([`Row::variant_id`]).
+    pub id: &'static str,
+    pub symbol: &'static str,
     computes: &'static str,
     params: &'static [Param],
     requires: &'static str,
-    edge_cases: u64,
+    /// The relations of `requires`, checked on every case.
+    precondition: fn(&Input) -> Result<(), String>,
+    /// Cases `0..edge_cases` are the edge cases.
+    pub edge_cases: u64,
     generate: fn(u64, &mut CaseRng) -> Input,
     /// The `FpuKernels` call: the buffers the kernel writes, in order.
     run: fn(&mut dyn FpuKernels, &Input) -> Vec<Vec<u8>>,
+    rounds: Rounds,
 }
 
 const N: Len = Len::PowerOfTwo { param: "logn", halvings: 0 };
@@ -192,10 +194,19 @@ const fn out(name: &'static str, len: Len, repr: &'static str) -> Param {
 const PLAIN: &str = "ieee754";
 const FFT: &str = "ieee754, FFT form";
 
-/// The kernels in `Kernel` order.
-static SPECS: [Spec; 16] = [
-    Spec {
-        kernel: Kernel::SetSmall,
+/// `a` updated by `b`, element-wise, and `n` of each: add's, sub's and mul's arguments.
+const A_PLUS_B: &[Param] = &[poly("a", Dir::InOut, SIGNING, PLAIN), poly("b", Dir::In, SIGNING, PLAIN), Param::Logn];
+/// The carries the composite kernels' operations cannot reach: mulownadj's products are squares, LDL's quotients
+/// reciprocals.
+const SQUARE_NOTE: &str = "a square never rounds up onto a power of two: 2 ulps below is the closest ((2 - 2^-52)^2 \
+                           below 4; no double's square lies within 1.5 ulps below 2)";
+const RECIPROCAL_NOTE: &str =
+    "a reciprocal 1/g00 never rounds up onto a power of two: 2 ulps below is the closest (g00 = 1 + 2^-52)";
+
+/// The kernels, in registry order.
+pub static ROWS: &[Row] = &[
+    Row {
+        method: Method::SetSmall,
         id: "fndsa.fpu.set_small",
         symbol: "fndsa_fpu_set_small",
         computes: "d[i] = (double)s[i]",
@@ -205,6 +216,7 @@ static SPECS: [Spec; 16] = [
             Param::Logn,
         ],
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES,
         generate: generate_set_small,
         run: |fpu, input| {
@@ -212,9 +224,10 @@ static SPECS: [Spec; 16] = [
             fpu.set_small(input.logn, &mut d, &input.ints);
             vec![f64_bytes(&d)]
         },
+        rounds: Rounds::Exact,
     },
-    Spec {
-        kernel: Kernel::Round,
+    Row {
+        method: Method::Round,
         id: "fndsa.fpu.round",
         symbol: "fndsa_fpu_round",
         computes: "d[i] = round_ties_even(f[i]) as i64 (saturating)",
@@ -224,6 +237,7 @@ static SPECS: [Spec; 16] = [
             Param::Logn,
         ],
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES,
         generate: generate_round,
         run: |fpu, input| {
@@ -231,42 +245,60 @@ static SPECS: [Spec; 16] = [
             fpu.round(input.logn, &input.polys[0], &mut d);
             vec![d.iter().flat_map(|x| x.to_le_bytes()).collect()]
         },
+        rounds: Rounds::ToInteger {
+            steps: &[("f.round", Boundary::Tie)],
+            values: |input, seen| input.polys[0].iter().for_each(|&x| seen("f.round", x)),
+        },
     },
-    Spec {
-        kernel: Kernel::Add,
+    Row {
+        method: Method::Add,
         id: "fndsa.fpu.add",
         symbol: "fndsa_fpu_add",
         computes: "a += b",
-        params: &[poly("a", Dir::InOut, SIGNING, PLAIN), poly("b", Dir::In, SIGNING, PLAIN), Param::Logn],
+        params: A_PLUS_B,
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_add,
         run: |fpu, input| updated(input, |a, b| fpu.add(input.logn, a, b)),
+        rounds: Rounds::Ieee {
+            kinds: &[Kind::Add],
+            notes: &[],
+            elements: Some(|input, op| pairs(input).for_each(|(a, b)| op(fpu::Op::Add, a, b, a + b))),
+        },
     },
-    Spec {
-        kernel: Kernel::Sub,
+    Row {
+        method: Method::Sub,
         id: "fndsa.fpu.sub",
         symbol: "fndsa_fpu_sub",
         computes: "a -= b",
-        params: &[poly("a", Dir::InOut, SIGNING, PLAIN), poly("b", Dir::In, SIGNING, PLAIN), Param::Logn],
+        params: A_PLUS_B,
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_sub,
         run: |fpu, input| updated(input, |a, b| fpu.sub(input.logn, a, b)),
+        rounds: Rounds::Ieee {
+            kinds: &[Kind::Add],
+            notes: &[],
+            elements: Some(|input, op| pairs(input).for_each(|(a, b)| op(fpu::Op::Sub, a, b, a - b))),
+        },
     },
-    Spec {
-        kernel: Kernel::Neg,
+    Row {
+        method: Method::Neg,
         id: "fndsa.fpu.neg",
         symbol: "fndsa_fpu_neg",
         computes: "a = -a",
         params: &[poly("a", Dir::InOut, SIGNING, PLAIN), Param::Logn],
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES,
         generate: generate_one,
         run: |fpu, input| updated(input, |a, _| fpu.neg(input.logn, a)),
+        rounds: Rounds::Exact,
     },
-    Spec {
-        kernel: Kernel::MulConst,
+    Row {
+        method: Method::MulConst,
         id: "fndsa.fpu.mulconst",
         symbol: "fndsa_fpu_mulconst",
         computes: "a *= c",
@@ -276,45 +308,60 @@ static SPECS: [Spec; 16] = [
             Param::Scalars { names: &["c"], bounds: &[SIGNING], emu: EmuScalars::Words },
         ],
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_mulconst,
         run: |fpu, input| updated(input, |a, _| fpu.mulconst(input.logn, a, input.scalars[0])),
+        rounds: Rounds::Ieee {
+            kinds: &[Kind::Mul],
+            notes: &[],
+            elements: Some(|input, op| {
+                let c = input.scalars[0];
+                input.polys[0][..1 << input.logn].iter().for_each(|&a| op(fpu::Op::Mul, a, c, a * c));
+            }),
+        },
     },
-    Spec {
-        kernel: Kernel::Mul,
+    Row {
+        method: Method::Mul,
         id: "fndsa.fpu.mul",
         symbol: "fndsa_fpu_mul_fft",
         computes: "a *= b in FFT form",
         params: &[poly("a", Dir::InOut, SIGNING, FFT), poly("b", Dir::In, SIGNING, FFT), Param::Logn],
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_product,
         run: |fpu, input| updated(input, |a, b| fpu.mul_fft(input.logn, a, b)),
+        rounds: Rounds::Ieee { kinds: &[Kind::Add, Kind::Mul], notes: &[], elements: None },
     },
-    Spec {
-        kernel: Kernel::MulAdj,
+    Row {
+        method: Method::MulAdj,
         id: "fndsa.fpu.muladj",
         symbol: "fndsa_fpu_muladj_fft",
         computes: "a *= adj(b) in FFT form",
         params: &[poly("a", Dir::InOut, SIGNING, FFT), poly("b", Dir::In, SIGNING, FFT), Param::Logn],
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_product,
         run: |fpu, input| updated(input, |a, b| fpu.muladj_fft(input.logn, a, b)),
+        rounds: Rounds::Ieee { kinds: &[Kind::Add, Kind::Mul], notes: &[], elements: None },
     },
-    Spec {
-        kernel: Kernel::MulOwnAdj,
+    Row {
+        method: Method::MulOwnAdj,
         id: "fndsa.fpu.mulownadj",
         symbol: "fndsa_fpu_mulownadj_fft",
         computes: "a = a adj(a) in FFT form",
         params: &[poly("a", Dir::InOut, SIGNING, FFT), Param::Logn],
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_mulownadj,
         run: |fpu, input| updated(input, |a, _| fpu.mulownadj_fft(input.logn, a)),
+        rounds: Rounds::Ieee { kinds: &[Kind::Add, Kind::Mul], notes: &[("mul.carry", SQUARE_NOTE)], elements: None },
     },
-    Spec {
-        kernel: Kernel::Ldl,
+    Row {
+        method: Method::Ldl,
         id: "fndsa.fpu.ldl",
         symbol: "fndsa_fpu_ldl_fft",
         computes: "LDL of the 2x2 Gram matrix: g01 = adj(g01/g00), g11 -= |g01|^2/g00",
@@ -325,6 +372,15 @@ static SPECS: [Spec; 16] = [
             Param::Logn,
         ],
         requires: "g00 and g11 self-adjoint (imaginary halves zero), g00's real half positive",
+        precondition: |input| {
+            self_adjoint("g00", input.logn, &input.polys[0])?;
+            self_adjoint("g11", input.logn, &input.polys[2])?;
+            let hn = (1usize << input.logn) / 2;
+            match input.polys[0][..hn].iter().position(|&x| x <= 0.0) {
+                None => Ok(()),
+                Some(i) => Err(format!("g00[{i}] = {:e}: not positive", input.polys[0][i])),
+            }
+        },
         edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_ldl,
         run: |fpu, input| {
@@ -333,31 +389,40 @@ static SPECS: [Spec; 16] = [
             fpu.ldl_fft(input.logn, g00, &mut g01, &mut g11);
             vec![f64_bytes(&g01), f64_bytes(&g11)]
         },
+        rounds: Rounds::Ieee {
+            kinds: &[Kind::Add, Kind::Mul, Kind::Div],
+            notes: &[("div.carry", RECIPROCAL_NOTE)],
+            elements: None,
+        },
     },
-    Spec {
-        kernel: Kernel::Split,
+    Row {
+        method: Method::Split,
         id: "fndsa.fpu.split",
         symbol: "fndsa_fpu_split_fft",
         computes: "split in FFT form: f(x) = f0(x^2) + x f1(x^2)",
         params: &[out("f0", HALF_N, FFT), out("f1", HALF_N, FFT), poly("f", Dir::In, SIGNING, FFT), Param::Logn],
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES,
         generate: generate_one,
         run: |fpu, input| split(input, |f0, f1, f| fpu.split_fft(input.logn, f0, f1, f)),
+        rounds: Rounds::Ieee { kinds: &[Kind::Add, Kind::Mul], notes: &[], elements: None },
     },
-    Spec {
-        kernel: Kernel::SplitSelfadj,
+    Row {
+        method: Method::SplitSelfadj,
         id: "fndsa.fpu.split_selfadj",
         symbol: "fndsa_fpu_split_selfadj_fft",
         computes: "split of a self-adjoint polynomial in FFT form",
         params: &[out("f0", HALF_N, FFT), out("f1", HALF_N, FFT), poly("f", Dir::In, SIGNING, FFT), Param::Logn],
         requires: "f self-adjoint (imaginary half zero)",
+        precondition: |input| self_adjoint("f", input.logn, &input.polys[0]),
         edge_cases: POLY_EDGE_CASES,
         generate: generate_split_selfadj,
         run: |fpu, input| split(input, |f0, f1, f| fpu.split_selfadj_fft(input.logn, f0, f1, f)),
+        rounds: Rounds::Ieee { kinds: &[Kind::Add, Kind::Mul], notes: &[], elements: None },
     },
-    Spec {
-        kernel: Kernel::Merge,
+    Row {
+        method: Method::Merge,
         id: "fndsa.fpu.merge",
         symbol: "fndsa_fpu_merge_fft",
         computes: "merge in FFT form (inverse of split)",
@@ -368,6 +433,7 @@ static SPECS: [Spec; 16] = [
             Param::Logn,
         ],
         requires: "",
+        precondition: no_relation,
         edge_cases: POLY_EDGE_CASES + 1,
         generate: generate_merge,
         run: |fpu, input| {
@@ -375,9 +441,10 @@ static SPECS: [Spec; 16] = [
             fpu.merge_fft(input.logn, &mut f, &input.polys[0], &input.polys[1]);
             vec![f64_bytes(&f)]
         },
+        rounds: Rounds::Ieee { kinds: &[Kind::Add, Kind::Mul], notes: &[], elements: None },
     },
-    Spec {
-        kernel: Kernel::LeafSigma,
+    Row {
+        method: Method::LeafSigma,
         id: "fndsa.fpu.leaf_sigma",
         symbol: "fndsa_fpu_leaf_sigma",
         computes: "out = sqrt(d) * inv_sigma",
@@ -399,12 +466,14 @@ static SPECS: [Spec; 16] = [
             },
         ],
         requires: "inv_sigma one of signing's 1/sigma",
+        precondition: no_relation,
         edge_cases: LEAF_EDGE_CASES,
         generate: generate_leaf_sigma,
         run: |fpu, input| vec![f64_bytes(&[fpu.leaf_sigma(input.scalars[0], input.scalars[1])])],
+        rounds: Rounds::Ieee { kinds: &[Kind::Mul, Kind::Sqrt], notes: &[], elements: None },
     },
-    Spec {
-        kernel: Kernel::SamplerCentre,
+    Row {
+        method: Method::SamplerCentre,
         id: "fndsa.fpu.sampler_centre",
         symbol: "fndsa_fpu_sampler_centre",
         computes: "sampler centre: s = floor(mu), r = mu - s, dss = isigma^2/2, ccs_fx = fixed63(isigma sigma_min)",
@@ -417,15 +486,24 @@ static SPECS: [Spec; 16] = [
             },
         ],
         requires: "sigma_min one of signing's",
+        precondition: no_relation,
         edge_cases: 100,
         generate: generate_sampler_centre,
         run: |fpu, input| {
             let [mu, isigma, sigma_min] = input.scalars[..] else { unreachable!("three scalars") };
             vec![centre_bytes(&fpu.sampler_centre(mu, isigma, sigma_min))]
         },
+        rounds: Rounds::ToInteger {
+            steps: &[("mu.floor", Boundary::Integer), ("ccs.trunc", Boundary::Integer)],
+            values: |input, seen| {
+                let [mu, isigma, sigma_min] = input.scalars[..] else { unreachable!("three scalars") };
+                seen("mu.floor", mu);
+                seen("ccs.trunc", isigma * sigma_min * scaled(1, 63));
+            },
+        },
     },
-    Spec {
-        kernel: Kernel::SamplerExponent,
+    Row {
+        method: Method::SamplerExponent,
         id: "fndsa.fpu.sampler_exponent",
         symbol: "fndsa_fpu_sampler_exponent",
         computes: "Bernoulli exponent: x = (z - r)^2 dss - z0^2/(2 sigma0^2) = k ln2 + rem",
@@ -438,33 +516,165 @@ static SPECS: [Spec; 16] = [
             },
         ],
         requires: "c from sampler_centre; z = b + (2b - 1) z0 for a bit b",
+        precondition: no_relation,
         edge_cases: EXPONENT_EDGE_CASES,
         generate: generate_sampler_exponent,
         run: |fpu, input| {
             let centre = input.centre.as_ref().expect("a centre");
             vec![ber_bytes(&fpu.sampler_exponent(centre, input.ints[0], input.ints[1]))]
         },
+        rounds: Rounds::ToInteger {
+            steps: &[("k.trunc", Boundary::Integer), ("rem.trunc", Boundary::Integer)],
+            values: |input, seen| {
+                let c = input.centre.as_ref().expect("a centre");
+                let (z, z0) = (input.ints[0], input.ints[1]);
+                let d = f64::from(z) - c.r;
+                let x = d * d * c.dss - f64::from(z0 * z0) * INV_2SQRSIGMA0;
+                let q = x * INV_LOG2;
+                seen("k.trunc", q);
+                let rem = x - (q as i64) as f64 * LOG2;
+                seen("rem.trunc", rem * scaled(1, 63));
+            },
+        },
     },
 ];
 
-/// Bound-coverage steps: the values the kernels round to integers (native and soft-float alike), measured against
-/// the boundary where the result changes. The other kernels of the family round only as IEEE operations do.
-const STEP_ROUND: &str = "fndsa.fpu.round/f.round";
-const STEP_MU_FLOOR: &str = "fndsa.fpu.sampler_centre/mu.floor";
-const STEP_CCS_TRUNC: &str = "fndsa.fpu.sampler_centre/ccs.trunc";
-const STEP_K_TRUNC: &str = "fndsa.fpu.sampler_exponent/k.trunc";
-const STEP_REM_TRUNC: &str = "fndsa.fpu.sampler_exponent/rem.trunc";
+/// The first row serving `method`: the one a provider runs when schemes call `method`. A later row of the same
+/// method is another implementation of it (another build or schedule), registered and checked like any kernel.
+pub fn row(method: Method) -> &'static Row {
+    ROWS.iter().find(|r| r.method == method).unwrap_or_else(|| panic!("no row serves {method:?}"))
+}
 
-/// The IEEE roundings of the element-wise kernels: ties and carries into the next binade (their inputs' exponents,
-/// -476..=79, keep every result far from 2^-1022 and from overflow).
-const ADD_ROUNDING: rounding::Steps = rounding::Steps::normal("fndsa.fpu.add/add.tie", "fndsa.fpu.add/add.carry");
-const SUB_ROUNDING: rounding::Steps = rounding::Steps::normal("fndsa.fpu.sub/add.tie", "fndsa.fpu.sub/add.carry");
-const MULCONST_ROUNDING: rounding::Steps =
-    rounding::Steps::normal("fndsa.fpu.mulconst/mul.tie", "fndsa.fpu.mulconst/mul.carry");
+/// Which row and variant (soft-float: `true`) a registered id names.
+pub fn row_of(id: &str) -> Option<(&'static Row, bool)> {
+    ROWS.iter().flat_map(|r| [(r, false), (r, true)]).find(|&(r, emu)| r.variant_id(emu) == id)
+}
 
-/// The IEEE roundings of a composite kernel (its model `fpu::Reference` tells an observer every operation), one pair
-/// of steps per kind of operation it performs: `<id>/add.tie`, `add.carry` (sums and differences), `mul.*`, `div.*`,
-/// `sqrt.*`. Its values stay far from 2^-1022 and from overflow, as the element-wise kernels' do.
+pub(super) fn kernels() -> Vec<Kernel> {
+    ROWS.iter().flat_map(|row| [false, true].map(|emu| row.kernel(emu))).collect()
+}
+
+impl Row {
+    /// The registry id of the native (`emu == false`) or soft-float variant.
+    pub fn variant_id(&self, emu: bool) -> &'static str {
+        if emu { interned(format!("{}.emu", self.id)) } else { self.id }
+    }
+
+    /// The guest symbol of the native or soft-float variant.
+    pub fn variant_symbol(&self, emu: bool) -> &'static str {
+        if emu { interned(format!("{}_emu", self.symbol)) } else { self.symbol }
+    }
+
+    /// The registered kernel of the native or soft-float variant.
+    pub fn kernel(&'static self, emu: bool) -> Kernel {
+        Kernel::new(Fpu::new(self, emu))
+    }
+
+    /// The inputs of case `case`.
+    pub fn generate(&self, case: u64, rng: &mut CaseRng) -> Input {
+        (self.generate)(case, rng)
+    }
+
+    /// What the kernel computes on `input` with the kernels `fpu`, as the object code's output buffers.
+    pub fn run<F: FpuKernels>(&self, fpu: &mut F, input: &Input) -> Outcome {
+        Outcome { buffers: (self.run)(fpu, input), ret: None }
+    }
+
+    /// The reference of the kernel: `fpu::Reference` on the decoded arguments.
+    pub fn reference(&self, emu: bool, args: &[Arg]) -> Outcome {
+        self.run(&mut Reference, &self.input_of(emu, args))
+    }
+
+    /// The AAPCS arguments of a call of the native or soft-float variant on `input`.
+    pub fn args(&self, emu: bool, input: &Input) -> Vec<Arg> {
+        let mut polys = input.polys.iter();
+        let mut args = Vec::new();
+        for param in self.params {
+            match param {
+                Param::Poly { dir, .. } => {
+                    let bytes = f64_bytes(polys.next().expect("one polynomial per Poly argument"));
+                    args.push(if *dir == Dir::In { Arg::In(bytes) } else { Arg::InOut(bytes) });
+                }
+                Param::Out { elem, len, .. } => args.push(Arg::Out(elem.bytes() * count(*len, input.logn))),
+                Param::Ints { .. } => args.push(Arg::In(input.ints.iter().flat_map(|x| x.to_le_bytes()).collect())),
+                Param::Logn => args.push(Arg::U32(input.logn)),
+                Param::Scalars { emu: how, .. } => match (emu, how) {
+                    (false, _) => args.extend(input.scalars.iter().map(|&x| Arg::F64(x))),
+                    (true, EmuScalars::Array(_)) => args.push(Arg::In(f64_bytes(&input.scalars))),
+                    (true, EmuScalars::Words) => {
+                        let bits = input.scalars[0].to_bits();
+                        args.extend([Arg::U32(bits as u32), Arg::U32((bits >> 32) as u32)]);
+                    }
+                },
+                Param::IntScalars { .. } => args.extend(input.ints.iter().map(|&x| Arg::U32(x as u32))),
+                Param::Centre => args.push(Arg::In(centre_bytes(input.centre.as_ref().expect("a centre")))),
+                Param::OutStruct { bytes, .. } => args.push(Arg::Out(*bytes)),
+            }
+        }
+        args
+    }
+
+    /// The inverse of [`Row::args`].
+    pub fn input_of(&self, emu: bool, args: &[Arg]) -> Input {
+        let mut input = Input::default();
+        let mut next = args.iter();
+        let mut take = || next.next().expect("an argument per parameter");
+        for param in self.params {
+            match param {
+                Param::Poly { .. } => input.polys.push(bytes_f64(buffer(take()))),
+                Param::Out { .. } | Param::OutStruct { .. } => {
+                    take();
+                }
+                Param::Ints { .. } => {
+                    input.ints =
+                        buffer(take()).chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+                }
+                Param::Logn => input.logn = u32_arg(take()),
+                Param::Scalars { names, emu: how, .. } => {
+                    input.scalars = match (emu, how) {
+                        (false, _) => (0..names.len())
+                            .map(|_| match take() {
+                                Arg::F64(x) => *x,
+                                other => panic!("expected a double, got {other:?}"),
+                            })
+                            .collect(),
+                        (true, EmuScalars::Array(_)) => bytes_f64(buffer(take())),
+                        (true, EmuScalars::Words) => {
+                            let (lo, hi) = (u32_arg(take()), u32_arg(take()));
+                            vec![f64::from_bits(u64::from(lo) | u64::from(hi) << 32)]
+                        }
+                    }
+                }
+                Param::IntScalars { names, .. } => {
+                    input.ints = (0..names.len()).map(|_| u32_arg(take()) as i32).collect()
+                }
+                Param::Centre => input.centre = Some(centre_of(buffer(take()))),
+            }
+        }
+        input
+    }
+}
+
+fn no_relation(_: &Input) -> Result<(), String> {
+    Ok(())
+}
+
+/// `p` (of degree 2^logn, FFT form) is self-adjoint: its imaginary half is zero.
+fn self_adjoint(name: &str, logn: u32, p: &[f64]) -> Result<(), String> {
+    let hn = (1usize << logn) / 2;
+    match p[hn..].iter().position(|&x| x != 0.0) {
+        None => Ok(()),
+        Some(i) => Err(format!("{name}[{}] = {:e}: not self-adjoint", hn + i, p[hn + i])),
+    }
+}
+
+/// The element pairs (a[i], b[i]) of a call's first two polynomials, n of them.
+fn pairs(input: &Input) -> impl Iterator<Item = (f64, f64)> + '_ {
+    let n = 1 << input.logn;
+    input.polys[0][..n].iter().copied().zip(input.polys[1][..n].iter().copied())
+}
+
+/// The step names of IEEE roundings of some kinds of operation (`<id>/add.tie`...), as an observer uses them.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Roundings {
     add: Option<rounding::Steps>,
@@ -473,78 +683,56 @@ pub(super) struct Roundings {
     sqrt: Option<rounding::Steps>,
 }
 
-macro_rules! ieee {
-    ($id:literal, $kind:ident) => {
-        Some(rounding::Steps::normal(
-            concat!($id, "/", stringify!($kind), ".tie"),
-            concat!($id, "/", stringify!($kind), ".carry"),
-        ))
-    };
-}
-
-macro_rules! roundings {
-    ($id:literal: $($kind:ident)*) => {{
-        let mut r = Roundings { add: None, mul: None, div: None, sqrt: None };
-        $(r.$kind = ieee!($id, $kind);)*
-        r
-    }};
-}
-
-/// The roundings of the forward (`inverse` false) or inverse FFT (native and soft-float alike).
-pub(super) fn fft_roundings(inverse: bool) -> Roundings {
-    if inverse { roundings!("fndsa.fpu.ifft": add mul) } else { roundings!("fndsa.fpu.fft": add mul) }
-}
-
-impl Kernel {
-    /// The IEEE roundings the model observes (None: none, or observed apart by [`observe_roundings`]).
-    fn roundings(self) -> Option<Roundings> {
-        Some(match self {
-            Kernel::Mul => roundings!("fndsa.fpu.mul": add mul),
-            Kernel::MulAdj => roundings!("fndsa.fpu.muladj": add mul),
-            Kernel::MulOwnAdj => roundings!("fndsa.fpu.mulownadj": add mul),
-            Kernel::Ldl => roundings!("fndsa.fpu.ldl": add mul div),
-            Kernel::Split => roundings!("fndsa.fpu.split": add mul),
-            Kernel::SplitSelfadj => roundings!("fndsa.fpu.split_selfadj": add mul),
-            Kernel::Merge => roundings!("fndsa.fpu.merge": add mul),
-            Kernel::LeafSigma => roundings!("fndsa.fpu.leaf_sigma": mul sqrt),
-            _ => return None,
-        })
-    }
-}
-
 impl Roundings {
-    /// The declared steps, with what no operands reach.
-    pub(super) fn steps(self) -> Vec<Step> {
-        let pair = |s: Option<rounding::Steps>, notes: Option<(&'static str, &'static str)>| {
-            s.map(|s| {
-                let (tie, carry) = (Step::fp(s.tie, Boundary::Tie), Step::fp(s.carry, Boundary::Binade));
-                match notes {
-                    Some((t, c)) => [tie.note(t), carry.note(c)],
-                    None => [tie, carry],
-                }
-            })
+    /// The roundings of `kinds` of operation, named after the kernel `id`.
+    pub(super) fn new(id: &str, kinds: &[Kind]) -> Self {
+        let mut r = Roundings { add: None, mul: None, div: None, sqrt: None };
+        for &kind in kinds {
+            let (tie, carry, _) = kind.steps();
+            let steps = Some(rounding::Steps::normal(step_name(id, tie), step_name(id, carry)));
+            match kind {
+                Kind::Add => r.add = steps,
+                Kind::Mul => r.mul = steps,
+                Kind::Div => r.div = steps,
+                Kind::Sqrt => r.sqrt = steps,
+            }
+        }
+        r
+    }
+
+    /// Observes one operation under the steps of its kind, if declared.
+    fn observe(&self, op: fpu::Op, a: f64, b: f64, r: f64) {
+        let (steps, exact) = match op {
+            fpu::Op::Add => (self.add, rounding::Exact::Sum(a, b)),
+            fpu::Op::Sub => (self.add, rounding::Exact::Sum(a, -b)),
+            fpu::Op::Mul => (self.mul, rounding::Exact::Product(a, b)),
+            fpu::Op::Div => (self.div, rounding::Exact::Quotient(a, b)),
+            fpu::Op::Sqrt => (self.sqrt, rounding::Exact::Root(a)),
         };
-        [
-            pair(self.add, None),
-            pair(self.mul, None),
-            pair(self.div, Some((QUOTIENT_TIE_NOTE, QUOTIENT_CARRY_NOTE))),
-            pair(self.sqrt, Some((ROOT_TIE_NOTE, ROOT_CARRY_NOTE))),
-        ]
-        .into_iter()
-        .flatten()
-        .flatten()
-        .collect()
+        if let Some(steps) = steps {
+            rounding::observe(&steps, exact, r);
+        }
     }
 }
 
-/// The carries the composite kernels' operations cannot reach: mulownadj's products are squares, LDL's quotients
-/// reciprocals.
-const MULOWNADJ_SQUARE: &str = "fndsa.fpu.mulownadj/mul.carry";
-const SQUARE_NOTE: &str = "a square never rounds up onto a power of two: 2 ulps below is the closest ((2 - 2^-52)^2 \
-                           below 4; no double's square lies within 1.5 ulps below 2)";
-const LDL_RECIPROCAL: &str = "fndsa.fpu.ldl/div.carry";
-const RECIPROCAL_NOTE: &str =
-    "a reciprocal 1/g00 never rounds up onto a power of two: 2 ulps below is the closest (g00 = 1 + 2^-52)";
+/// The declared steps of the IEEE roundings of `kinds` of operation of kernel `id`, a tie and a carry each, with
+/// what no operands reach: the kind's own notes, then the kernel's `(step, note)`.
+pub(super) fn ieee_steps(id: &str, kinds: &[Kind], notes: &[(&str, &'static str)]) -> Vec<Step> {
+    let mut steps = Vec::new();
+    for &kind in kinds {
+        let (tie, carry, unreachable) = kind.steps();
+        let (tie_note, carry_note) = unreachable.unzip();
+        for (step, boundary, kind_note) in [(tie, Boundary::Tie, tie_note), (carry, Boundary::Binade, carry_note)] {
+            let note = notes.iter().find(|(name, _)| *name == step).map(|&(_, note)| note).or(kind_note);
+            let s = Step::fp(step_name(id, step), boundary);
+            steps.push(match note {
+                Some(note) => s.note(note),
+                None => s,
+            });
+        }
+    }
+    steps
+}
 
 thread_local! {
     /// The roundings of the composite kernel whose model runs on this thread, while a recording is on.
@@ -553,16 +741,8 @@ thread_local! {
 
 /// Forwards one operation of `fpu::Reference` to the steps of the kernel being observed.
 fn observe_op(op: fpu::Op, a: f64, b: f64, r: f64) {
-    let Some(k) = OBSERVED.with(Cell::get) else { return };
-    let (steps, exact) = match op {
-        fpu::Op::Add => (k.add, rounding::Exact::Sum(a, b)),
-        fpu::Op::Sub => (k.add, rounding::Exact::Sum(a, -b)),
-        fpu::Op::Mul => (k.mul, rounding::Exact::Product(a, b)),
-        fpu::Op::Div => (k.div, rounding::Exact::Quotient(a, b)),
-        fpu::Op::Sqrt => (k.sqrt, rounding::Exact::Root(a)),
-    };
-    if let Some(steps) = steps {
-        rounding::observe(&steps, exact, r);
+    if let Some(k) = OBSERVED.with(Cell::get) {
+        k.observe(op, a, b, r);
     }
 }
 
@@ -579,49 +759,6 @@ pub(super) fn observed<T>(roundings: Option<Roundings>, run: impl FnOnce() -> T)
     }
     let _restore = Restore(fpu::set_observer(Some(observe_op)), OBSERVED.with(|o| o.replace(Some(roundings))));
     run()
-}
-
-/// Observes the operands of the roundings to integers, computed as `fpu::Reference` computes them (same operations,
-/// same order), when a coverage recording is on.
-fn observe_roundings(kernel: Kernel, input: &Input) {
-    if !coverage::enabled() {
-        return;
-    }
-    let two63 = scaled(1, 63);
-    match kernel {
-        Kernel::Round => input.polys[0].iter().for_each(|&x| coverage::observe_fp(STEP_ROUND, Boundary::Tie, x)),
-        Kernel::SamplerCentre => {
-            let [mu, isigma, sigma_min] = input.scalars[..] else { unreachable!("three scalars") };
-            coverage::observe_fp(STEP_MU_FLOOR, Boundary::Integer, mu);
-            coverage::observe_fp(STEP_CCS_TRUNC, Boundary::Integer, isigma * sigma_min * two63);
-        }
-        Kernel::SamplerExponent => {
-            let c = input.centre.as_ref().expect("a centre");
-            let (z, z0) = (input.ints[0], input.ints[1]);
-            let d = f64::from(z) - c.r;
-            let x = d * d * c.dss - f64::from(z0 * z0) * INV_2SQRSIGMA0;
-            let q = x * INV_LOG2;
-            coverage::observe_fp(STEP_K_TRUNC, Boundary::Integer, q);
-            let rem = x - (q as i64) as f64 * LOG2;
-            coverage::observe_fp(STEP_REM_TRUNC, Boundary::Integer, rem * two63);
-        }
-        Kernel::Add | Kernel::Sub => {
-            let n = 1 << input.logn;
-            for (&a, &b) in input.polys[0][..n].iter().zip(&input.polys[1][..n]) {
-                match kernel {
-                    Kernel::Add => rounding::add(&ADD_ROUNDING, a, b),
-                    _ => rounding::sub(&SUB_ROUNDING, a, b),
-                };
-            }
-        }
-        Kernel::MulConst => {
-            let c = input.scalars[0];
-            input.polys[0][..1 << input.logn].iter().for_each(|&a| {
-                rounding::mul(&MULCONST_ROUNDING, a, c);
-            });
-        }
-        _ => {}
-    }
 }
 
 /// The buffer an in-place kernel updates (`a`, with `b` when there is one).
@@ -689,108 +826,53 @@ fn count(len: Len, logn: u32) -> usize {
     }
 }
 
-/// The AAPCS arguments of a call of `kernel` (native or `.emu`) on `input`.
-pub fn args(kernel: Kernel, emu: bool, input: &Input) -> Vec<Arg> {
-    let mut polys = input.polys.iter();
-    let mut args = Vec::new();
-    for param in kernel.spec().params {
-        match param {
-            Param::Poly { dir, .. } => {
-                let bytes = f64_bytes(polys.next().expect("one polynomial per Poly argument"));
-                args.push(if *dir == Dir::In { Arg::In(bytes) } else { Arg::InOut(bytes) });
-            }
-            Param::Out { elem, len, .. } => args.push(Arg::Out(elem.bytes() * count(*len, input.logn))),
-            Param::Ints { .. } => args.push(Arg::In(input.ints.iter().flat_map(|x| x.to_le_bytes()).collect())),
-            Param::Logn => args.push(Arg::U32(input.logn)),
-            Param::Scalars { emu: how, .. } => match (emu, how) {
-                (false, _) => args.extend(input.scalars.iter().map(|&x| Arg::F64(x))),
-                (true, EmuScalars::Array(_)) => args.push(Arg::In(f64_bytes(&input.scalars))),
-                (true, EmuScalars::Words) => {
-                    let bits = input.scalars[0].to_bits();
-                    args.extend([Arg::U32(bits as u32), Arg::U32((bits >> 32) as u32)]);
-                }
-            },
-            Param::IntScalars { .. } => args.extend(input.ints.iter().map(|&x| Arg::U32(x as u32))),
-            Param::Centre => args.push(Arg::In(centre_bytes(input.centre.as_ref().expect("a centre")))),
-            Param::OutStruct { bytes, .. } => args.push(Arg::Out(*bytes)),
-        }
-    }
-    args
-}
-
-/// The inverse of [`args`].
-pub fn input_of(kernel: Kernel, emu: bool, args: &[Arg]) -> Input {
-    let mut input = Input::default();
-    let mut next = args.iter();
-    let mut take = || next.next().expect("an argument per parameter");
-    for param in kernel.spec().params {
-        match param {
-            Param::Poly { .. } => input.polys.push(bytes_f64(buffer(take()))),
-            Param::Out { .. } | Param::OutStruct { .. } => {
-                take();
-            }
-            Param::Ints { .. } => {
-                input.ints = buffer(take()).chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
-            }
-            Param::Logn => input.logn = u32_arg(take()),
-            Param::Scalars { names, emu: how, .. } => {
-                input.scalars = match (emu, how) {
-                    (false, _) => (0..names.len())
-                        .map(|_| match take() {
-                            Arg::F64(x) => *x,
-                            other => panic!("expected a double, got {other:?}"),
-                        })
-                        .collect(),
-                    (true, EmuScalars::Array(_)) => bytes_f64(buffer(take())),
-                    (true, EmuScalars::Words) => {
-                        let (lo, hi) = (u32_arg(take()), u32_arg(take()));
-                        vec![f64::from_bits(u64::from(lo) | u64::from(hi) << 32)]
-                    }
-                }
-            }
-            Param::IntScalars { names, .. } => input.ints = (0..names.len()).map(|_| u32_arg(take()) as i32).collect(),
-            Param::Centre => input.centre = Some(centre_of(buffer(take()))),
-        }
-    }
-    input
-}
-
-/// What `kernel` computes on `input` with the kernels `fpu`, as the object code's output buffers.
-pub fn run<F: FpuKernels>(fpu: &mut F, kernel: Kernel, input: &Input) -> Outcome {
-    Outcome { buffers: (kernel.spec().run)(fpu, input), ret: None }
-}
-
-/// The reference of a registered kernel: `fpu::Reference` on the decoded arguments.
-pub fn reference(kernel: Kernel, emu: bool, args: &[Arg]) -> Outcome {
-    run(&mut Reference, kernel, &input_of(kernel, emu, args))
-}
-
-/// The inputs of case `case` of `kernel`.
-pub fn generate(kernel: Kernel, case: u64, rng: &mut CaseRng) -> Input {
-    (kernel.spec().generate)(case, rng)
-}
-
-/// Which kernel and variant a registered id names.
-pub fn kernel_of(id: &str) -> Option<(Kernel, bool)> {
-    Kernel::ALL.into_iter().flat_map(|k| [(k, false), (k, true)]).find(|&(k, emu)| k.id(emu) == id)
-}
-
-pub(super) fn kernels() -> Vec<Registered> {
-    Kernel::ALL.into_iter().flat_map(|kernel| [false, true].map(|emu| Registered::new(Fpu { kernel, emu }))).collect()
-}
-
-/// A kernel of the family, native or on the soft-float.
+/// A kernel of the family: a row, native or on the soft-float, with its names made once.
 struct Fpu {
-    kernel: Kernel,
+    row: &'static Row,
     emu: bool,
+    id: &'static str,
+    symbol: &'static str,
+    /// The row's IEEE roundings under their step names ([`Rounds::Ieee`]).
+    roundings: Option<Roundings>,
+    /// The row's roundings to integers: each step, its name and boundary ([`Rounds::ToInteger`]).
+    integers: Vec<(&'static str, &'static str, Boundary)>,
 }
 
 impl Fpu {
-    /// The C arguments of this variant, from the spec's parameters.
+    fn new(row: &'static Row, emu: bool) -> Self {
+        let (roundings, integers) = match row.rounds {
+            Rounds::Exact => (None, vec![]),
+            Rounds::Ieee { kinds, .. } => (Some(Roundings::new(row.id, kinds)), vec![]),
+            Rounds::ToInteger { steps, .. } => {
+                (None, steps.iter().map(|&(step, boundary)| (step, step_name(row.id, step), boundary)).collect())
+            }
+        };
+        Self { row, emu, id: row.variant_id(emu), symbol: row.variant_symbol(emu), roundings, integers }
+    }
+
+    /// Observes the roundings the model does not tell an observer itself, when a coverage recording is on.
+    fn observe_elements(&self, input: &Input) {
+        if !coverage::enabled() {
+            return;
+        }
+        match self.row.rounds {
+            Rounds::Ieee { elements: Some(elements), .. } => {
+                let roundings = self.roundings.expect("the roundings of an Ieee row");
+                elements(input, &mut |op, a, b, r| roundings.observe(op, a, b, r));
+            }
+            Rounds::ToInteger { values, .. } => values(input, &mut |step, x| {
+                let &(_, name, boundary) = self.integers.iter().find(|s| s.0 == step).expect("a declared step");
+                coverage::observe_fp(name, boundary, x);
+            }),
+            Rounds::Exact | Rounds::Ieee { elements: None, .. } => {}
+        }
+    }
+
+    /// The C arguments of this variant, from the row's parameters.
     fn arg_specs(&self) -> Vec<ArgSpec> {
         let double = if self.emu { Elem::U64 } else { Elem::F64 };
         let mut specs = Vec::new();
-        for param in self.kernel.spec().params {
+        for param in self.row.params {
             match *param {
                 Param::Poly { name, dir, len, bound, repr } => specs.push(
                     match dir {
@@ -837,16 +919,16 @@ impl Contract for Fpu {
     type Input = Input;
 
     fn describe(&self) -> Description {
-        let spec = self.kernel.spec();
+        let row = self.row;
         let how = if self.emu { "soft-float" } else { "native FP64" };
         Description {
-            id: self.kernel.id(self.emu),
-            symbol: self.kernel.symbol(self.emu),
+            id: self.id,
+            symbol: self.symbol,
             images: Images::Both,
-            summary: format!("FN-DSA signing {} ({how})", spec.computes),
-            computes: format!("{}: fpu::Reference, every bit", spec.computes),
-            requires: spec.requires.into(),
-            edge_cases: spec.edge_cases,
+            summary: format!("FN-DSA signing {} ({how})", row.computes),
+            computes: format!("{}: fpu::Reference, every bit", row.computes),
+            requires: row.requires.into(),
+            edge_cases: row.edge_cases,
             args: self.arg_specs(),
             returns: None,
             results: vec![],
@@ -854,20 +936,24 @@ impl Contract for Fpu {
     }
 
     fn generate(&self, case: u64, rng: &mut CaseRng) -> Input {
-        generate(self.kernel, case, rng)
+        self.row.generate(case, rng)
     }
 
     fn encode(&self, input: &Input) -> Vec<Arg> {
-        args(self.kernel, self.emu, input)
+        self.row.args(self.emu, input)
     }
 
     fn decode(&self, args: &[Arg]) -> Input {
-        input_of(self.kernel, self.emu, args)
+        self.row.input_of(self.emu, args)
     }
 
     fn reference(&self, input: &Input) -> Outcome {
-        observe_roundings(self.kernel, input);
-        observed(self.kernel.roundings(), || run(&mut Reference, self.kernel, input))
+        self.observe_elements(input);
+        let composite = match self.row.rounds {
+            Rounds::Ieee { elements: None, .. } => self.roundings,
+            _ => None,
+        };
+        observed(composite, || self.row.run(&mut Reference, input))
     }
 
     fn ways(&self) -> Ways<Self> {
@@ -875,47 +961,16 @@ impl Contract for Fpu {
     }
 
     fn coverage_steps(&self) -> Vec<Step> {
-        let integer = |name| Step::fp(name, Boundary::Integer);
-        let ieee = |s: rounding::Steps| vec![Step::fp(s.tie, Boundary::Tie), Step::fp(s.carry, Boundary::Binade)];
-        match self.kernel {
-            Kernel::Round => vec![Step::fp(STEP_ROUND, Boundary::Tie)],
-            Kernel::SamplerCentre => vec![integer(STEP_MU_FLOOR), integer(STEP_CCS_TRUNC)],
-            Kernel::SamplerExponent => vec![integer(STEP_K_TRUNC), integer(STEP_REM_TRUNC)],
-            Kernel::Add => ieee(ADD_ROUNDING),
-            Kernel::Sub => ieee(SUB_ROUNDING),
-            Kernel::MulConst => ieee(MULCONST_ROUNDING),
-            kernel => {
-                let steps = kernel.roundings().map(Roundings::steps).unwrap_or_default();
-                steps
-                    .into_iter()
-                    .map(|s| match s.name {
-                        MULOWNADJ_SQUARE => s.note(SQUARE_NOTE),
-                        LDL_RECIPROCAL => s.note(RECIPROCAL_NOTE),
-                        _ => s,
-                    })
-                    .collect()
+        match self.row.rounds {
+            Rounds::Ieee { kinds, notes, .. } => ieee_steps(self.row.id, kinds, notes),
+            Rounds::Exact | Rounds::ToInteger { .. } => {
+                self.integers.iter().map(|&(_, name, boundary)| Step::fp(name, boundary)).collect()
             }
         }
     }
 
     fn precondition(&self, input: &Input) -> Result<(), String> {
-        let hn = (1usize << input.logn) / 2;
-        let self_adjoint = |name: &str, p: &[f64]| match p[hn..].iter().position(|&x| x != 0.0) {
-            None => Ok(()),
-            Some(i) => Err(format!("{name}[{}] = {:e}: not self-adjoint", hn + i, p[hn + i])),
-        };
-        match self.kernel {
-            Kernel::Ldl => {
-                self_adjoint("g00", &input.polys[0])?;
-                self_adjoint("g11", &input.polys[2])?;
-                match input.polys[0][..hn].iter().position(|&x| x <= 0.0) {
-                    None => Ok(()),
-                    Some(i) => Err(format!("g00[{i}] = {:e}: not positive", input.polys[0][i])),
-                }
-            }
-            Kernel::SplitSelfadj => self_adjoint("f", &input.polys[0]),
-            _ => Ok(()),
-        }
+        (self.row.precondition)(input)
     }
 }
 
@@ -1341,17 +1396,19 @@ fn exponent_candidates() -> Vec<(f64, f64, i32, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Checked, case_rng, check_input_bounds, check_model};
+    use pqhelium_guest::backend::{BackendKind, Call, Limits};
 
     /// The last edge case of add, sub and mulconst puts a rounding on a tie and on a carry into the next binade
     /// (distance 0), inside the contract's bounds.
     #[test]
     fn the_element_wise_kernels_edge_cases_reach_ties_and_carries() {
-        for kernel in [Kernel::Add, Kernel::Sub, Kernel::MulConst] {
+        for method in [Method::Add, Method::Sub, Method::MulConst] {
             for emu in [false, true] {
-                let fpu = Fpu { kernel, emu };
+                let fpu = Fpu::new(row(method), emu);
                 let ((), seen) = coverage::record(|| {
-                    for case in 0..kernel.edge_cases() {
-                        let input = fpu.generate(case, &mut crate::case_rng(1, case));
+                    for case in 0..fpu.row.edge_cases {
+                        let input = fpu.generate(case, &mut case_rng(1, case));
                         fpu.precondition(&input).unwrap();
                         fpu.reference(&input);
                     }
@@ -1364,7 +1421,6 @@ mod tests {
             }
         }
     }
-    use crate::case_rng;
 
     /// The composite kernels' edge cases put every rounding they declare on a tie and on a carry, or as close as
     /// the operation comes (a root: 0 against its nearest to a tie, 1 ulp below a power of two; a square and a
@@ -1372,21 +1428,22 @@ mod tests {
     #[test]
     fn the_composite_kernels_edge_cases_reach_their_roundings_corners() {
         let closest = |name: &str| match name {
-            MULOWNADJ_SQUARE | LDL_RECIPROCAL => 2,
+            "fndsa.fpu.mulownadj/mul.carry" | "fndsa.fpu.ldl/div.carry" => 2,
             "fndsa.fpu.ldl/div.tie" | "fndsa.fpu.leaf_sigma/sqrt.carry" => 1,
             _ => 0,
         };
-        for kernel in [Kernel::Mul, Kernel::MulAdj, Kernel::MulOwnAdj, Kernel::Ldl, Kernel::Merge, Kernel::LeafSigma] {
-            let fpu = Fpu { kernel, emu: false };
+        let composite = [Method::Mul, Method::MulAdj, Method::MulOwnAdj, Method::Ldl, Method::Merge, Method::LeafSigma];
+        for method in composite {
+            let fpu = Fpu::new(row(method), false);
             let ((), seen) = coverage::record(|| {
-                for case in 0..kernel.edge_cases() {
+                for case in 0..fpu.row.edge_cases {
                     let input = fpu.generate(case, &mut case_rng(1, case));
                     fpu.precondition(&input).unwrap();
                     fpu.reference(&input);
                 }
             });
             let steps = fpu.coverage_steps();
-            assert!(steps.len() >= 4, "{kernel:?}");
+            assert!(steps.len() >= 4, "{method:?}");
             for step in steps {
                 assert_eq!(seen.get(step.name).map(|s| s.closest), Some(closest(step.name)), "{}", step.name);
             }
@@ -1396,26 +1453,27 @@ mod tests {
     /// Observing the model changes none of its results.
     #[test]
     fn observing_the_model_changes_nothing() {
-        for kernel in [Kernel::Mul, Kernel::Ldl, Kernel::Split, Kernel::Merge, Kernel::LeafSigma] {
+        for method in [Method::Mul, Method::Ldl, Method::Split, Method::Merge, Method::LeafSigma] {
+            let row = row(method);
             let mut observed = 0;
             for case in [15, 25, POLY_EDGE_CASES, 77] {
-                let input = generate(kernel, case, &mut case_rng(3, case));
-                let plain = run(&mut Reference, kernel, &input);
-                let (seen, recorded) = coverage::record(|| Fpu { kernel, emu: false }.reference(&input));
-                assert_eq!(seen, plain, "{kernel:?} {case}");
+                let input = row.generate(case, &mut case_rng(3, case));
+                let plain = row.run(&mut Reference, &input);
+                let (seen, recorded) = coverage::record(|| Fpu::new(row, false).reference(&input));
+                assert_eq!(seen, plain, "{method:?} {case}");
                 observed += recorded.iter().count();
             }
-            assert!(observed > 0, "{kernel:?}");
+            assert!(observed > 0, "{method:?}");
         }
     }
 
     #[test]
     fn args_and_input_of_are_inverse() {
-        for kernel in Kernel::ALL {
+        for row in ROWS {
             for emu in [false, true] {
-                for case in [0, 13, kernel.edge_cases(), kernel.edge_cases() + 5] {
-                    let input = generate(kernel, case, &mut case_rng(9, case));
-                    assert_eq!(input_of(kernel, emu, &args(kernel, emu, &input)), input, "{kernel:?}");
+                for case in [0, 13, row.edge_cases, row.edge_cases + 5] {
+                    let input = row.generate(case, &mut case_rng(9, case));
+                    assert_eq!(row.input_of(emu, &row.args(emu, &input)), input, "{}", row.id);
                 }
             }
         }
@@ -1423,21 +1481,80 @@ mod tests {
 
     #[test]
     fn edge_counts_match_the_edge_lists() {
-        assert_eq!(Kernel::LeafSigma.edge_cases(), leaf_edges().len() as u64);
-        assert_eq!(Kernel::SamplerCentre.edge_cases(), centre_edges().len() as u64);
-        assert_eq!(Kernel::SamplerExponent.edge_cases(), exponent_edges().len() as u64);
+        assert_eq!(row(Method::LeafSigma).edge_cases, leaf_edges().len() as u64);
+        assert_eq!(row(Method::SamplerCentre).edge_cases, centre_edges().len() as u64);
+        assert_eq!(row(Method::SamplerExponent).edge_cases, exponent_edges().len() as u64);
     }
 
+    /// Every row registers its native and soft-float kernels, in row order, and serves a method no other row does.
     #[test]
-    fn every_kernel_has_both_variants_in_order() {
+    fn every_row_has_both_variants_in_order() {
         let registered = kernels();
-        for (i, kernel) in Kernel::ALL.into_iter().enumerate() {
-            assert_eq!(SPECS[i].kernel, kernel, "SPECS in Kernel order");
-            assert_eq!(registered[2 * i].symbol, kernel.symbol(false));
-            assert_eq!(registered[2 * i + 1].symbol, kernel.symbol(true));
+        assert_eq!(registered.len(), 2 * ROWS.len());
+        for (i, row) in ROWS.iter().enumerate() {
+            assert_eq!(registered[2 * i].symbol, row.variant_symbol(false));
+            assert_eq!(registered[2 * i + 1].symbol, row.variant_symbol(true));
             assert_eq!(registered[2 * i + 1].id, format!("{}.emu", registered[2 * i].id));
-            assert_eq!(kernel_of(registered[2 * i + 1].id), Some((kernel, true)));
-            assert_eq!(kernel_of(registered[2 * i].id), Some((kernel, false)));
+            for (kernel, emu) in [(&registered[2 * i], false), (&registered[2 * i + 1], true)] {
+                let (found, variant) = row_of(kernel.id).expect("a row");
+                assert!(std::ptr::eq(found, row) && variant == emu, "{}", kernel.id);
+            }
+        }
+    }
+
+    /// A kernel from one row and nothing else: a row serving `add` under a new id, on the family's add object code,
+    /// is a kernel like the registered ones. Its cases keep their bounds, its coverage steps are named from its id and
+    /// reached, what the object code must produce is a + b in plain f64, and the object code produces it (unicorn).
+    #[test]
+    fn one_row_is_a_kernel() {
+        static SUM: Row = Row {
+            method: Method::Add,
+            id: "fndsa.fpu.test_sum",
+            symbol: "fndsa_fpu_add",
+            computes: "a += b",
+            params: A_PLUS_B,
+            requires: "",
+            precondition: no_relation,
+            edge_cases: POLY_EDGE_CASES + 1,
+            generate: generate_add,
+            run: |fpu, input| updated(input, |a, b| fpu.add(input.logn, a, b)),
+            rounds: Rounds::Ieee {
+                kinds: &[Kind::Add],
+                notes: &[],
+                elements: Some(|input, op| pairs(input).for_each(|(a, b)| op(fpu::Op::Add, a, b, a + b))),
+            },
+        };
+        assert!(crate::find(SUM.id).is_none(), "the row is not in the registry");
+        let double = |x: &[u8]| f64::from_bits(u64::from_le_bytes(x.try_into().unwrap()));
+        let mut unicorn = BackendKind::Unicorn.open(Limits::default()).expect("unicorn starts");
+        for emu in [false, true] {
+            let kernel = SUM.kernel(emu);
+            let names = if emu { ("fndsa.fpu.test_sum.emu", "fndsa_fpu_add_emu") } else { (SUM.id, SUM.symbol) };
+            assert_eq!((kernel.id, kernel.symbol), names);
+            assert_eq!(kernel.checked, Checked::TwoWay);
+            let names: Vec<&str> = kernel.coverage_steps().iter().map(|s| s.name).collect();
+            assert_eq!(names, ["fndsa.fpu.test_sum/add.tie", "fndsa.fpu.test_sum/add.carry"]);
+            let ((), seen) = coverage::record(|| {
+                for case in 0..SUM.edge_cases + 20 {
+                    let args = kernel.generate(case, &mut case_rng(5, case));
+                    assert_eq!(check_input_bounds(&kernel, &args), Ok(()), "case {case}");
+                    let (expected, failure) = check_model(&kernel, &args);
+                    assert!(failure.is_none(), "case {case}: {failure:?}");
+                    assert_eq!(kernel.expected(&args), expected, "case {case}");
+                    let [Arg::InOut(a), Arg::In(b), Arg::U32(logn)] = &args[..] else { panic!("a, b, logn") };
+                    assert_eq!(a.len(), 8 << logn);
+                    let sums = a
+                        .chunks_exact(8)
+                        .zip(b.chunks_exact(8))
+                        .flat_map(|(x, y)| (double(x) + double(y)).to_bits().to_le_bytes());
+                    assert_eq!(expected, Outcome { buffers: vec![sums.collect()], ret: None }, "case {case}");
+                    let output = unicorn.call(&Call::new(kernel.symbol, args.clone())).expect("the call completes");
+                    assert_eq!(kernel.outcome_of(&args, output), expected, "case {case} on unicorn");
+                }
+            });
+            for name in names {
+                assert_eq!(seen.get(name).map(|s| s.closest), Some(0), "{name}");
+            }
         }
     }
 }

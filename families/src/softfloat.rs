@@ -7,6 +7,10 @@
 //! ways: object code == host IEEE f64, bit for bit, with no separate model. Inputs stay in the documented domain (`softfloat.h`): operands zero or normal, exact results zero, at least
 //! 2^-1022 in magnitude or overflowing; conversions to i64 from [-2^63, 2^63).
 //!
+//! Each operation is one [`Op`] row of [`OPS`], everything about it in one place: id and symbol, operands, the host
+//! operation, the domain, its edge, corner and random operands, and the roundings whose bound coverage it reports
+//! (step names `<id>/<step>`, [`crate::step_name`]).
+//!
 //! Cases `0..EDGE_CASES` hold the edge operands (signed zeros, 1, powers of two, the extremes of the exponent range,
 //! ties at rounding boundaries, carries into the exponent, cancellation, values around integers, i64 extremes), the
 //! rest of those cases and every later case random operands biased to the domain.
@@ -15,16 +19,20 @@
 //! `fndsa.fpu.ifft`; `fft_emu.c`, the same on the soft-float, ids `*.emu`), checked two ways against
 //! `pqhelium_core::fndsa::fpu::Reference` (its order of operations is the definition), logn in 1..=10 as an argument.
 
-use pqhelium_core::fndsa::fpu::{FpuKernels, Reference};
-use pqhelium_sim::coverage::{self, Boundary, Step};
-use pqhelium_sim::rounding::{self, QUOTIENT_CARRY_NOTE, QUOTIENT_TIE_NOTE, ROOT_CARRY_NOTE, ROOT_TIE_NOTE, corners};
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
+use pqhelium_core::fndsa::fpu::{FpuKernels, Reference};
+use pqhelium_sim::coverage::{self, Boundary, Step};
+use pqhelium_sim::rounding::{
+    self, Exact, QUOTIENT_CARRY_NOTE, QUOTIENT_TIE_NOTE, ROOT_CARRY_NOTE, ROOT_TIE_NOTE, corners,
+};
 use rand::Rng;
 
-use super::fndsa_fpu::{self, LOGN};
+use super::fndsa_fpu::{self, Kind, LOGN, Roundings};
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, u32_arg,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, interned,
+    step_name, u32_arg,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -34,249 +42,344 @@ const BYTES: usize = 8 * BATCH;
 /// Cases reserved for the edge operands (room for `EDGE_CASES * BATCH` of them; the rest is random).
 pub const EDGE_CASES: u64 = 64;
 
-/// The operations, in registry order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Sqrt,
-    Neg,
-    Floor,
-    Trunc,
-    Rint,
-    FromI64,
-    ToI64Trunc,
-    ToI64Round,
-    ToI64Floor,
+/// One operation of the soft-float: everything its kernel's contract needs, in one row.
+pub struct Op {
+    pub id: &'static str,
+    pub symbol: &'static str,
+    computes: &'static str,
+    /// The operands' element type and bound (each operand; relations between them are `domain`'s).
+    operand: (Elem, Bound),
+    requires: &'static str,
+    result: Elem,
+    /// Two operands, `a` and `b`; else `a` alone.
+    pub binary: bool,
+    /// The host's IEEE binary64 result on (a, b), as a 64-bit word: the reference.
+    eval: fn(u64, u64) -> u64,
+    /// Whether operands (x, y) with the result r, as doubles, are inside the documented domain of the soft-float.
+    domain: fn(f64, f64, f64) -> bool,
+    /// The edge operands (`b` 0 for one operand), the domain keeping its own.
+    edges: fn() -> Vec<(u64, u64)>,
+    /// Operands on the corners of the IEEE rounding ([`corner_pairs`]), the domain keeping its own.
+    corners: fn() -> Vec<(f64, f64)>,
+    /// One random draw of operands, the domain keeping its own.
+    random: fn(&mut CaseRng) -> (u64, u64),
+    /// The bound-coverage step of a rounding to an integral value: each operand's distance to the boundary where
+    /// the result changes (an integer for floor and trunc, a tie for round-to-nearest).
+    to_integral: Option<(&'static str, Boundary)>,
+    /// The IEEE rounding of the exact result, for the operations that round one.
+    rounded: Option<Rounded>,
 }
 
-impl Op {
-    pub const ALL: [Op; 13] = [
-        Op::Add,
-        Op::Sub,
-        Op::Mul,
-        Op::Div,
-        Op::Sqrt,
-        Op::Neg,
-        Op::Floor,
-        Op::Trunc,
-        Op::Rint,
-        Op::FromI64,
-        Op::ToI64Trunc,
-        Op::ToI64Round,
-        Op::ToI64Floor,
-    ];
+/// The IEEE rounding of an operation's exact result, reported as the steps `round.tie` and `round.carry` (carries
+/// into the next binade), and where results reach them `round.underflow` (the least normal magnitude) and
+/// `round.overflow`.
+#[derive(Clone, Copy)]
+struct Rounded {
+    /// The exact operation whose rounding gives the result on (a, b).
+    exact: fn(u64, u64) -> Exact,
+    /// Whether the results reach the ends of the normal range (observed as steps of their own).
+    range_ends: bool,
+    /// Why no operands put the rounding exactly on a tie and on a carry (`None`: some do).
+    unreachable: Option<(&'static str, &'static str)>,
+    /// Why no result in the domain is 2^-1022 itself (`None`: some are).
+    underflow_note: Option<&'static str>,
+}
 
-    pub fn binary(self) -> bool {
-        matches!(self, Op::Add | Op::Sub | Op::Mul | Op::Div)
-    }
+/// The requirement of the binary operations.
+const ROUNDED_REQUIRES: &str = "exact result a[i] op b[i] zero, >= 2^-1022 in magnitude, or overflowing (no result \
+                                rounded from below 2^-1022); no division by zero";
+const ZERO_OR_NORMAL: (Elem, Bound) = (Elem::U64, Bound::ZERO_OR_NORMAL);
+/// To int64_t: the bound's magnitudes below 2^64 cut to [-2^63, 2^63) by the domain.
+const TO_I64: (Elem, Bound) = (Elem::U64, Bound::float(-1022, 64));
+const TO_I64_REQUIRES: &str = "a[i] in [-2^63, 2^63)";
+const PRODUCT_UNDERFLOW_NOTE: &str =
+    "the domain excludes products and quotients equal to 2^-1022: 1 ulp above is the closest";
 
-    /// The host's IEEE binary64 result, as a 64-bit word.
-    pub fn eval(self, a: u64, b: u64) -> u64 {
-        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-        match self {
-            Op::Add => (x + y).to_bits(),
-            Op::Sub => (x - y).to_bits(),
-            Op::Mul => (x * y).to_bits(),
-            Op::Div => (x / y).to_bits(),
-            Op::Sqrt => x.sqrt().to_bits(),
-            Op::Neg => (-x).to_bits(),
-            Op::Floor => x.floor().to_bits(),
-            Op::Trunc => x.trunc().to_bits(),
-            Op::Rint => x.round_ties_even().to_bits(),
-            Op::FromI64 => (a as i64 as f64).to_bits(),
-            Op::ToI64Trunc => x as i64 as u64,
-            Op::ToI64Round => x.round_ties_even() as i64 as u64,
-            Op::ToI64Floor => x.floor() as i64 as u64,
-        }
-    }
+/// The operations, in registry order.
+pub static OPS: &[Op] = &[
+    Op {
+        id: "fndsa.emu.f64.add",
+        symbol: "fndsa_emu_f64_add",
+        computes: "r[i] = a[i] + b[i], roundTiesToEven",
+        operand: ZERO_OR_NORMAL,
+        requires: ROUNDED_REQUIRES,
+        result: Elem::U64,
+        binary: true,
+        eval: |a, b| bits(float(a) + float(b)),
+        domain: rounded_domain,
+        edges: || binary_edges(sum_ties(false)),
+        corners: sum_corners,
+        random: random_operands,
+        to_integral: None,
+        rounded: Some(Rounded {
+            exact: |a, b| Exact::Sum(float(a), float(b)),
+            range_ends: true,
+            unreachable: None,
+            underflow_note: None,
+        }),
+    },
+    Op {
+        id: "fndsa.emu.f64.sub",
+        symbol: "fndsa_emu_f64_sub",
+        computes: "r[i] = a[i] - b[i], roundTiesToEven",
+        operand: ZERO_OR_NORMAL,
+        requires: ROUNDED_REQUIRES,
+        result: Elem::U64,
+        binary: true,
+        eval: |a, b| bits(float(a) - float(b)),
+        domain: rounded_domain,
+        edges: || binary_edges(sum_ties(true)),
+        corners: || sum_corners().into_iter().map(|(a, b)| (a, -b)).collect(),
+        random: random_operands,
+        to_integral: None,
+        rounded: Some(Rounded {
+            exact: |a, b| Exact::Sum(float(a), -float(b)),
+            range_ends: true,
+            unreachable: None,
+            underflow_note: None,
+        }),
+    },
+    Op {
+        id: "fndsa.emu.f64.mul",
+        symbol: "fndsa_emu_f64_mul",
+        computes: "r[i] = a[i] * b[i], roundTiesToEven",
+        operand: ZERO_OR_NORMAL,
+        requires: ROUNDED_REQUIRES,
+        result: Elem::U64,
+        binary: true,
+        eval: |a, b| bits(float(a) * float(b)),
+        domain: |x, y, r| rounded_domain(x, y, r) && !underflows(x, r),
+        edges: || binary_edges(product_ties()),
+        corners: product_corners,
+        random: random_operands,
+        to_integral: None,
+        rounded: Some(Rounded {
+            exact: |a, b| Exact::Product(float(a), float(b)),
+            range_ends: true,
+            unreachable: None,
+            underflow_note: Some(PRODUCT_UNDERFLOW_NOTE),
+        }),
+    },
+    Op {
+        id: "fndsa.emu.f64.div",
+        symbol: "fndsa_emu_f64_div",
+        computes: "r[i] = a[i] / b[i], roundTiesToEven",
+        operand: ZERO_OR_NORMAL,
+        requires: ROUNDED_REQUIRES,
+        result: Elem::U64,
+        binary: true,
+        eval: |a, b| bits(float(a) / float(b)),
+        domain: |x, y, r| y != 0.0 && rounded_domain(x, y, r) && !underflows(x, r),
+        edges: || binary_edges(quotient_ties()),
+        corners: quotient_corners,
+        random: random_operands,
+        to_integral: None,
+        rounded: Some(Rounded {
+            exact: |a, b| Exact::Quotient(float(a), float(b)),
+            range_ends: true,
+            unreachable: Some((QUOTIENT_TIE_NOTE, QUOTIENT_CARRY_NOTE)),
+            underflow_note: Some(PRODUCT_UNDERFLOW_NOTE),
+        }),
+    },
+    Op {
+        id: "fndsa.emu.f64.sqrt",
+        symbol: "fndsa_emu_f64_sqrt",
+        computes: "r[i] = sqrt(a[i]), roundTiesToEven",
+        operand: (Elem::U64, Bound::Float { zero: true, min_exp: -1022, max_exp: 1024, nonnegative: true }),
+        requires: "",
+        result: Elem::U64,
+        binary: false,
+        eval: |a, _| bits(float(a).sqrt()),
+        domain: |x, _, _| zero_or_normal(x) && x >= 0.0,
+        edges: || unary(sqrt_edges()),
+        corners: root_corners,
+        random: |rng| {
+            let a = random_double(rng) & !SIGN;
+            if rng.r#gen() { (a, 0) } else { (bits(float(a).sqrt().powi(2)), 0) }
+        },
+        to_integral: None,
+        rounded: Some(Rounded {
+            exact: |a, _| Exact::Root(float(a)),
+            range_ends: false,
+            unreachable: Some((ROOT_TIE_NOTE, ROOT_CARRY_NOTE)),
+            underflow_note: None,
+        }),
+    },
+    Op {
+        id: "fndsa.emu.f64.neg",
+        symbol: "fndsa_emu_f64_neg",
+        computes: "r[i] = -a[i] (sign flip)",
+        operand: (Elem::U64, Bound::Any),
+        requires: "",
+        result: Elem::U64,
+        binary: false,
+        eval: |a, _| bits(-float(a)),
+        domain: |_, _, _| true,
+        edges: || {
+            let mut v = binary_magnitudes();
+            v.extend([0x7FF0_0000_0000_0000, 0x7FF8_0000_0000_0000, 0x7FF0_0000_0000_0001, 1, 0x000F_FFFF_FFFF_FFFF]);
+            v.iter().flat_map(|&m| [(m, 0), (m ^ SIGN, 0)]).collect()
+        },
+        corners: Vec::new,
+        random: |rng| (rng.r#gen(), 0),
+        to_integral: None,
+        rounded: None,
+    },
+    Op {
+        id: "fndsa.emu.f64.floor",
+        symbol: "fndsa_emu_f64_floor",
+        computes: "r[i] = floor(a[i])",
+        operand: ZERO_OR_NORMAL,
+        requires: "",
+        result: Elem::U64,
+        binary: false,
+        eval: |a, _| bits(float(a).floor()),
+        domain: |x, _, _| zero_or_normal(x),
+        edges: || unary(integral_edges()),
+        corners: Vec::new,
+        random: random_integral,
+        to_integral: Some(("operand.floor", Boundary::Integer)),
+        rounded: None,
+    },
+    Op {
+        id: "fndsa.emu.f64.trunc",
+        symbol: "fndsa_emu_f64_trunc",
+        computes: "r[i] = trunc(a[i])",
+        operand: ZERO_OR_NORMAL,
+        requires: "",
+        result: Elem::U64,
+        binary: false,
+        eval: |a, _| bits(float(a).trunc()),
+        domain: |x, _, _| zero_or_normal(x),
+        edges: || unary(integral_edges()),
+        corners: Vec::new,
+        random: random_integral,
+        to_integral: Some(("operand.trunc", Boundary::Integer)),
+        rounded: None,
+    },
+    Op {
+        id: "fndsa.emu.f64.rint",
+        symbol: "fndsa_emu_f64_rint",
+        computes: "r[i] = a[i] rounded to the nearest integer, ties to even",
+        operand: ZERO_OR_NORMAL,
+        requires: "",
+        result: Elem::U64,
+        binary: false,
+        eval: |a, _| bits(float(a).round_ties_even()),
+        domain: |x, _, _| zero_or_normal(x),
+        edges: || unary(integral_edges()),
+        corners: Vec::new,
+        random: random_integral,
+        to_integral: Some(("operand.round", Boundary::Tie)),
+        rounded: None,
+    },
+    Op {
+        id: "fndsa.emu.f64.from_i64",
+        symbol: "fndsa_emu_f64_from_i64",
+        computes: "r[i] = a[i] as binary64, roundTiesToEven",
+        operand: (Elem::I64, Bound::Any),
+        requires: "",
+        result: Elem::U64,
+        binary: false,
+        eval: |a, _| bits(a as i64 as f64),
+        domain: |_, _, _| true,
+        edges: || unary(integer_edges()),
+        corners: Vec::new,
+        random: |rng| (random_integer(rng), 0),
+        to_integral: None,
+        rounded: Some(Rounded {
+            exact: |a, _| Exact::Integer(a as i64),
+            range_ends: false,
+            unreachable: None,
+            underflow_note: None,
+        }),
+    },
+    Op {
+        id: "fndsa.emu.f64.to_i64_trunc",
+        symbol: "fndsa_emu_f64_to_i64_trunc",
+        computes: "r[i] = a[i] rounded toward zero",
+        operand: TO_I64,
+        requires: TO_I64_REQUIRES,
+        result: Elem::I64,
+        binary: false,
+        eval: |a, _| float(a) as i64 as u64,
+        domain: to_i64_domain,
+        edges: || unary(integral_edges()),
+        corners: Vec::new,
+        random: random_integral,
+        to_integral: Some(("operand.trunc", Boundary::Integer)),
+        rounded: None,
+    },
+    Op {
+        id: "fndsa.emu.f64.to_i64_round",
+        symbol: "fndsa_emu_f64_to_i64_round",
+        computes: "r[i] = a[i] rounded to nearest, ties to even",
+        operand: TO_I64,
+        requires: TO_I64_REQUIRES,
+        result: Elem::I64,
+        binary: false,
+        eval: |a, _| float(a).round_ties_even() as i64 as u64,
+        domain: to_i64_domain,
+        edges: || unary(integral_edges()),
+        corners: Vec::new,
+        random: random_integral,
+        to_integral: Some(("operand.round", Boundary::Tie)),
+        rounded: None,
+    },
+    Op {
+        id: "fndsa.emu.f64.to_i64_floor",
+        symbol: "fndsa_emu_f64_to_i64_floor",
+        computes: "r[i] = a[i] rounded toward minus infinity",
+        operand: TO_I64,
+        requires: TO_I64_REQUIRES,
+        result: Elem::I64,
+        binary: false,
+        eval: |a, _| float(a).floor() as i64 as u64,
+        domain: to_i64_domain,
+        edges: || unary(integral_edges()),
+        corners: Vec::new,
+        random: random_integral,
+        to_integral: Some(("operand.floor", Boundary::Integer)),
+        rounded: None,
+    },
+];
 
-    /// Whether `(a, b)` is inside the documented domain of the soft-float.
-    pub fn in_domain(self, a: u64, b: u64) -> bool {
-        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-        let zero_or_normal = |v: f64| v == 0.0 || v.is_normal();
-        match self {
-            Op::Neg | Op::FromI64 => true,
-            Op::Floor | Op::Trunc | Op::Rint => zero_or_normal(x),
-            Op::ToI64Trunc | Op::ToI64Round | Op::ToI64Floor => zero_or_normal(x) && (-TWO63..TWO63).contains(&x),
-            Op::Sqrt => zero_or_normal(x) && (x >= 0.0),
-            Op::Add | Op::Sub | Op::Mul | Op::Div => {
-                let r = f64::from_bits(self.eval(a, b));
-                let inputs = zero_or_normal(x) && zero_or_normal(y) && !(self == Op::Div && y == 0.0);
-                let result = r.is_infinite() || zero_or_normal(r);
-                // mul/div: no underflow to zero, and no result rounded up to 2^-1022 from below (there the IEEE
-                // rounding happens on the subnormal grid); add/sub results below 2^-1022 are exact subnormals.
-                let underflow =
-                    matches!(self, Op::Mul | Op::Div) && x != 0.0 && (r == 0.0 || r.abs() == f64::MIN_POSITIVE);
-                inputs && result && !underflow
-            }
-        }
-    }
+/// The operation registered as `id`.
+pub fn op(id: &str) -> &'static Op {
+    OPS.iter().find(|op| op.id == id).unwrap_or_else(|| panic!("no soft-float operation {id}"))
 }
 
 const TWO63: f64 = 9223372036854775808.0;
 
-impl Op {
-    /// The bound-coverage step of a rounding to an integral value: each operand's distance to the boundary where
-    /// the result changes (an integer for floor and trunc, a tie for round-to-nearest).
-    fn rounding_step(self) -> Option<(&'static str, Boundary)> {
-        Some(match self {
-            Op::Floor => ("fndsa.emu.f64.floor/operand.floor", Boundary::Integer),
-            Op::Trunc => ("fndsa.emu.f64.trunc/operand.trunc", Boundary::Integer),
-            Op::Rint => ("fndsa.emu.f64.rint/operand.round", Boundary::Tie),
-            Op::ToI64Trunc => ("fndsa.emu.f64.to_i64_trunc/operand.trunc", Boundary::Integer),
-            Op::ToI64Round => ("fndsa.emu.f64.to_i64_round/operand.round", Boundary::Tie),
-            Op::ToI64Floor => ("fndsa.emu.f64.to_i64_floor/operand.floor", Boundary::Integer),
-            _ => return None,
-        })
-    }
-
-    /// The bound-coverage steps of an IEEE rounding of the exact result (ties, carries into the next binade, the
-    /// least normal result and overflow), for the operations that round one.
-    fn ieee_steps(self) -> Option<rounding::Steps> {
-        macro_rules! steps {
-            ($id:literal, $edges:expr) => {{
-                let (underflow, overflow) = $edges;
-                rounding::Steps {
-                    tie: concat!($id, "/round.tie"),
-                    carry: concat!($id, "/round.carry"),
-                    underflow: underflow.then_some(concat!($id, "/round.underflow")),
-                    overflow: overflow.then_some(concat!($id, "/round.overflow")),
-                }
-            }};
-        }
-        Some(match self {
-            Op::Add => steps!("fndsa.emu.f64.add", (true, true)),
-            Op::Sub => steps!("fndsa.emu.f64.sub", (true, true)),
-            Op::Mul => steps!("fndsa.emu.f64.mul", (true, true)),
-            Op::Div => steps!("fndsa.emu.f64.div", (true, true)),
-            Op::Sqrt => steps!("fndsa.emu.f64.sqrt", (false, false)),
-            Op::FromI64 => steps!("fndsa.emu.f64.from_i64", (false, false)),
-            _ => return None,
-        })
-    }
-
-    /// The exact operation whose rounding gives the result on (a, b).
-    fn exact(self, a: u64, b: u64) -> rounding::Exact {
-        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-        match self {
-            Op::Add => rounding::Exact::Sum(x, y),
-            Op::Sub => rounding::Exact::Sum(x, -y),
-            Op::Mul => rounding::Exact::Product(x, y),
-            Op::Div => rounding::Exact::Quotient(x, y),
-            Op::Sqrt => rounding::Exact::Root(x),
-            _ => rounding::Exact::Integer(a as i64),
-        }
-    }
-
-    /// The declared steps of the IEEE rounding, with what valid operands cannot reach.
-    fn ieee_coverage_steps(self) -> Vec<Step> {
-        let Some(steps) = self.ieee_steps() else { return vec![] };
-        let tie = Step::fp(steps.tie, Boundary::Tie);
-        let carry = Step::fp(steps.carry, Boundary::Binade);
-        let (tie, carry) = match self {
-            Op::Div => (tie.note(QUOTIENT_TIE_NOTE), carry.note(QUOTIENT_CARRY_NOTE)),
-            Op::Sqrt => (tie.note(ROOT_TIE_NOTE), carry.note(ROOT_CARRY_NOTE)),
-            _ => (tie, carry),
-        };
-        let mut v = vec![tie, carry];
-        if let Some(name) = steps.underflow {
-            let step = Step::fp(name, Boundary::Binade);
-            v.push(if matches!(self, Op::Mul | Op::Div) {
-                step.note("the domain excludes products and quotients equal to 2^-1022: 1 ulp above is the closest")
-            } else {
-                step
-            });
-        }
-        if let Some(name) = steps.overflow {
-            v.push(Step::fp(name, Boundary::Binade));
-        }
-        v
-    }
+fn zero_or_normal(v: f64) -> bool {
+    v == 0.0 || v.is_normal()
 }
 
-/// What the contract says of an operation: id and symbol, what it computes, and its operands.
-struct OpSpec {
-    id: &'static str,
-    symbol: &'static str,
-    computes: &'static str,
-    /// The operands' element type and bound (each operand; relations between them are `in_domain`'s).
-    operand: (Elem, Bound),
-    requires: &'static str,
-    result: Elem,
+/// The domain of the operations that round an exact result: operands zero or normal, the result zero, normal or
+/// infinite (add and sub results below 2^-1022 are exact subnormals, outside it too).
+fn rounded_domain(x: f64, y: f64, r: f64) -> bool {
+    zero_or_normal(x) && zero_or_normal(y) && (r.is_infinite() || zero_or_normal(r))
+}
+
+/// A product or quotient that underflows to zero, or rounds up to 2^-1022 from below (there the IEEE rounding
+/// happens on the subnormal grid): outside the domain.
+fn underflows(x: f64, r: f64) -> bool {
+    x != 0.0 && (r == 0.0 || r.abs() == f64::MIN_POSITIVE)
+}
+
+fn to_i64_domain(x: f64, _: f64, _: f64) -> bool {
+    zero_or_normal(x) && (-TWO63..TWO63).contains(&x)
 }
 
 impl Op {
-    fn spec(self) -> OpSpec {
-        let binary = |id, symbol, computes| OpSpec {
-            id,
-            symbol,
-            computes,
-            operand: (Elem::U64, Bound::ZERO_OR_NORMAL),
-            requires: "exact result a[i] op b[i] zero, >= 2^-1022 in magnitude, or overflowing (no result rounded \
-                       from below 2^-1022); no division by zero",
-            result: Elem::U64,
-        };
-        let rounding = |id, symbol, computes, result| OpSpec {
-            id,
-            symbol,
-            computes,
-            operand: (Elem::U64, Bound::ZERO_OR_NORMAL),
-            requires: "",
-            result,
-        };
-        // To int64_t: the bound's magnitudes below 2^64 cut to [-2^63, 2^63) by `in_domain`.
-        let to_i64 = |id, symbol, computes| OpSpec {
-            operand: (Elem::U64, Bound::float(-1022, 64)),
-            requires: "a[i] in [-2^63, 2^63)",
-            ..rounding(id, symbol, computes, Elem::I64)
-        };
-        match self {
-            Op::Add => binary("fndsa.emu.f64.add", "fndsa_emu_f64_add", "r[i] = a[i] + b[i], roundTiesToEven"),
-            Op::Sub => binary("fndsa.emu.f64.sub", "fndsa_emu_f64_sub", "r[i] = a[i] - b[i], roundTiesToEven"),
-            Op::Mul => binary("fndsa.emu.f64.mul", "fndsa_emu_f64_mul", "r[i] = a[i] * b[i], roundTiesToEven"),
-            Op::Div => binary("fndsa.emu.f64.div", "fndsa_emu_f64_div", "r[i] = a[i] / b[i], roundTiesToEven"),
-            Op::Sqrt => OpSpec {
-                operand: (Elem::U64, Bound::Float { zero: true, min_exp: -1022, max_exp: 1024, nonnegative: true }),
-                ..rounding("fndsa.emu.f64.sqrt", "fndsa_emu_f64_sqrt", "r[i] = sqrt(a[i]), roundTiesToEven", Elem::U64)
-            },
-            Op::Neg => OpSpec {
-                operand: (Elem::U64, Bound::Any),
-                ..rounding("fndsa.emu.f64.neg", "fndsa_emu_f64_neg", "r[i] = -a[i] (sign flip)", Elem::U64)
-            },
-            Op::Floor => rounding("fndsa.emu.f64.floor", "fndsa_emu_f64_floor", "r[i] = floor(a[i])", Elem::U64),
-            Op::Trunc => rounding("fndsa.emu.f64.trunc", "fndsa_emu_f64_trunc", "r[i] = trunc(a[i])", Elem::U64),
-            Op::Rint => rounding(
-                "fndsa.emu.f64.rint",
-                "fndsa_emu_f64_rint",
-                "r[i] = a[i] rounded to the nearest integer, ties to even",
-                Elem::U64,
-            ),
-            Op::FromI64 => OpSpec {
-                operand: (Elem::I64, Bound::Any),
-                ..rounding(
-                    "fndsa.emu.f64.from_i64",
-                    "fndsa_emu_f64_from_i64",
-                    "r[i] = a[i] as binary64, roundTiesToEven",
-                    Elem::U64,
-                )
-            },
-            Op::ToI64Trunc => {
-                to_i64("fndsa.emu.f64.to_i64_trunc", "fndsa_emu_f64_to_i64_trunc", "r[i] = a[i] rounded toward zero")
-            }
-            Op::ToI64Round => to_i64(
-                "fndsa.emu.f64.to_i64_round",
-                "fndsa_emu_f64_to_i64_round",
-                "r[i] = a[i] rounded to nearest, ties to even",
-            ),
-            Op::ToI64Floor => to_i64(
-                "fndsa.emu.f64.to_i64_floor",
-                "fndsa_emu_f64_to_i64_floor",
-                "r[i] = a[i] rounded toward minus infinity",
-            ),
-        }
+    /// The host's IEEE binary64 result, as a 64-bit word.
+    fn eval(&self, a: u64, b: u64) -> u64 {
+        (self.eval)(a, b)
+    }
+
+    /// Whether `(a, b)` is inside the documented domain of the soft-float.
+    fn in_domain(&self, a: u64, b: u64) -> bool {
+        (self.domain)(float(a), float(b), float(self.eval(a, b)))
     }
 }
 
@@ -285,19 +388,42 @@ fn repr(elem: Elem) -> &'static str {
     if elem == Elem::I64 { "int64" } else { "ieee754" }
 }
 
+/// The FN-DSA signing FFT and inverse FFT, native: (id, symbol, inverse). Each is also registered on the soft-float,
+/// as `<id>.emu` and `<symbol>_emu`.
+const TRANSFORMS: [(&str, &str, bool); 2] =
+    [("fndsa.fpu.fft", "fndsa_fpu_fft", false), ("fndsa.fpu.ifft", "fndsa_fpu_ifft", true)];
+
 pub(super) fn kernels() -> Vec<Kernel> {
-    let mut kernels: Vec<Kernel> = Op::ALL.into_iter().map(|op| Kernel::new(SoftFloat(op))).collect();
-    kernels.extend([
-        Kernel::new(Fft { id: "fndsa.fpu.fft", symbol: "fndsa_fpu_fft", inverse: false, emu: false }),
-        Kernel::new(Fft { id: "fndsa.fpu.fft.emu", symbol: "fndsa_fpu_fft_emu", inverse: false, emu: true }),
-        Kernel::new(Fft { id: "fndsa.fpu.ifft", symbol: "fndsa_fpu_ifft", inverse: true, emu: false }),
-        Kernel::new(Fft { id: "fndsa.fpu.ifft.emu", symbol: "fndsa_fpu_ifft_emu", inverse: true, emu: true }),
-    ]);
+    let mut kernels: Vec<Kernel> = OPS.iter().map(|op| Kernel::new(SoftFloat::new(op))).collect();
+    for (id, symbol, inverse) in TRANSFORMS {
+        kernels.extend([false, true].map(|emu| Kernel::new(Fft::new(id, symbol, inverse, emu))));
+    }
     kernels
 }
 
-/// One soft-float operation on `BATCH` operands (pairs).
-struct SoftFloat(Op);
+/// One soft-float operation on `BATCH` operands (pairs), with its coverage steps' names made once.
+struct SoftFloat {
+    op: &'static Op,
+    to_integral: Option<(&'static str, Boundary)>,
+    rounding: Option<(rounding::Steps, Rounded)>,
+}
+
+impl SoftFloat {
+    fn new(op: &'static Op) -> Self {
+        let name = |step| step_name(op.id, step);
+        let rounding = op.rounded.map(|r| {
+            let ends = |step| r.range_ends.then(|| name(step));
+            let steps = rounding::Steps {
+                tie: name("round.tie"),
+                carry: name("round.carry"),
+                underflow: ends("round.underflow"),
+                overflow: ends("round.overflow"),
+            };
+            (steps, r)
+        });
+        Self { op, to_integral: op.to_integral.map(|(step, boundary)| (name(step), boundary)), rounding }
+    }
+}
 
 /// The operands of one call: `a`, and `b` for binary operations (empty otherwise), as 64-bit words.
 pub struct Operands {
@@ -316,22 +442,22 @@ impl Contract for SoftFloat {
     type Input = Operands;
 
     fn describe(&self) -> Description {
-        let spec = self.0.spec();
-        let (elem, bound) = spec.operand;
+        let op = self.op;
+        let (elem, bound) = op.operand;
         let operand = |name| ArgSpec::input(name, elem, Len::Fixed(BATCH), bound).repr(repr(elem)).secret();
         let mut args =
-            vec![ArgSpec::output("r", spec.result, Len::Fixed(BATCH), Bound::Any).repr(repr(spec.result)).secret()];
+            vec![ArgSpec::output("r", op.result, Len::Fixed(BATCH), Bound::Any).repr(repr(op.result)).secret()];
         args.push(operand("a"));
-        if self.0.binary() {
+        if op.binary {
             args.push(operand("b"));
         }
         Description {
-            id: spec.id,
-            symbol: spec.symbol,
+            id: op.id,
+            symbol: op.symbol,
             images: Images::Both,
-            summary: format!("binary64 soft-float (integer arithmetic): {}, 256 per call", spec.computes),
-            computes: format!("{}, IEEE 754 binary64 bit for bit", spec.computes),
-            requires: spec.requires.into(),
+            summary: format!("binary64 soft-float (integer arithmetic): {}, 256 per call", op.computes),
+            computes: format!("{}, IEEE 754 binary64 bit for bit", op.computes),
+            requires: op.requires.into(),
             edge_cases: EDGE_CASES,
             args,
             returns: None,
@@ -340,12 +466,12 @@ impl Contract for SoftFloat {
     }
 
     fn generate(&self, case: u64, rng: &mut CaseRng) -> Operands {
-        generate(self.0, case, rng)
+        generate(self.op, case, rng)
     }
 
     fn encode(&self, operands: &Operands) -> Vec<Arg> {
         let mut args = vec![Arg::Out(BYTES), Arg::In(bytes(&operands.a))];
-        if self.0.binary() {
+        if self.op.binary {
             args.push(Arg::In(bytes(&operands.b)));
         }
         args
@@ -357,14 +483,14 @@ impl Contract for SoftFloat {
 
     /// The host's IEEE f64 on every operand (pair).
     fn reference(&self, operands: &Operands) -> Outcome {
-        if let Some((step, boundary)) = self.0.rounding_step() {
-            operands.a.iter().for_each(|&a| coverage::observe_fp(step, boundary, f64::from_bits(a)));
+        if let Some((step, boundary)) = self.to_integral {
+            operands.a.iter().for_each(|&a| coverage::observe_fp(step, boundary, float(a)));
         }
-        let r: Vec<u64> = (0..operands.a.len()).map(|i| operands.pair(i)).map(|(x, y)| self.0.eval(x, y)).collect();
-        if let Some(steps) = self.0.ieee_steps().filter(|_| coverage::enabled()) {
+        let r: Vec<u64> = (0..operands.a.len()).map(|i| operands.pair(i)).map(|(x, y)| self.op.eval(x, y)).collect();
+        if let Some((steps, rounded)) = self.rounding.filter(|_| coverage::enabled()) {
             for (i, &r) in r.iter().enumerate() {
                 let (a, b) = operands.pair(i);
-                rounding::observe(&steps, self.0.exact(a, b), f64::from_bits(r));
+                rounding::observe(&steps, (rounded.exact)(a, b), float(r));
             }
         }
         Outcome { buffers: vec![bytes(&r)], ret: None }
@@ -374,20 +500,37 @@ impl Contract for SoftFloat {
         Ways::Two
     }
 
+    /// The rounding to an integral value, then the IEEE rounding's steps with what valid operands cannot reach.
     fn coverage_steps(&self) -> Vec<Step> {
         let mut steps: Vec<Step> =
-            self.0.rounding_step().map(|(name, boundary)| Step::fp(name, boundary)).into_iter().collect();
-        steps.extend(self.0.ieee_coverage_steps());
+            self.to_integral.map(|(name, boundary)| Step::fp(name, boundary)).into_iter().collect();
+        let Some((names, rounded)) = self.rounding else { return steps };
+        let (tie, carry) = (Step::fp(names.tie, Boundary::Tie), Step::fp(names.carry, Boundary::Binade));
+        steps.extend(match rounded.unreachable {
+            Some((tie_note, carry_note)) => [tie.note(tie_note), carry.note(carry_note)],
+            None => [tie, carry],
+        });
+        if let Some(name) = names.underflow {
+            let step = Step::fp(name, Boundary::Binade);
+            steps.push(match rounded.underflow_note {
+                Some(note) => step.note(note),
+                None => step,
+            });
+        }
+        steps.extend(names.overflow.map(|name| Step::fp(name, Boundary::Binade)));
         steps
     }
 
     fn precondition(&self, operands: &Operands) -> Result<(), String> {
-        match (0..operands.a.len()).map(|i| (i, operands.pair(i))).find(|&(_, (x, y))| !self.0.in_domain(x, y)) {
+        match (0..operands.a.len()).map(|i| (i, operands.pair(i))).find(|&(_, (x, y))| !self.op.in_domain(x, y)) {
             None => Ok(()),
             Some((i, (x, y))) => Err(format!("operands {i} ({x:#018x}, {y:#018x}) outside the domain")),
         }
     }
 }
+
+/// The (i)FFT's IEEE operations: sums and products.
+const FFT_ROUNDINGS: &[Kind] = &[Kind::Add, Kind::Mul];
 
 /// The FN-DSA signing (inverse) FFT, native FP64 or on the soft-float.
 struct Fft {
@@ -395,6 +538,19 @@ struct Fft {
     symbol: &'static str,
     inverse: bool,
     emu: bool,
+    /// Its roundings, named after the native id (both variants run the same reference).
+    roundings: Roundings,
+    steps: Vec<Step>,
+}
+
+impl Fft {
+    fn new(id: &'static str, symbol: &'static str, inverse: bool, emu: bool) -> Self {
+        let roundings = Roundings::new(id, FFT_ROUNDINGS);
+        let steps = fndsa_fpu::ieee_steps(id, FFT_ROUNDINGS, &[]);
+        let (id, symbol) =
+            if emu { (interned(format!("{id}.emu")), interned(format!("{symbol}_emu"))) } else { (id, symbol) };
+        Self { id, symbol, inverse, emu, roundings, steps }
+    }
 }
 
 impl Contract for Fft {
@@ -436,7 +592,7 @@ impl Contract for Fft {
 
     fn reference(&self, (logn, f): &(u32, Vec<u64>)) -> Outcome {
         let mut f: Vec<f64> = f.iter().map(|&x| f64::from_bits(x)).collect();
-        fndsa_fpu::observed(Some(fndsa_fpu::fft_roundings(self.inverse)), || {
+        fndsa_fpu::observed(Some(self.roundings), || {
             if self.inverse {
                 Reference.ifft(*logn, &mut f);
             } else {
@@ -451,7 +607,7 @@ impl Contract for Fft {
     }
 
     fn coverage_steps(&self) -> Vec<Step> {
-        fndsa_fpu::fft_roundings(self.inverse).steps()
+        self.steps.clone()
     }
 }
 
@@ -469,7 +625,7 @@ fn bytes(words: &[u64]) -> Vec<u8> {
 
 /// The operands of one case: edge operands first, the IEEE rounding's corners in the last edge cases
 /// ([`corner_range`]), then random ones.
-fn generate(op: Op, case: u64, rng: &mut CaseRng) -> Operands {
+fn generate(op: &Op, case: u64, rng: &mut CaseRng) -> Operands {
     let mut pairs = Vec::with_capacity(BATCH);
     let slice = |pairs: &mut Vec<(u64, u64)>, from: &[(u64, u64)], case: u64| {
         let start = (case as usize * BATCH).min(from.len());
@@ -486,7 +642,7 @@ fn generate(op: Op, case: u64, rng: &mut CaseRng) -> Operands {
         pairs.push(random_pair(op, rng));
     }
     let a = pairs.iter().map(|p| p.0).collect();
-    let b = if op.binary() { pairs.iter().map(|p| p.1).collect() } else { vec![] };
+    let b = if op.binary { pairs.iter().map(|p| p.1).collect() } else { vec![] };
     Operands { a, b }
 }
 
@@ -547,6 +703,15 @@ fn bits(x: f64) -> u64 {
     x.to_bits()
 }
 
+fn float(w: u64) -> f64 {
+    f64::from_bits(w)
+}
+
+/// 2^k as a double (normal range).
+fn p2(k: i32) -> f64 {
+    f64::from_bits(pow2(k))
+}
+
 /// 2^k as a bit pattern (normal range).
 fn pow2(k: i32) -> u64 {
     ((k + 1023) as u64) << 52
@@ -602,78 +767,84 @@ fn binary_magnitudes() -> Vec<u64> {
     m
 }
 
-/// Pairs built to land on a rounding boundary (a tie, or just beside one) or a carry into the exponent.
-fn tie_pairs(op: Op) -> Vec<(u64, u64)> {
+/// Pairs whose sum (a - b for `sub`) lands on a rounding boundary (a tie, or just beside one) or carries into the
+/// exponent.
+fn sum_ties(sub: bool) -> Vec<(u64, u64)> {
     let one = bits(1.0);
-    match op {
-        Op::Add | Op::Sub => {
-            let neg = |x: u64| if op == Op::Sub { x } else { x ^ SIGN };
-            let pos = |x: u64| if op == Op::Sub { x ^ SIGN } else { x };
-            vec![
-                (one, pos(pow2(-53))),                    // tie, even: 1
-                (ULP1, pos(pow2(-53))),                   // tie, odd: up
-                (one, pos(bits(3.0 * 2f64.powi(-53)))),   // 1 + 1.5 ulp: up to even
-                (one, pos(pow2(-53) + 1)),                // just above the tie
-                (one, pos(pow2(-53) - 1)),                // just below the tie
-                (0x3FFF_FFFF_FFFF_FFFF, pos(pow2(-53))),  // tie into 2: carry into the exponent
-                (0x3FFF_FFFF_FFFF_FFFF, pos(pow2(-52))),  // exactly 2
-                (pow2(53), pos(one)),                     // 2^53 + 1: tie to 2^53
-                (bits(9007199254740994.0), pos(one)),     // 2^53 + 3: tie to 2^53 + 4
-                (MAX, pos(pow2(970))),                    // tie above MAX: infinity
-                (MAX, pos(pow2(969))),                    // below the tie: MAX
-                (MAX, pos(MAX)),                          // overflow
-                (one, neg(pow2(-54))),                    // 1 - 2^-54: tie back to 1
-                (one, neg(bits(3.0 * 2f64.powi(-54)))),   // 1 - 1.5 * 2^-53: tie to even below 1
-                (one, neg(ULP1)),                         // cancellation to 2^-52
-                (ULP1, neg(0x3FF0_0000_0000_0002)),       // cancellation
-                (pow2(-1021), neg(pow2(-1022))),          // down to the least normal
-                (0x001F_FFFF_FFFF_FFFF, neg(MIN_NORMAL)), // exact subnormal: filtered out
-                (pow2(79), neg(pow2(79) - 1)),            // massive cancellation
-            ]
-        }
-        Op::Mul => vec![
-            (bits(1.0 + 2f64.powi(-26)), bits(1.0 + 2f64.powi(-27))), // 2^-53 term: tie, even
-            (bits(1.0 + 2f64.powi(-26) + 2f64.powi(-52)), bits(1.0 + 2f64.powi(-27))),
-            (bits(1.0 + 2f64.powi(-26)), bits(1.0 + 2f64.powi(-26))), // 2^-52 term exact
-            (ULP1, ULP1),
-            (ULP1, 0x3FEF_FFFF_FFFF_FFFF),
-            (0x3FFF_FFFF_FFFF_FFFF, 0x3FFF_FFFF_FFFF_FFFF), // carry into the exponent
-            (bits(3.0), bits(1.0 / 3.0)),
-            (pow2(511), pow2(512)),              // 2^1023
-            (pow2(512), pow2(512)),              // overflow
-            (MAX, bits(1.0 + 2f64.powi(-53))),   // not representable: stays MAX
-            (MAX, ULP1),                         // overflow after rounding
-            (pow2(-511), pow2(-511)),            // 2^-1022
-            (pow2(-511), 0x3FF0_0000_0000_0001), // above the least normal
-            (pow2(-476), pow2(-476)),
-            (pow2(79), pow2(79)),
-        ],
-        Op::Div => vec![
-            (one, bits(3.0)),
-            (bits(2.0), bits(3.0)),
-            (one, 0x3FEF_FFFF_FFFF_FFFF),
-            (one, ULP1),
-            (0x3FFF_FFFF_FFFF_FFFF, 0x3FEF_FFFF_FFFF_FFFF),
-            (MAX, bits(0.5)),
-            (MAX, 0x3FEF_FFFF_FFFF_FFFF),
-            (MIN_NORMAL, bits(0.5)),
-            (bits(2.0), MAX),
-            (pow2(-476), pow2(79)),
-            (pow2(79), pow2(-476)),
-        ],
-        _ => vec![],
-    }
+    let neg = |x: u64| if sub { x } else { x ^ SIGN };
+    let pos = |x: u64| if sub { x ^ SIGN } else { x };
+    vec![
+        (one, pos(pow2(-53))),                    // tie, even: 1
+        (ULP1, pos(pow2(-53))),                   // tie, odd: up
+        (one, pos(bits(3.0 * 2f64.powi(-53)))),   // 1 + 1.5 ulp: up to even
+        (one, pos(pow2(-53) + 1)),                // just above the tie
+        (one, pos(pow2(-53) - 1)),                // just below the tie
+        (0x3FFF_FFFF_FFFF_FFFF, pos(pow2(-53))),  // tie into 2: carry into the exponent
+        (0x3FFF_FFFF_FFFF_FFFF, pos(pow2(-52))),  // exactly 2
+        (pow2(53), pos(one)),                     // 2^53 + 1: tie to 2^53
+        (bits(9007199254740994.0), pos(one)),     // 2^53 + 3: tie to 2^53 + 4
+        (MAX, pos(pow2(970))),                    // tie above MAX: infinity
+        (MAX, pos(pow2(969))),                    // below the tie: MAX
+        (MAX, pos(MAX)),                          // overflow
+        (one, neg(pow2(-54))),                    // 1 - 2^-54: tie back to 1
+        (one, neg(bits(3.0 * 2f64.powi(-54)))),   // 1 - 1.5 * 2^-53: tie to even below 1
+        (one, neg(ULP1)),                         // cancellation to 2^-52
+        (ULP1, neg(0x3FF0_0000_0000_0002)),       // cancellation
+        (pow2(-1021), neg(pow2(-1022))),          // down to the least normal
+        (0x001F_FFFF_FFFF_FFFF, neg(MIN_NORMAL)), // exact subnormal: filtered out
+        (pow2(79), neg(pow2(79) - 1)),            // massive cancellation
+    ]
 }
 
-static CORNERS: LazyLock<Vec<Vec<(u64, u64)>>> = LazyLock::new(|| Op::ALL.map(corner_pairs).to_vec());
+/// Pairs whose product lands on a rounding boundary or carries into the exponent.
+fn product_ties() -> Vec<(u64, u64)> {
+    vec![
+        (bits(1.0 + 2f64.powi(-26)), bits(1.0 + 2f64.powi(-27))), // 2^-53 term: tie, even
+        (bits(1.0 + 2f64.powi(-26) + 2f64.powi(-52)), bits(1.0 + 2f64.powi(-27))),
+        (bits(1.0 + 2f64.powi(-26)), bits(1.0 + 2f64.powi(-26))), // 2^-52 term exact
+        (ULP1, ULP1),
+        (ULP1, 0x3FEF_FFFF_FFFF_FFFF),
+        (0x3FFF_FFFF_FFFF_FFFF, 0x3FFF_FFFF_FFFF_FFFF), // carry into the exponent
+        (bits(3.0), bits(1.0 / 3.0)),
+        (pow2(511), pow2(512)),              // 2^1023
+        (pow2(512), pow2(512)),              // overflow
+        (MAX, bits(1.0 + 2f64.powi(-53))),   // not representable: stays MAX
+        (MAX, ULP1),                         // overflow after rounding
+        (pow2(-511), pow2(-511)),            // 2^-1022
+        (pow2(-511), 0x3FF0_0000_0000_0001), // above the least normal
+        (pow2(-476), pow2(-476)),
+        (pow2(79), pow2(79)),
+    ]
+}
 
-fn corners_of(op: Op) -> &'static [(u64, u64)] {
-    &CORNERS[Op::ALL.iter().position(|&o| o == op).unwrap()]
+/// Pairs whose quotient lands near a rounding boundary or a carry.
+fn quotient_ties() -> Vec<(u64, u64)> {
+    let one = bits(1.0);
+    vec![
+        (one, bits(3.0)),
+        (bits(2.0), bits(3.0)),
+        (one, 0x3FEF_FFFF_FFFF_FFFF),
+        (one, ULP1),
+        (0x3FFF_FFFF_FFFF_FFFF, 0x3FEF_FFFF_FFFF_FFFF),
+        (MAX, bits(0.5)),
+        (MAX, 0x3FEF_FFFF_FFFF_FFFF),
+        (MIN_NORMAL, bits(0.5)),
+        (bits(2.0), MAX),
+        (pow2(-476), pow2(79)),
+        (pow2(79), pow2(-476)),
+    ]
+}
+
+static CORNERS: LazyLock<BTreeMap<&'static str, Vec<(u64, u64)>>> =
+    LazyLock::new(|| OPS.iter().map(|op| (op.id, corner_pairs(op))).collect());
+
+fn corners_of(op: &Op) -> &'static [(u64, u64)] {
+    &CORNERS[op.id]
 }
 
 /// The cases holding `op`'s rounding corners: the last edge cases, as many as they fill (empty for the operations
 /// that round no exact result).
-pub fn corner_range(op: Op) -> std::ops::Range<u64> {
+pub fn corner_range(op: &Op) -> std::ops::Range<u64> {
     let cases = corners_of(op).len().div_ceil(BATCH) as u64;
     EDGE_CASES - cases..EDGE_CASES
 }
@@ -682,94 +853,96 @@ pub fn corner_range(op: Op) -> std::ops::Range<u64> {
 /// (`pqhelium_sim::rounding::corners`): ties with the kept bits even and odd (so ties to even goes both ways), one
 /// unit either side of a tie, ties and roundings carrying into the next binade (and past the largest double), results
 /// at or next to 2^-1022. Across the exponent range and with both signs; only pairs inside the domain.
-fn corner_pairs(op: Op) -> Vec<(u64, u64)> {
-    let f = |x: f64| x.to_bits();
-    let p2 = |k: i32| f64::from_bits(pow2(k));
+fn corner_pairs(op: &Op) -> Vec<(u64, u64)> {
+    let pairs = (op.corners)().into_iter().map(|(a, b)| (bits(a), bits(b)));
+    pairs.filter(|&(a, b)| op.in_domain(a, b)).collect()
+}
+
+/// Sums on the corners (a - b for sub: b negated).
+fn sum_corners() -> Vec<(f64, f64)> {
     const FRAC: u64 = (1 << 52) - 1;
     let mut v: Vec<(f64, f64)> = vec![];
-    match op {
-        Op::Add | Op::Sub => {
-            for e in [-968, -500, -60, -1, 0, 1, 52, 300, 1023] {
-                // both parities of the last kept bit, and all ones (the tie rounds up into 2^(e+1))
-                for frac in [0, 1, 2, 3, 0x8_0000_0000_0001, FRAC - 1, FRAC] {
-                    for off in [-1, 0, 1] {
-                        let (a, b) = corners::sum_tie(frac, e, off);
-                        v.extend([(a, b), (-a, -b)]);
-                    }
-                }
-                // 2^e - 2^(e-54): a tie below the edge, rounded back up onto it (and one unit either side)
-                for off in [-1i64, 0, 1] {
-                    let b = f64::from_bits((pow2(e - 54) as i64 + off) as u64);
-                    v.extend([(p2(e), -b), (-p2(e), b)]);
-                }
-            }
-            // the least normal result, and the next one
-            v.extend([(p2(-1021), -p2(-1022)), (f64::from_bits(pow2(-1021) + 1), -p2(-1022))]);
-            v.extend([(-p2(-1021), p2(-1022)), (-f64::from_bits(pow2(-1021) + 2), p2(-1022))]);
-        }
-        Op::Mul => {
-            let constants = [
-                std::f64::consts::PI,
-                std::f64::consts::FRAC_1_SQRT_2,
-                1.0 / 3.0,
-                0.1,
-                1.25,
-                1.5,
-                1.0 + p2(-27),
-                12289.0,
-            ];
-            let scales = [(0, 0), (-300, 100), (500, 400), (-511, -400), (600, 423)];
-            for (i, &b) in constants.iter().enumerate() {
-                for lsb in [0, 1] {
-                    for off in [-1, 0, 1] {
-                        for seed in 0..2 {
-                            let Some(a) = corners::product_tie(b, seed, lsb, off) else { continue };
-                            let (ea, eb) = scales[(i + seed as usize + (off + 1) as usize) % scales.len()];
-                            let sign = if (i + lsb as usize).is_multiple_of(2) { 1.0 } else { -1.0 };
-                            v.push((sign * a * p2(ea), b * p2(eb)));
-                        }
-                    }
-                }
-            }
-            // 2 - 2^-53 = (2 - 2^-26)(1 + 2^-27) and 1 - 2^-54 = 3 fl(1/3): ties rounded up into the next binade;
-            // (2 - 2^-52)(1 + 2^-52) = 2 - 2^-104 rounded up onto 2
-            let carries = [(2.0 - p2(-26), 1.0 + p2(-27)), (3.0, 1.0 / 3.0), (2.0 - p2(-52), 1.0 + p2(-52))];
-            for (a, b) in carries {
-                for (ea, eb) in scales {
-                    v.extend([(a * p2(ea), b * p2(eb)), (-a * p2(eb), b * p2(ea))]);
-                }
-                // past the largest double: overflow by the rounding
-                v.push((a * p2(1000), b * p2(23)));
-            }
-            // 2^-1022 (1 + 2^-52): the least result the domain allows
-            v.extend([(p2(-511), p2(-511) * (1.0 + p2(-52))), (-p2(-600), p2(-422) * (1.0 + p2(-51)))]);
-        }
-        Op::Div => {
-            for seed in 0..64 {
-                for s in [1, -1] {
-                    let Some((a, b)) = corners::quotient_near_tie(seed, s) else { continue };
-                    let (ea, eb) = [(0, 0), (400, -300), (-500, 300), (-200, -300)][seed as usize % 4];
-                    v.push((a * p2(ea), if s > 0 { b } else { -b } * p2(eb)));
-                }
-            }
-            // 1 - 2^-53 and the top of other binades: the closest a quotient comes to a carry
-            let below_one = 1.0 - p2(-53);
-            v.extend([(below_one, 1.0), (-below_one * p2(300), p2(301)), (2.0 - p2(-52), 1.0)]);
-            // 2^-1022 (1 + 2^-52): the least result the domain allows
-            v.push((p2(-1021) * (1.0 + p2(-52)), 2.0));
-        }
-        Op::Sqrt => {
-            // s (s +- ulp s) for s = 2^k: the closest a root comes to a tie, and to a carry; their neighbours
-            for k in [-511, -200, -3, 0, 1, 200, 511] {
-                for a in [p2(2 * k) * (1.0 + p2(-52)), p2(2 * k) * (1.0 - p2(-53))] {
-                    v.extend([-1i64, 0, 1].map(|d| (f64::from_bits((f(a) as i64 + d) as u64), 0.0)));
-                }
+    for e in [-968, -500, -60, -1, 0, 1, 52, 300, 1023] {
+        // both parities of the last kept bit, and all ones (the tie rounds up into 2^(e+1))
+        for frac in [0, 1, 2, 3, 0x8_0000_0000_0001, FRAC - 1, FRAC] {
+            for off in [-1, 0, 1] {
+                let (a, b) = corners::sum_tie(frac, e, off);
+                v.extend([(a, b), (-a, -b)]);
             }
         }
-        _ => return vec![],
+        // 2^e - 2^(e-54): a tie below the edge, rounded back up onto it (and one unit either side)
+        for off in [-1i64, 0, 1] {
+            let b = f64::from_bits((pow2(e - 54) as i64 + off) as u64);
+            v.extend([(p2(e), -b), (-p2(e), b)]);
+        }
     }
-    let pairs = v.into_iter().map(|(a, b)| if op == Op::Sub { (f(a), f(-b)) } else { (f(a), f(b)) });
-    pairs.filter(|&(a, b)| op.in_domain(a, b)).collect()
+    // the least normal result, and the next one
+    v.extend([(p2(-1021), -p2(-1022)), (f64::from_bits(pow2(-1021) + 1), -p2(-1022))]);
+    v.extend([(-p2(-1021), p2(-1022)), (-f64::from_bits(pow2(-1021) + 2), p2(-1022))]);
+    v
+}
+
+/// Products on the corners.
+fn product_corners() -> Vec<(f64, f64)> {
+    let mut v: Vec<(f64, f64)> = vec![];
+    let constants =
+        [std::f64::consts::PI, std::f64::consts::FRAC_1_SQRT_2, 1.0 / 3.0, 0.1, 1.25, 1.5, 1.0 + p2(-27), 12289.0];
+    let scales = [(0, 0), (-300, 100), (500, 400), (-511, -400), (600, 423)];
+    for (i, &b) in constants.iter().enumerate() {
+        for lsb in [0, 1] {
+            for off in [-1, 0, 1] {
+                for seed in 0..2 {
+                    let Some(a) = corners::product_tie(b, seed, lsb, off) else { continue };
+                    let (ea, eb) = scales[(i + seed as usize + (off + 1) as usize) % scales.len()];
+                    let sign = if (i + lsb as usize).is_multiple_of(2) { 1.0 } else { -1.0 };
+                    v.push((sign * a * p2(ea), b * p2(eb)));
+                }
+            }
+        }
+    }
+    // 2 - 2^-53 = (2 - 2^-26)(1 + 2^-27) and 1 - 2^-54 = 3 fl(1/3): ties rounded up into the next binade;
+    // (2 - 2^-52)(1 + 2^-52) = 2 - 2^-104 rounded up onto 2
+    let carries = [(2.0 - p2(-26), 1.0 + p2(-27)), (3.0, 1.0 / 3.0), (2.0 - p2(-52), 1.0 + p2(-52))];
+    for (a, b) in carries {
+        for (ea, eb) in scales {
+            v.extend([(a * p2(ea), b * p2(eb)), (-a * p2(eb), b * p2(ea))]);
+        }
+        // past the largest double: overflow by the rounding
+        v.push((a * p2(1000), b * p2(23)));
+    }
+    // 2^-1022 (1 + 2^-52): the least result the domain allows
+    v.extend([(p2(-511), p2(-511) * (1.0 + p2(-52))), (-p2(-600), p2(-422) * (1.0 + p2(-51)))]);
+    v
+}
+
+/// Quotients on the corners, or as close as quotients come.
+fn quotient_corners() -> Vec<(f64, f64)> {
+    let mut v: Vec<(f64, f64)> = vec![];
+    for seed in 0..64 {
+        for s in [1, -1] {
+            let Some((a, b)) = corners::quotient_near_tie(seed, s) else { continue };
+            let (ea, eb) = [(0, 0), (400, -300), (-500, 300), (-200, -300)][seed as usize % 4];
+            v.push((a * p2(ea), if s > 0 { b } else { -b } * p2(eb)));
+        }
+    }
+    // 1 - 2^-53 and the top of other binades: the closest a quotient comes to a carry
+    let below_one = 1.0 - p2(-53);
+    v.extend([(below_one, 1.0), (-below_one * p2(300), p2(301)), (2.0 - p2(-52), 1.0)]);
+    // 2^-1022 (1 + 2^-52): the least result the domain allows
+    v.push((p2(-1021) * (1.0 + p2(-52)), 2.0));
+    v
+}
+
+/// Square roots as close to the corners as roots come.
+fn root_corners() -> Vec<(f64, f64)> {
+    let mut v: Vec<(f64, f64)> = vec![];
+    // s (s +- ulp s) for s = 2^k: the closest a root comes to a tie, and to a carry; their neighbours
+    for k in [-511, -200, -3, 0, 1, 200, 511] {
+        for a in [p2(2 * k) * (1.0 + p2(-52)), p2(2 * k) * (1.0 - p2(-53))] {
+            v.extend([-1i64, 0, 1].map(|d| (f64::from_bits((bits(a) as i64 + d) as u64), 0.0)));
+        }
+    }
+    v
 }
 
 /// Values around the integers and the ends of the int64 range, for the rounding functions and conversions.
@@ -876,30 +1049,23 @@ fn sqrt_edges() -> Vec<u64> {
 }
 
 /// The edge operands of an operation, every one inside the domain.
-fn edge_pairs(op: Op) -> Vec<(u64, u64)> {
-    let pairs: Vec<(u64, u64)> = match op {
-        Op::Add | Op::Sub | Op::Mul | Op::Div => {
-            let values: Vec<u64> = binary_magnitudes().iter().flat_map(|&m| [m, m ^ SIGN]).collect();
-            let mut p = tie_pairs(op);
-            // every tie pair with all four sign combinations
-            let signed: Vec<(u64, u64)> =
-                p.iter().flat_map(|&(a, b)| [(a, b), (a ^ SIGN, b ^ SIGN), (a ^ SIGN, b), (a, b ^ SIGN)]).collect();
-            p = signed;
-            p.extend(values.iter().flat_map(|&a| values.iter().map(move |&b| (a, b))));
-            p
-        }
-        Op::Sqrt => sqrt_edges().into_iter().map(|a| (a, 0)).collect(),
-        Op::Neg => {
-            let mut v = binary_magnitudes();
-            v.extend([0x7FF0_0000_0000_0000, 0x7FF8_0000_0000_0000, 0x7FF0_0000_0000_0001, 1, 0x000F_FFFF_FFFF_FFFF]);
-            v.iter().flat_map(|&m| [(m, 0), (m ^ SIGN, 0)]).collect()
-        }
-        Op::FromI64 => integer_edges().into_iter().map(|a| (a, 0)).collect(),
-        Op::Floor | Op::Trunc | Op::Rint | Op::ToI64Trunc | Op::ToI64Round | Op::ToI64Floor => {
-            integral_edges().into_iter().map(|a| (a, 0)).collect()
-        }
-    };
-    pairs.into_iter().filter(|&(a, b)| op.in_domain(a, b)).collect()
+fn edge_pairs(op: &Op) -> Vec<(u64, u64)> {
+    (op.edges)().into_iter().filter(|&(a, b)| op.in_domain(a, b)).collect()
+}
+
+/// The edge operands of a binary operation: its tie pairs with all four sign combinations, then every pair of the
+/// signed magnitudes.
+fn binary_edges(ties: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
+    let values: Vec<u64> = binary_magnitudes().iter().flat_map(|&m| [m, m ^ SIGN]).collect();
+    let mut p: Vec<(u64, u64)> =
+        ties.iter().flat_map(|&(a, b)| [(a, b), (a ^ SIGN, b ^ SIGN), (a ^ SIGN, b), (a, b ^ SIGN)]).collect();
+    p.extend(values.iter().flat_map(|&a| values.iter().map(move |&b| (a, b))));
+    p
+}
+
+/// The edge operands of a unary operation.
+fn unary(values: Vec<u64>) -> Vec<(u64, u64)> {
+    values.into_iter().map(|a| (a, 0)).collect()
 }
 
 /// A random double: random sign, 52 random mantissa bits (a quarter of the time with a random run of trailing
@@ -967,28 +1133,27 @@ fn random_integer(rng: &mut CaseRng) -> u64 {
     if rng.r#gen() { v.wrapping_neg() } else { v }
 }
 
+/// A binary operation's operands: random doubles, a third of the time the second one near the first.
+fn random_operands(rng: &mut CaseRng) -> (u64, u64) {
+    let a = random_double(rng);
+    let b = if rng.gen_range(0..3u32) == 0 { related(a, rng) } else { random_double(rng) };
+    (a, b)
+}
+
+/// The operand of a rounding to an integral value or a conversion: mostly near an integer.
+fn random_integral(rng: &mut CaseRng) -> (u64, u64) {
+    (if rng.gen_range(0..4u32) == 0 { random_double(rng) } else { near_integer(rng) }, 0)
+}
+
 /// One random operand (pair) inside the domain.
-fn random_pair(op: Op, rng: &mut CaseRng) -> (u64, u64) {
+fn random_pair(op: &Op, rng: &mut CaseRng) -> (u64, u64) {
     for _ in 0..1000 {
-        let pair = match op {
-            Op::Add | Op::Sub | Op::Mul | Op::Div => {
-                let a = random_double(rng);
-                let b = if rng.gen_range(0..3u32) == 0 { related(a, rng) } else { random_double(rng) };
-                (a, b)
-            }
-            Op::Sqrt => {
-                let a = random_double(rng) & !SIGN;
-                if rng.r#gen() { (a, 0) } else { (bits(f64::from_bits(a).sqrt().powi(2)), 0) }
-            }
-            Op::Neg => (rng.r#gen(), 0),
-            Op::FromI64 => (random_integer(rng), 0),
-            _ => (if rng.gen_range(0..4u32) == 0 { random_double(rng) } else { near_integer(rng) }, 0),
-        };
+        let pair = (op.random)(rng);
         if op.in_domain(pair.0, pair.1) {
             return pair;
         }
     }
-    unreachable!("no operand in the domain of {op:?} after 1000 draws")
+    unreachable!("no operand in the domain of {} after 1000 draws", op.id)
 }
 
 #[cfg(test)]
@@ -1003,7 +1168,7 @@ mod tests {
     /// its products reach a tie only in random cases (none with the first layer's twiddle is one).
     #[test]
     fn the_fft_edge_cases_reach_its_roundings_corners() {
-        let fft = Fft { id: "fndsa.fpu.fft", symbol: "fndsa_fpu_fft", inverse: false, emu: false };
+        let fft = Fft::new("fndsa.fpu.fft", "fndsa_fpu_fft", false, false);
         let ((), seen) = coverage::record(|| {
             for case in 0..fft.describe().edge_cases {
                 fft.reference(&fft.generate(case, &mut case_rng(1, case)));
@@ -1018,15 +1183,15 @@ mod tests {
 
     #[test]
     fn edge_operands_fit_their_cases_and_are_in_the_domain() {
-        for op in Op::ALL {
+        for op in OPS {
             let edges = edge_pairs(op);
-            assert!(edges.len() > 40, "{op:?}: {} edge operands", edges.len());
-            assert!(edges.len() <= EDGE_CASES as usize * BATCH, "{op:?}: {} edge operands", edges.len());
+            assert!(edges.len() > 40, "{}: {} edge operands", op.id, edges.len());
+            assert!(edges.len() <= EDGE_CASES as usize * BATCH, "{}: {} edge operands", op.id, edges.len());
             assert_eq!(generate(op, 0, &mut case_rng(1, 0)).a[0], edges[0].0);
             let corners = corner_pairs(op);
-            assert!(corners.len() <= CORNER_CASES as usize * BATCH, "{op:?}: {} corners", corners.len());
+            assert!(corners.len() <= CORNER_CASES as usize * BATCH, "{}: {} corners", op.id, corners.len());
             if !corners.is_empty() {
-                assert!(edges.len() <= (EDGE_CASES - CORNER_CASES) as usize * BATCH, "{op:?}: {}", edges.len());
+                assert!(edges.len() <= (EDGE_CASES - CORNER_CASES) as usize * BATCH, "{}: {}", op.id, edges.len());
                 let first = corner_range(op).start;
                 assert_eq!(generate(op, first, &mut case_rng(1, first)).a[0], corners[0].0);
             }
@@ -1037,8 +1202,8 @@ mod tests {
     /// operation never reaches one; and ties to even goes both ways at the constructed ties.
     #[test]
     fn the_edge_cases_reach_every_rounding_corner() {
-        for op in Op::ALL.into_iter().filter(|op| op.ieee_steps().is_some()) {
-            let kernel = SoftFloat(op);
+        for op in OPS.iter().filter(|op| op.rounded.is_some()) {
+            let kernel = SoftFloat::new(op);
             let ((), seen) = coverage::record(|| {
                 for case in 0..EDGE_CASES {
                     kernel.reference(&generate(op, case, &mut case_rng(1, case)));
@@ -1050,23 +1215,24 @@ mod tests {
                 assert!(closest <= u64::from(!exact), "{}: closest {closest}", step.name);
             }
         }
-        for op in [Op::Add, Op::Mul] {
+        for op in [op("fndsa.emu.f64.add"), op("fndsa.emu.f64.mul")] {
+            let exact = op.rounded.expect("an IEEE rounding").exact;
             let ties: Vec<(u64, u64)> = corner_pairs(op)
                 .into_iter()
                 .filter(|&(a, b)| {
                     let r = f64::from_bits(op.eval(a, b));
-                    rounding::distance(op.exact(a, b), r).is_some_and(|d| d.tie == 0)
+                    rounding::distance(exact(a, b), r).is_some_and(|d| d.tie == 0)
                 })
                 .collect();
             // rounded up: the result's magnitude above the exact one (TwoSum / fma residual against the result)
             let up = |&(a, b): &(u64, u64)| {
                 let (x, y) = (f64::from_bits(a), f64::from_bits(b));
                 let r = f64::from_bits(op.eval(a, b));
-                let residual = if op == Op::Add { (x - r) + y } else { x.mul_add(y, -r) };
+                let residual = if op.id.ends_with(".add") { (x - r) + y } else { x.mul_add(y, -r) };
                 (residual > 0.0) != (r > 0.0)
             };
             let rounded_up = ties.iter().filter(|p| up(p)).count();
-            assert!(rounded_up > 5 && ties.len() - rounded_up > 5, "{op:?}: {rounded_up} of {} up", ties.len());
+            assert!(rounded_up > 5 && ties.len() - rounded_up > 5, "{}: {rounded_up} of {} up", op.id, ties.len());
         }
     }
 
@@ -1084,7 +1250,7 @@ mod tests {
     fn random_operands_hit_ties_and_cancellation() {
         let (mut ties, mut cancel) = (0, 0);
         for case in EDGE_CASES..EDGE_CASES + 40 {
-            let operands = generate(Op::Add, case, &mut case_rng(3, case));
+            let operands = generate(op("fndsa.emu.f64.add"), case, &mut case_rng(3, case));
             for (a, b) in operands.a.into_iter().zip(operands.b) {
                 let (x, y) = (f64::from_bits(a), f64::from_bits(b));
                 let (r, hi) = (x + y, x.abs().max(y.abs()));

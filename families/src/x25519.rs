@@ -15,6 +15,10 @@
 //! (the whole ladder, RFC 7748's function on bytes) against x25519-dalek. The fixed base (`kernels/arm/x25519/base.c`):
 //! `x25519.base` (the signed-window table, constant-time lookup and sign) and `x25519.base.b8` (the same with the
 //! design's B8 flaw, deliberately), each against core's ladder on u = 9.
+//!
+//! Each kernel is one [`Row`] of [`ROWS`]: the operation it serves ([`Op`], what a provider asks for through
+//! [`row`]), which code it is, its id and symbol. The field operations' contracts are data (`Field`: operands,
+//! corner cases, reference, model, coverage steps); the ladder's kernels have contract types of their own.
 
 use std::sync::LazyLock;
 
@@ -22,11 +26,12 @@ use pqhelium_core::x25519::{Fe51, FieldArithmetic, Reference};
 use pqhelium_sim::corner_search;
 use pqhelium_sim::coverage::Step;
 use pqhelium_sim::x25519_fe::{self as model, A24_PLUS_ONE, Fe, LIMBS};
+use pqhelium_sim::x25519_steps;
 use rand::RngCore;
 
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, bytes_to_words,
-    u32_arg, words_to_bytes,
+    ArgSpec, Bound, Build, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer,
+    bytes_to_words, u32_arg, words_to_bytes,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -38,29 +43,9 @@ const MONTGOMERY_A: u32 = 486662;
 /// p = 2^255 - 19 in limbs.
 const P: Fe = [0xFFFF_FFED, u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, u32::MAX, 0x7FFF_FFFF];
 
-pub(super) fn kernels() -> Vec<Kernel> {
-    use Op::*;
-    let kernel = |id, symbol, op| Kernel::new(FieldOp { id, symbol, op });
-    vec![
-        kernel("x25519.fe.mul", "x25519_fe_mul", Mul),
-        kernel("x25519.fe.sqr", "x25519_fe_sqr", Sqr),
-        kernel("x25519.fe.add", "x25519_fe_add", Add),
-        kernel("x25519.fe.sub", "x25519_fe_sub", Sub),
-        kernel("x25519.fe.mul121666", "x25519_fe_mul121666", Mul121666),
-        kernel("x25519.fe.inv", "x25519_fe_inv", Inv),
-        kernel("x25519.fe.pow22523", "x25519_fe_pow22523", Pow22523),
-        Kernel::new(Cswap { id: "x25519.cswap", symbol: "x25519_cswap", mve: false }),
-        Kernel::new(Cswap { id: "x25519.cswap.mve", symbol: "x25519_cswap_mve", mve: true }),
-        Kernel::new(LadderStep),
-        Kernel::new(Inv2),
-        Kernel::new(Scalarmult),
-        Kernel::new(Base { id: "x25519.base", symbol: "x25519_base", flawed: false }),
-        Kernel::new(Base { id: "x25519.base.b8", symbol: "x25519_base_b8", flawed: true }),
-    ]
-}
-
+/// The operations of the family, as providers ask for them (`x25519::FieldArithmetic` and its larger steps).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub enum Op {
     Mul,
     Sqr,
     Add,
@@ -68,62 +53,192 @@ enum Op {
     Mul121666,
     Inv,
     Pow22523,
+    Cswap,
+    LadderStep,
+    Inv2,
+    Scalarmult,
+    Base,
 }
 
-impl Op {
-    fn operands(self) -> usize {
-        match self {
-            Op::Mul | Op::Add | Op::Sub => 2,
-            Op::Sqr | Op::Mul121666 | Op::Inv | Op::Pow22523 => 1,
-        }
+/// Which code of its operation a kernel is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// Portable C, in every image.
+    Portable,
+    /// MVE, in the M55 and M85 images: what a provider of the MVE build runs.
+    Mve,
+    /// Deliberately flawed, for the constant-time checker to catch: no provider runs it.
+    Flawed,
+}
+
+/// One kernel of the family: the operation it serves, which code it is, its id and symbol.
+pub struct Row {
+    pub op: Op,
+    pub code: Code,
+    pub id: &'static str,
+    pub symbol: &'static str,
+}
+
+/// The kernels, in registry order.
+pub static ROWS: &[Row] = &[
+    Row { op: Op::Mul, code: Code::Portable, id: "x25519.fe.mul", symbol: "x25519_fe_mul" },
+    Row { op: Op::Sqr, code: Code::Portable, id: "x25519.fe.sqr", symbol: "x25519_fe_sqr" },
+    Row { op: Op::Add, code: Code::Portable, id: "x25519.fe.add", symbol: "x25519_fe_add" },
+    Row { op: Op::Sub, code: Code::Portable, id: "x25519.fe.sub", symbol: "x25519_fe_sub" },
+    Row { op: Op::Mul121666, code: Code::Portable, id: "x25519.fe.mul121666", symbol: "x25519_fe_mul121666" },
+    Row { op: Op::Inv, code: Code::Portable, id: "x25519.fe.inv", symbol: "x25519_fe_inv" },
+    Row { op: Op::Pow22523, code: Code::Portable, id: "x25519.fe.pow22523", symbol: "x25519_fe_pow22523" },
+    Row { op: Op::Cswap, code: Code::Portable, id: "x25519.cswap", symbol: "x25519_cswap" },
+    Row { op: Op::Cswap, code: Code::Mve, id: "x25519.cswap.mve", symbol: "x25519_cswap_mve" },
+    Row { op: Op::LadderStep, code: Code::Portable, id: "x25519.ladder_step", symbol: "x25519_ladder_step" },
+    Row { op: Op::Inv2, code: Code::Portable, id: "x25519.inv2", symbol: "x25519_inv2" },
+    Row { op: Op::Scalarmult, code: Code::Portable, id: "x25519.scalarmult", symbol: "x25519_scalarmult" },
+    Row { op: Op::Base, code: Code::Portable, id: "x25519.base", symbol: "x25519_base" },
+    Row { op: Op::Base, code: Code::Flawed, id: "x25519.base.b8", symbol: "x25519_base_b8" },
+];
+
+/// The row a provider of `build` runs for `op`: the MVE code where the build has MVE and the operation has some,
+/// else the portable C.
+pub fn row(op: Op, build: Build) -> &'static Row {
+    let of = |code| ROWS.iter().find(|r| r.op == op && r.code == code);
+    let mve = if build == Build::Mve { of(Code::Mve) } else { None };
+    mve.or_else(|| of(Code::Portable)).unwrap_or_else(|| panic!("no portable kernel serves {op:?}"))
+}
+
+pub(super) fn kernels() -> Vec<Kernel> {
+    ROWS.iter().map(kernel).collect()
+}
+
+/// The contract of a row: its operation's contract type (the field operations' from their [`Field`]).
+fn kernel(row: &'static Row) -> Kernel {
+    let field = |spec: &'static Field| Kernel::new(FieldOp { row, spec });
+    match row.op {
+        Op::Mul => field(&MUL),
+        Op::Sqr => field(&SQR),
+        Op::Add => field(&ADD),
+        Op::Sub => field(&SUB),
+        Op::Mul121666 => field(&MUL121666),
+        Op::Inv => field(&INV),
+        Op::Pow22523 => field(&POW22523),
+        Op::Cswap => Kernel::new(Cswap { row, mve: row.code == Code::Mve }),
+        Op::LadderStep => Kernel::new(LadderStep(row)),
+        Op::Inv2 => Kernel::new(Inv2(row)),
+        Op::Scalarmult => Kernel::new(Scalarmult(row)),
+        Op::Base => Kernel::new(Base { row, flawed: row.code == Code::Flawed }),
     }
 }
 
+/// A field operation: its operands, what it computes, its corner cases, reference, model and coverage steps.
+struct Field {
+    operands: usize,
+    what: &'static str,
+    computes: &'static str,
+    /// Operands found by search on the model, after the edge values (the addition's and subtraction's ends are among
+    /// the edge pairs).
+    corners: fn() -> &'static [Vec<Fe>],
+    /// In core's arithmetic, on the operands read as their full 256 bits.
+    reference: fn(&[Fe51]) -> Fe51,
+    model: fn(&[Fe]) -> Fe,
+    steps: fn() -> Vec<Step>,
+}
+
+const MUL: Field = Field {
+    operands: 2,
+    what: "multiplication",
+    computes: "r = a b mod p",
+    corners: || &PRODUCT_CORNERS,
+    reference: |x| Reference.mul(&x[0], &x[1]),
+    model: |x| model::mul(&x[0], &x[1]),
+    steps: x25519_steps::mul,
+};
+
+const SQR: Field = Field {
+    operands: 1,
+    what: "squaring",
+    computes: "r = a^2 mod p",
+    corners: || &SQR_CORNERS,
+    reference: |x| Reference.sqr(&x[0]),
+    model: |x| model::sqr(&x[0]),
+    steps: x25519_steps::sqr,
+};
+
+const ADD: Field = Field {
+    operands: 2,
+    what: "addition",
+    computes: "r = a + b mod p",
+    corners: || &[],
+    reference: |x| Reference.add(&x[0], &x[1]),
+    model: |x| model::add(&x[0], &x[1]),
+    steps: x25519_steps::add,
+};
+
+const SUB: Field = Field {
+    operands: 2,
+    what: "subtraction",
+    computes: "r = a - b mod p",
+    corners: || &[],
+    reference: |x| Reference.sub(&x[0], &x[1]),
+    model: |x| model::sub(&x[0], &x[1]),
+    steps: x25519_steps::sub,
+};
+
+const MUL121666: Field = Field {
+    operands: 1,
+    what: "multiplication by (A + 2) / 4 = 121666",
+    computes: "r = 121666 a mod p",
+    corners: || &MUL121666_CORNERS,
+    reference: |x| Reference.mul_small(&x[0], A24_PLUS_ONE),
+    model: |x| model::mul121666(&x[0]),
+    steps: x25519_steps::mul121666,
+};
+
+const INV: Field = Field {
+    operands: 1,
+    what: "inversion",
+    computes: "r = a^(p-2) mod p (the inverse of a, 0 for 0)",
+    corners: || &[],
+    reference: |x| Reference.invert(&x[0]),
+    model: |x| model::inv(&x[0]),
+    steps: Vec::new,
+};
+
+const POW22523: Field = Field {
+    operands: 1,
+    what: "exponentiation by (p-5)/8 (the square root's exponent)",
+    computes: "r = a^((p-5)/8) = a^(2^252 - 3) mod p",
+    corners: || &[],
+    reference: |x| pow_by_bits(&x[0], &two_252_minus_3()),
+    model: |x| model::pow22523(&x[0]),
+    steps: Vec::new,
+};
+
+/// A field operation's kernel.
 struct FieldOp {
-    id: &'static str,
-    symbol: &'static str,
-    op: Op,
+    row: &'static Row,
+    spec: &'static Field,
 }
 
 /// The multiplication's corner cases, found by search on the model: operand pairs whose schoolbook product meets
 /// t[i + j] + c = 2^32 at each step (rows and columns 1..7), then pairs whose reduction folds a second time with the
 /// wrapped value at both ends of its range.
-static PRODUCT_CORNERS: LazyLock<Vec<(Fe, Fe)>> = LazyLock::new(|| {
+static PRODUCT_CORNERS: LazyLock<Vec<Vec<Fe>>> = LazyLock::new(|| {
     let mut v = corner_search::x25519_product_corners();
     v.extend(corner_search::x25519_fold_corners());
-    v
+    v.into_iter().map(|(a, b)| vec![a, b]).collect()
 });
 
 /// The squaring's corner cases: its reduction's carry at 38, its second fold at both ends a search finds.
-static SQR_CORNERS: LazyLock<Vec<Fe>> = LazyLock::new(corner_search::x25519_sqr_corners);
+static SQR_CORNERS: LazyLock<Vec<Vec<Fe>>> =
+    LazyLock::new(|| corner_search::x25519_sqr_corners().into_iter().map(|a| vec![a]).collect());
 
 /// The multiplication by 121666's corner cases: its second fold at both ends (exhaustive over the carry).
-static MUL121666_CORNERS: LazyLock<Vec<Fe>> = LazyLock::new(corner_search::x25519_mul121666_corners);
+static MUL121666_CORNERS: LazyLock<Vec<Vec<Fe>>> =
+    LazyLock::new(|| corner_search::x25519_mul121666_corners().into_iter().map(|a| vec![a]).collect());
 
 impl FieldOp {
-    /// The edge values (pairs of them for two operands), then the corner cases of the multiplication, squaring and
-    /// multiplication by 121666 (the addition's and subtraction's ends are among the edge pairs).
+    /// The edge values (pairs of them for two operands), then the corner cases.
     fn edge_cases(&self) -> u64 {
-        (edge_values().len() as u64).pow(self.op.operands() as u32) + self.corners()
-    }
-
-    fn corners(&self) -> u64 {
-        match self.op {
-            Op::Mul => PRODUCT_CORNERS.len() as u64,
-            Op::Sqr => SQR_CORNERS.len() as u64,
-            Op::Mul121666 => MUL121666_CORNERS.len() as u64,
-            _ => 0,
-        }
-    }
-
-    /// Corner case `k` (operands), if this operation has corner cases.
-    fn corner(&self, k: usize) -> Option<Vec<Fe>> {
-        match self.op {
-            Op::Mul => PRODUCT_CORNERS.get(k).map(|&(a, b)| vec![a, b]),
-            Op::Sqr => SQR_CORNERS.get(k).map(|&a| vec![a]),
-            Op::Mul121666 => MUL121666_CORNERS.get(k).map(|&a| vec![a]),
-            _ => None,
-        }
+        (edge_values().len() as u64).pow(self.spec.operands as u32) + (self.spec.corners)().len() as u64
     }
 }
 
@@ -210,24 +325,14 @@ impl Contract for FieldOp {
         let len = Len::Fixed(LIMBS);
         let element = |name| ArgSpec::input(name, Elem::U32, len, Bound::Any).repr(REPRESENTATION).secret();
         let result = ArgSpec::output("r", Elem::U32, len, Bound::Any).repr(REPRESENTATION).secret();
-        let (what, computes) = match self.op {
-            Op::Mul => ("multiplication", "r = a b mod p"),
-            Op::Sqr => ("squaring", "r = a^2 mod p"),
-            Op::Add => ("addition", "r = a + b mod p"),
-            Op::Sub => ("subtraction", "r = a - b mod p"),
-            Op::Mul121666 => ("multiplication by (A + 2) / 4 = 121666", "r = 121666 a mod p"),
-            Op::Inv => ("inversion", "r = a^(p-2) mod p (the inverse of a, 0 for 0)"),
-            Op::Pow22523 => {
-                ("exponentiation by (p-5)/8 (the square root's exponent)", "r = a^((p-5)/8) = a^(2^252 - 3) mod p")
-            }
-        };
+        let (what, computes) = (self.spec.what, self.spec.computes);
         let mut args = vec![result, element("a")];
-        if self.op.operands() == 2 {
+        if self.spec.operands == 2 {
             args.push(element("b"));
         }
         Description {
-            id: self.id,
-            symbol: self.symbol,
+            id: self.row.id,
+            symbol: self.row.symbol,
             images: Images::Both,
             summary: format!("{what} modulo 2^255 - 19, 8 x 32-bit limbs (UMAAL chains), portable C"),
             computes: format!(
@@ -247,14 +352,14 @@ impl Contract for FieldOp {
     fn generate(&self, case: u64, rng: &mut CaseRng) -> Vec<Fe> {
         let edges = edge_values();
         let n = edges.len() as u64;
-        let operands = self.op.operands();
+        let operands = self.spec.operands;
         let pairs = n.pow(operands as u32);
         if case < pairs {
             let first = edges[(case % n) as usize];
             return if operands == 1 { vec![first] } else { vec![first, edges[(case / n) as usize]] };
         }
         if case < self.edge_cases() {
-            return self.corner((case - pairs) as usize).expect("a corner case");
+            return (self.spec.corners)()[(case - pairs) as usize].clone();
         }
         (0..operands).map(|_| random_fe(case, rng)).collect()
     }
@@ -270,54 +375,24 @@ impl Contract for FieldOp {
     }
 
     fn reference(&self, operands: &Vec<Fe>) -> Outcome {
-        let f = Reference;
-        let a = to_reference(&operands[0]);
-        let b = || to_reference(&operands[1]);
-        let r = match self.op {
-            Op::Mul => f.mul(&a, &b()),
-            Op::Sqr => f.sqr(&a),
-            Op::Add => f.add(&a, &b()),
-            Op::Sub => f.sub(&a, &b()),
-            Op::Mul121666 => f.mul_small(&a, A24_PLUS_ONE),
-            Op::Inv => f.invert(&a),
-            Op::Pow22523 => pow_by_bits(&a, &two_252_minus_3()),
-        };
-        Outcome { buffers: vec![f.encode(&r).to_vec()], ret: None }
+        let operands: Vec<Fe51> = operands.iter().map(to_reference).collect();
+        Outcome { buffers: vec![Reference.encode(&(self.spec.reference)(&operands)).to_vec()], ret: None }
     }
 
     fn ways(&self) -> Ways<Self> {
-        Ways::Three { model: |op, operands| op.model(operands), canon: |_, o| canonical_elements(o) }
+        Ways::Three {
+            model: |op, operands| outcome_of(&[(op.spec.model)(operands)]),
+            canon: |_, o| canonical_elements(o),
+        }
     }
 
     fn coverage_steps(&self) -> Vec<Step> {
-        match self.op {
-            Op::Mul => pqhelium_sim::x25519_steps::mul(),
-            Op::Sqr => pqhelium_sim::x25519_steps::sqr(),
-            Op::Add => pqhelium_sim::x25519_steps::add(),
-            Op::Sub => pqhelium_sim::x25519_steps::sub(),
-            Op::Mul121666 => pqhelium_sim::x25519_steps::mul121666(),
-            Op::Inv | Op::Pow22523 => vec![],
-        }
+        (self.spec.steps)()
     }
 }
 
 fn limbs(bytes: &[u8]) -> Fe {
     bytes_to_words(bytes).try_into().expect("8 limbs")
-}
-
-impl FieldOp {
-    fn model(&self, operands: &[Fe]) -> Outcome {
-        let a = &operands[0];
-        outcome_of(&[match self.op {
-            Op::Mul => model::mul(a, &operands[1]),
-            Op::Sqr => model::sqr(a),
-            Op::Add => model::add(a, &operands[1]),
-            Op::Sub => model::sub(a, &operands[1]),
-            Op::Mul121666 => model::mul121666(a),
-            Op::Inv => model::inv(a),
-            Op::Pow22523 => model::pow22523(a),
-        }])
-    }
 }
 
 fn outcome_of(elements: &[Fe]) -> Outcome {
@@ -340,8 +415,7 @@ fn encoded(f: &Reference, elements: &[Fe51]) -> Vec<u8> {
 
 /// `x25519.cswap` (portable C) and `x25519.cswap.mve` (MVE): a and b swapped when swap is 1.
 struct Cswap {
-    id: &'static str,
-    symbol: &'static str,
+    row: &'static Row,
     mve: bool,
 }
 
@@ -358,8 +432,8 @@ impl Contract for Cswap {
         let (images, code) =
             if self.mve { (Images::M55Only, "MVE, 4 limbs a vector") } else { (Images::Both, "portable C") };
         Description {
-            id: self.id,
-            symbol: self.symbol,
+            id: self.row.id,
+            symbol: self.row.symbol,
             images,
             summary: format!("the Montgomery ladder's conditional swap of two field elements, masks, {code}"),
             computes: "(a, b) = (b, a) when swap = 1, unchanged when swap = 0, limb for limb, with the same \
@@ -415,7 +489,7 @@ impl Contract for Cswap {
 }
 
 /// `x25519.ladder_step`: one step of the ladder on x2 || z2 || x3 || z3.
-struct LadderStep;
+struct LadderStep(&'static Row);
 
 /// (x2, z2, x3, z3) and x1.
 type LadderInput = ([Fe; 4], Fe);
@@ -426,8 +500,8 @@ impl Contract for LadderStep {
     fn describe(&self) -> Description {
         let element = |n| Len::Fixed(n * LIMBS);
         Description {
-            id: "x25519.ladder_step",
-            symbol: "x25519_ladder_step",
+            id: self.0.id,
+            symbol: self.0.symbol,
             images: Images::Both,
             summary: "one Montgomery ladder step (differential addition and doubling), radix 2^32, portable C".into(),
             computes: "with A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3, E = A^2 - B^2: x2' = A^2 B^2, \
@@ -513,7 +587,7 @@ fn pow_by_bits(a: &Fe51, exponent: &[u8; 32]) -> Fe51 {
 }
 
 /// `x25519.inv2`: the zero-safe paired inversion.
-struct Inv2;
+struct Inv2(&'static Row);
 
 impl Contract for Inv2 {
     /// (a, b).
@@ -524,8 +598,8 @@ impl Contract for Inv2 {
         let element = |name| ArgSpec::input(name, Elem::U32, len, Bound::Any).repr(REPRESENTATION).secret();
         let result = |name| ArgSpec::output(name, Elem::U32, len, Bound::Any).repr(REPRESENTATION).secret();
         Description {
-            id: "x25519.inv2",
-            symbol: "x25519_inv2",
+            id: self.0.id,
+            symbol: self.0.symbol,
             images: Images::Both,
             summary: "zero-safe paired inversion: two inverses for one inversion and three multiplications, portable C"
                 .into(),
@@ -632,7 +706,7 @@ fn bytes_of(arg: &Arg) -> [u8; 32] {
 }
 
 /// `x25519.scalarmult`: RFC 7748's X25519(k, u) on bytes, the whole ladder.
-struct Scalarmult;
+struct Scalarmult(&'static Row);
 
 impl Contract for Scalarmult {
     /// (k, u).
@@ -641,8 +715,8 @@ impl Contract for Scalarmult {
     fn describe(&self) -> Description {
         let bytes = Len::Fixed(32);
         Description {
-            id: "x25519.scalarmult",
-            symbol: "x25519_scalarmult",
+            id: self.0.id,
+            symbol: self.0.symbol,
             images: Images::Both,
             summary: "X25519(k, u) of RFC 7748: the whole Montgomery ladder (255 steps), radix 2^32, portable C".into(),
             computes: "out = the canonical u-coordinate of [clamp(k)] u, bit 255 of u ignored and u >= p taken mod \
@@ -694,8 +768,7 @@ impl Contract for Scalarmult {
 
 /// `x25519.base` and `x25519.base.b8`: X25519(k, 9) through the signed-window table.
 struct Base {
-    id: &'static str,
-    symbol: &'static str,
+    row: &'static Row,
     /// The B8 variant: operand addresses chosen by the secret sign, on purpose.
     flawed: bool,
 }
@@ -741,8 +814,8 @@ impl Contract for Base {
             )
         };
         Description {
-            id: self.id,
-            symbol: self.symbol,
+            id: self.row.id,
+            symbol: self.row.symbol,
             images: Images::Both,
             summary: summary.into(),
             computes: computes.into(),

@@ -1,7 +1,8 @@
 //! `x25519::FieldArithmetic` from the sim models or the object code of the X25519 kernels (`kernels/arm/x25519/`),
 //! with the provider's larger steps served whole: the ladder step (`x25519.ladder_step`), the paired inversion
 //! (`x25519.inv2`), the whole scalar multiplication (`x25519.scalarmult`) and the fixed-base one (`x25519.base`).
-//! The conditional swap is the MVE kernel on the images with MVE, the portable C on the M7 image.
+//! Each operation runs the family's row for the build (`pqhelium_families::x25519::row`): the conditional swap is the
+//! MVE kernel on the images with MVE, the portable C on the M7 image.
 //!
 //! Elements are the kernels' 8 x 32-bit limbs. Every call runs the kernel's registered contract ([`Engine::run`]):
 //! bounds checked, outputs brought to their canonical residue by the contract's canonicalisation; encoding and
@@ -13,70 +14,29 @@ use pqhelium_core::x25519::FieldArithmetic;
 use pqhelium_sim::x25519_fe::{self as model, A24_PLUS_ONE, Fe, LIMBS};
 
 use super::{Build, Engine, Tally, registered};
+pub use pqhelium_families::x25519::Op;
+use pqhelium_families::x25519::{self as family, ROWS};
 use pqhelium_families::{Kernel, bytes_to_words, words_to_bytes};
 use pqhelium_guest::backend::{Arg, BackendError, Image};
-
-/// The kernels behind the provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    Mul,
-    Sqr,
-    Add,
-    Sub,
-    Mul121666,
-    Inv,
-    Cswap,
-    LadderStep,
-    Inv2,
-    Scalarmult,
-    Base,
-}
-
-impl Op {
-    pub const ALL: [Op; 11] = [
-        Op::Mul,
-        Op::Sqr,
-        Op::Add,
-        Op::Sub,
-        Op::Mul121666,
-        Op::Inv,
-        Op::Cswap,
-        Op::LadderStep,
-        Op::Inv2,
-        Op::Scalarmult,
-        Op::Base,
-    ];
-}
-
-/// The registry id of the kernel of `op` in `build`.
-fn kernel_id(build: Build, op: Op) -> &'static str {
-    match op {
-        Op::Mul => "x25519.fe.mul",
-        Op::Sqr => "x25519.fe.sqr",
-        Op::Add => "x25519.fe.add",
-        Op::Sub => "x25519.fe.sub",
-        Op::Mul121666 => "x25519.fe.mul121666",
-        Op::Inv => "x25519.fe.inv",
-        Op::Cswap if build == Build::Mve => "x25519.cswap.mve",
-        Op::Cswap => "x25519.cswap",
-        Op::LadderStep => "x25519.ladder_step",
-        Op::Inv2 => "x25519.inv2",
-        Op::Scalarmult => "x25519.scalarmult",
-        Op::Base => "x25519.base",
-    }
-}
 
 /// The X25519 kernels of one build, from the model or from object code; used by reference (`&X25519Provider`
 /// implements the trait) and keeping its bookkeeping in a cell.
 pub struct X25519Provider {
-    kernels: [&'static Kernel; Op::ALL.len()],
+    /// The kernel serving each operation of the family: its row for the build, or a rewired one.
+    kernels: Vec<(Op, &'static Kernel)>,
     engine: RefCell<Engine>,
 }
 
 impl X25519Provider {
     /// The kernels of `build` on `engine`: the sim model, or the object code (the build must be in its image).
     pub fn new(build: Build, engine: Engine) -> Self {
-        Self { kernels: Op::ALL.map(|op| registered(kernel_id(build, op))), engine: RefCell::new(engine) }
+        let mut kernels: Vec<(Op, &'static Kernel)> = Vec::new();
+        for op in ROWS.iter().map(|r| r.op) {
+            if !kernels.iter().any(|&(served, _)| served == op) {
+                kernels.push((op, registered(family::row(op, build).id)));
+            }
+        }
+        Self { kernels, engine: RefCell::new(engine) }
     }
 
     /// The object code of `image` on its emulator: the MVE swap on the M55 and M85 images, the portable C on M7.
@@ -86,12 +46,13 @@ impl X25519Provider {
 
     /// The kernel (contract and symbol) that serves `op`.
     pub fn kernel(&self, op: Op) -> &'static Kernel {
-        self.kernels[op as usize]
+        self.kernels.iter().find(|&&(served, _)| served == op).expect("every operation of the family is served").1
     }
 
     /// Serves `op` with another contract of the same shape, e.g. a registry variant with a wrong symbol.
     pub fn rewire(&mut self, op: Op, kernel: &'static Kernel) {
-        self.kernels[op as usize] = kernel;
+        let slot = self.kernels.iter_mut().find(|(served, _)| *served == op).expect("a served operation");
+        slot.1 = kernel;
     }
 
     pub fn tally(&self) -> Ref<'_, Tally> {
