@@ -320,6 +320,57 @@ pub fn assert_campaign_passes(kernel_id: &str, kind: BackendKind, seed: u64, cas
     }
 }
 
+/// What a faithful emulator hands back for `args`: the inputs as passed, the outputs as `expected` (the model's, or
+/// the reference's) has them.
+pub fn faithful_output(args: &[Arg], expected: &Outcome) -> CallOutput {
+    let mut outputs = expected.buffers.iter();
+    let buffers = args
+        .iter()
+        .filter_map(|arg| match arg {
+            Arg::In(data) => Some(data.clone()),
+            Arg::InOut(_) | Arg::Out(_) => Some(outputs.next().cloned().unwrap_or_default()),
+            Arg::U32(_) | Arg::F64(_) => None,
+        })
+        .collect();
+    CallOutput { r0: expected.ret.unwrap_or(0) as u32, r1: 0, d0: 0.0, buffers, instructions: 1 }
+}
+
+/// The host's share of one case of a campaign, measured on this thread: what a campaign does per case besides the
+/// emulated call, over the random cases of `seed` (from `edge_cases` on) until at least `min_cases` cases and
+/// `min_time` have passed. That is the case's generation, the reference and the model with bound coverage recorded
+/// (as `fuzz` and `check` record it), canonicalisation and the model's comparison, the contract's input and output
+/// checks, and the checks of the emulated outcome (read-only inputs, output bounds, canonicalisation, comparison; run
+/// here on the outcome a faithful emulator would return). A two-way kernel has no model: its reference is what runs.
+pub fn host_time_per_case(kernel: &'static Kernel, seed: u64, min_cases: u64, min_time: Duration) -> Duration {
+    let one = |case: u64| {
+        let args = kernel.generate(case, &mut case_rng(seed, case));
+        let (expected, failure) = check_model(kernel, &args);
+        let output = faithful_output(&args, &expected);
+        std::hint::black_box((failure, check_object_code(kernel, BackendKind::Qemu, &args, &expected, Ok(output))));
+    };
+    // The random cases, which are all but the first few of a campaign (the edge cases before them may be built by a
+    // solver, once per campaign); one untimed, as what a campaign builds once (tables) is not a cost per case.
+    let first = kernel.edge_cases;
+    let ((), warm) = coverage::record(|| one(first));
+    std::hint::black_box(warm);
+    let started = Instant::now();
+    let mut done = 0u64;
+    let ((), seen) = coverage::record(|| {
+        while done < min_cases || started.elapsed() < min_time {
+            one(first + done);
+            done += 1;
+        }
+    });
+    std::hint::black_box(seen);
+    started.elapsed() / u32::try_from(done).unwrap_or(u32::MAX)
+}
+
+/// The host's time per case over the guest's time per call, from the two measured figures: below 1 the guest is the
+/// bottleneck of a campaign; the goal for a kernel with a model is at most 0.1.
+pub fn host_guest_ratio(host_per_case: Duration, guest_calls_per_second: f64) -> f64 {
+    host_per_case.as_secs_f64() * guest_calls_per_second
+}
+
 /// The work a chunk is sized to: a chunk is the unit the checkpoint records, so a hard kill makes at most a few
 /// chunks per worker run again. Fast kernels reach `--batch` cases long before this; slow ones get fewer cases.
 pub const CHUNK_TARGET: Duration = Duration::from_millis(100);
@@ -656,20 +707,6 @@ fn shrink_failure(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// What a correct kernel hands back for `args`: its inputs as passed, its outputs as the model computes them.
-    fn faithful_output(args: &[Arg], model: &Outcome) -> CallOutput {
-        let mut outputs = model.buffers.iter();
-        let buffers = args
-            .iter()
-            .filter_map(|arg| match arg {
-                Arg::In(data) => Some(data.clone()),
-                Arg::InOut(_) | Arg::Out(_) => Some(outputs.next().expect("one model buffer per output").clone()),
-                Arg::U32(_) | Arg::F64(_) => None,
-            })
-            .collect();
-        CallOutput { r0: model.ret.unwrap_or(0) as u32, r1: 0, d0: 0.0, buffers, instructions: 1 }
-    }
 
     #[test]
     fn object_code_that_writes_a_read_only_input_fails() {

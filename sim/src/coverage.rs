@@ -122,10 +122,12 @@ pub struct Seen {
 impl Seen {
     const NONE: Seen = Seen { count: 0, min: i64::MAX, max: i64::MIN, closest: u64::MAX, closest_at: f64::NAN };
 
-    fn int(&mut self, v: i64) {
-        self.count += 1;
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
+    /// `count` values whose extremes are `min` and `max` (one value: `min == max`, `count == 1`).
+    #[inline(always)]
+    fn int(&mut self, min: i64, max: i64, count: u64) {
+        self.count += count;
+        self.min = self.min.min(min);
+        self.max = self.max.max(max);
     }
 
     fn fp(&mut self, ulps: u64, at: f64) {
@@ -147,12 +149,20 @@ impl Seen {
     }
 }
 
+/// Slots of [`Observations`]'s index: a power of two well above the steps of any one kernel (a few dozen).
+const SLOTS: usize = 256;
+
 /// Every step observed on a thread while recording, in first-seen order.
+///
+/// A step is found by the address of its name, not by comparing names: `slots` maps the address (hashed) to the
+/// step's position in `steps`, one probe per observation. A name seen at an address not yet in the index (the first
+/// observation of a step, the same name at another address, or a slot taken over by another step) is looked up by
+/// its text once and the index updated; the index never changes what is recorded, only how fast.
 #[derive(Debug, Clone, Default)]
 pub struct Observations {
     steps: Vec<(&'static str, Seen)>,
-    /// Where the next observation most likely goes: models observe their steps in the same order on every call.
-    next: usize,
+    /// `(address of the name, its length, position in steps)`; empty until the first observation.
+    slots: Vec<(usize, usize, usize)>,
 }
 
 impl Observations {
@@ -174,26 +184,44 @@ impl Observations {
         }
     }
 
+    #[inline(always)]
+    fn slot(step: &'static str) -> usize {
+        let address = step.as_ptr() as usize;
+        (address ^ (address >> 8)) % SLOTS
+    }
+
+    #[inline(always)]
     fn entry(&mut self, step: &'static str) -> &mut Seen {
-        let same = |name: &str| std::ptr::eq(name, step) || name == step;
-        let at = match self.steps.get(self.next) {
-            Some((name, _)) if same(name) => self.next,
-            _ => match self.steps.iter().position(|(name, _)| same(name)) {
-                Some(i) => i,
-                None => {
-                    self.steps.push((step, Seen::NONE));
-                    self.steps.len() - 1
-                }
-            },
+        let slot = Self::slot(step);
+        match self.slots.get(slot) {
+            Some(&(address, len, at)) if address == step.as_ptr() as usize && len == step.len() => {
+                &mut self.steps[at].1
+            }
+            _ => self.entry_by_name(step, slot),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn entry_by_name(&mut self, step: &'static str, slot: usize) -> &mut Seen {
+        let at = match self.steps.iter().position(|(name, _)| *name == step) {
+            Some(at) => at,
+            None => {
+                self.steps.push((step, Seen::NONE));
+                self.steps.len() - 1
+            }
         };
-        self.next = if at + 1 == self.steps.len() { 0 } else { at + 1 };
+        if self.slots.is_empty() {
+            self.slots = vec![(0, 0, 0); SLOTS];
+        }
+        self.slots[slot] = (step.as_ptr() as usize, step.len(), at);
         &mut self.steps[at].1
     }
 }
 
 thread_local! {
     static ON: Cell<bool> = const { Cell::new(false) };
-    static RECORDER: RefCell<Observations> = RefCell::new(Observations::default());
+    static RECORDER: RefCell<Observations> = const { RefCell::new(Observations { steps: Vec::new(), slots: Vec::new() }) };
 }
 
 /// Whether this thread is recording.
@@ -216,36 +244,129 @@ pub fn record<T>(f: impl FnOnce() -> T) -> (T, Observations) {
     (result, inner)
 }
 
-#[cold]
-fn record_int(step: &'static str, values: impl IntoIterator<Item = i64>) {
-    RECORDER.with(|r| {
-        let mut r = r.borrow_mut();
-        let seen = r.entry(step);
-        values.into_iter().for_each(|v| seen.int(v));
-    });
+#[inline(never)]
+fn record_int(step: &'static str, min: i64, max: i64, count: u64) {
+    RECORDER.with(|r| r.borrow_mut().entry(step).int(min, max, count));
 }
 
 /// An integer step's input (or any value whose extremes the proof bounds).
 #[inline(always)]
 pub fn observe(step: &'static str, value: i64) {
     if enabled() {
-        record_int(step, [value]);
+        record_int(step, value, value, 1);
     }
 }
 
-/// Every 16-bit lane of a vector.
+/// `count` values of an integer step at once, given their extremes: what [`observe`] on each would record. For a
+/// model that takes the extremes of a vector or a layer itself (empty when `count` is 0: nothing is recorded).
+#[inline(always)]
+pub fn observe_extremes(step: &'static str, min: i64, max: i64, count: u64) {
+    if enabled() && count > 0 {
+        record_int(step, min, max, count);
+    }
+}
+
+/// The extremes of some values and their number: `(i64::MAX, i64::MIN, 0)` for none.
+#[inline(always)]
+pub fn extremes(values: impl IntoIterator<Item = i64>) -> (i64, i64, u64) {
+    values.into_iter().fold((i64::MAX, i64::MIN, 0), |(lo, hi, n), v| (lo.min(v), hi.max(v), n + 1))
+}
+
+/// Every 16-bit lane of a vector (their extremes taken at once).
 #[inline(always)]
 pub fn observe_s16(step: &'static str, v: Q) {
     if enabled() {
-        record_int(step, v.i16().map(i64::from));
+        let mut e = Extremes::NONE;
+        e.s16(v);
+        e.record(step);
     }
 }
 
-/// Every 32-bit lane of a vector.
+/// The lane-wise sums `a + b` (`sub`: differences `a - b`) of two vectors of 16-bit lanes, as integers: a lane that
+/// a 16-bit addition would wrap shows past the bound, not wrapped back inside it. Extremes taken at once.
+#[inline(always)]
+pub fn observe_s16_sum(step: &'static str, a: Q, b: Q, sub: bool) {
+    if enabled() {
+        let mut e = Extremes::NONE;
+        e.s16_sum(a, b, sub);
+        e.record(step);
+    }
+}
+
+/// The least of eight lanes (a reduction the host vectorises).
+#[inline(always)]
+fn lanes_min(lanes: &[i16; 8]) -> i16 {
+    lanes.iter().copied().fold(i16::MAX, i16::min)
+}
+
+/// The greatest of eight lanes.
+#[inline(always)]
+fn lanes_max(lanes: &[i16; 8]) -> i16 {
+    lanes.iter().copied().fold(i16::MIN, i16::max)
+}
+
+/// What a model gathers of one integer step over a vector, a layer or a whole call before recording it once
+/// ([`Extremes::record`]): the extremes and the number of values, exactly what [`observe`] on each value would
+/// have recorded. A model that observes thousands of values per call keeps one per step and layer in a local, so
+/// that an observed vector costs a few lane comparisons and no look-up at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Extremes {
+    pub min: i64,
+    pub max: i64,
+    pub count: u64,
+}
+
+impl Extremes {
+    pub const NONE: Extremes = Extremes { min: i64::MAX, max: i64::MIN, count: 0 };
+
+    /// `count` values between `min` and `max`.
+    #[inline(always)]
+    pub fn add(&mut self, min: i64, max: i64, count: u64) {
+        self.min = self.min.min(min);
+        self.max = self.max.max(max);
+        self.count += count;
+    }
+
+    /// Every 16-bit lane of a vector.
+    #[inline(always)]
+    pub fn s16(&mut self, v: Q) {
+        let lanes = v.i16();
+        self.add(lanes_min(&lanes).into(), lanes_max(&lanes).into(), lanes.len() as u64);
+    }
+
+    /// The lane-wise sums (`sub`: differences) of two vectors of 16-bit lanes, as integers ([`observe_s16_sum`]).
+    #[inline(always)]
+    pub fn s16_sum(&mut self, a: Q, b: Q, sub: bool) {
+        let (a, b) = (a.i16(), b.i16());
+        // Saturated in 16 bits, the host's vector instructions: exact unless a lane saturated, which shows as an
+        // extreme at an end of the 16-bit range; then (rarely) once more in 32 bits.
+        let sat: [i16; 8] =
+            core::array::from_fn(|i| if sub { a[i].saturating_sub(b[i]) } else { a[i].saturating_add(b[i]) });
+        let (lo, hi) = (lanes_min(&sat), lanes_max(&sat));
+        if lo != i16::MIN && hi != i16::MAX {
+            return self.add(lo.into(), hi.into(), sat.len() as u64);
+        }
+        let wide: [i32; 8] = core::array::from_fn(|i| {
+            if sub { i32::from(a[i]) - i32::from(b[i]) } else { i32::from(a[i]) + i32::from(b[i]) }
+        });
+        let (lo, hi) = wide.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        self.add(lo.into(), hi.into(), wide.len() as u64);
+    }
+
+    /// Records what was gathered under `step` (nothing when nothing was, or when this thread is not recording).
+    #[inline(always)]
+    pub fn record(&self, step: &'static str) {
+        observe_extremes(step, self.min, self.max, self.count);
+    }
+}
+
+/// Every 32-bit lane of a vector (their extremes taken at once).
 #[inline(always)]
 pub fn observe_s32(step: &'static str, v: Q) {
     if enabled() {
-        record_int(step, v.i32().map(i64::from));
+        let lanes = v.i32();
+        let (lo, hi) = lanes.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        record_int(step, lo.into(), hi.into(), lanes.len() as u64);
     }
 }
 
@@ -265,7 +386,7 @@ pub fn observe_ulps(step: &'static str, ulps: u64, at: f64) {
     }
 }
 
-#[cold]
+#[inline(never)]
 fn record_ulps(step: &'static str, ulps: u64, at: f64) {
     RECORDER.with(|r| r.borrow_mut().entry(step).fp(ulps, at));
 }

@@ -57,11 +57,7 @@ pub fn steps_of(logn: u32) -> &'static Steps {
 /// Observes a and b's lanes as integers, added (`sub`: subtracted): a wrapped lane shows past the bound.
 #[inline(always)]
 fn observe_sum(step: &'static str, a: Q, b: Q, sub: bool) {
-    if coverage::enabled() {
-        for (x, y) in a.i16().into_iter().zip(b.i16()) {
-            coverage::observe(step, if sub { i64::from(x) - i64::from(y) } else { i64::from(x) + i64::from(y) });
-        }
-    }
+    coverage::observe_s16_sum(step, a, b, sub);
 }
 
 // The family's constants, defined here once: the model, the bounds proof (`bounds`, `sim/tests/fndsa_ntt_bounds.rs`)
@@ -234,10 +230,33 @@ macro_rules! network {
     };
 }
 
+/// What the forward model gathers of its steps over one call ([`coverage::Extremes`]), per layer, recorded at its end:
+/// an observed vector is then a few lane comparisons, not a look-up.
+struct FwdTally {
+    red: [coverage::Extremes; 10],
+    mul: [coverage::Extremes; 10],
+    sum: [coverage::Extremes; 10],
+}
+
+impl FwdTally {
+    const NONE: FwdTally = FwdTally {
+        red: [coverage::Extremes::NONE; 10],
+        mul: [coverage::Extremes::NONE; 10],
+        sum: [coverage::Extremes::NONE; 10],
+    };
+
+    fn record(&self, steps: &Steps) {
+        for layer in 0..10 {
+            self.red[layer].record(steps.fwd_red[layer]);
+            self.mul[layer].record(steps.fwd_mul[layer]);
+            self.sum[layer].record(steps.fwd_sum[layer]);
+        }
+    }
+}
+
 /// A register pass of log2(`NR`) layers from layer `l0`, on `NR` registers (a constant, as in the kernel;
 /// `network!` writes its butterflies out).
-fn fwd_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
-    let steps = steps_of(logn);
+fn fwd_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32, tally: &mut Option<FwdTally>) {
     let nl = NR.trailing_zeros();
     let n = 1usize << logn;
     let (group, d) = (n >> l0, n >> (l0 + nl));
@@ -247,7 +266,9 @@ fn fwd_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
             let column = load_column::<NR>(a, base, d);
             let mut r = [Q::ZERO; 8];
             for (x, &c) in r.iter_mut().zip(&column) {
-                observe_s16(steps.fwd_red[l0 as usize], c);
+                if let Some(t) = tally {
+                    t.red[l0 as usize].s16(c);
+                }
                 *x = red(c);
             }
             macro_rules! butterfly {
@@ -255,10 +276,14 @@ fn fwd_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
                     let (s, k, dist) = ($s, $k, $dist);
                     let z = (1 << (l0 + s)) + (g << s) + (k >> (nl - s));
                     let layer = (l0 + s) as usize;
-                    observe_s16(steps.fwd_mul[layer], r[k + dist]);
+                    if let Some(t) = tally {
+                        t.mul[layer].s16(r[k + dist]);
+                    }
                     let t = mul_n(r[k + dist], ZETA[z], ZETA_BR[z]);
-                    observe_sum(steps.fwd_sum[layer], r[k], t, false);
-                    observe_sum(steps.fwd_sum[layer], r[k], t, true);
+                    if let Some(tally) = tally {
+                        tally.sum[layer].s16_sum(r[k], t, false);
+                        tally.sum[layer].s16_sum(r[k], t, true);
+                    }
                     r[k + dist] = vsubq_s16(r[k], t);
                     r[k] = vaddq_s16(r[k], t);
                 }};
@@ -270,39 +295,43 @@ fn fwd_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
 }
 
 #[inline(always)]
-fn ct_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q, steps: [&'static str; 2]) {
-    observe_s16(steps[0], r[y]);
+fn ct_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q, layer: usize, tally: &mut Option<FwdTally>) {
+    if let Some(t) = tally {
+        t.mul[layer].s16(r[y]);
+    }
     let t = mul_v(r[y], w, wbr);
-    observe_sum(steps[1], r[x], t, false);
-    observe_sum(steps[1], r[x], t, true);
+    if let Some(tally) = tally {
+        tally.sum[layer].s16_sum(r[x], t, false);
+        tally.sum[layer].s16_sum(r[x], t, true);
+    }
     r[y] = vsubq_s16(r[x], t);
     r[x] = vaddq_s16(r[x], t);
 }
 
-fn fwd_last(a: &mut [i16], logn: u32) {
+fn fwd_last(a: &mut [i16], logn: u32, tally: &mut Option<FwdTally>) {
     let n = 1usize << logn;
-    let steps = steps_of(logn);
     let first = logn as usize - 3;
-    let layer = |l: usize| [steps.fwd_mul[l], steps.fwd_sum[l]];
     for c in 0..n / 64 {
         let base = 64 * c;
         // The kernel's eight gathers with transpose_offsets, each followed by a reduction.
         let mut r = vldrhq_gather_transpose8_s16(&a[base..]);
         for x in &mut r {
-            observe_s16(steps.fwd_red[first], *x);
+            if let Some(t) = tally {
+                t.red[first].s16(*x);
+            }
             *x = red(*x);
         }
         let (w, wb) = (vld1q_s16(&ZETA[n / 8 + 8 * c..]), vld1q_s16(&ZETA_BR[n / 8 + 8 * c..]));
         for k in 0..4 {
-            ct_v(&mut r, k, k + 4, w, wb, layer(first));
+            ct_v(&mut r, k, k + 4, w, wb, first, tally);
         }
         let (w2, wb2) = (vld2q_s16(&ZETA[n / 4 + 16 * c..]), vld2q_s16(&ZETA_BR[n / 4 + 16 * c..]));
         for k in (0..8).filter(|k| k & 2 == 0) {
-            ct_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2], layer(first + 1));
+            ct_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2], first + 1, tally);
         }
         let (w4, wb4) = (vld4q_s16(&ZETA[n / 2 + 32 * c..]), vld4q_s16(&ZETA_BR[n / 2 + 32 * c..]));
         for k in (0..8).step_by(2) {
-            ct_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1], layer(first + 2));
+            ct_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1], first + 2, tally);
         }
         for (k, v) in r.into_iter().enumerate() {
             vst1q_s16(&mut a[base + 8 * k..], v);
@@ -397,14 +426,18 @@ pub fn passes(logn: u32) -> &'static [(u32, u32)] {
 /// `fndsa_ntt{512,1024}_fwd`: forward NTT in place, natural order in, NTT order ([`ntt_slot`]) out.
 pub fn ntt_fwd(logn: u32, a: &mut [i16]) {
     assert_eq!(a.len(), 1 << logn);
+    let mut tally = coverage::enabled().then_some(FwdTally::NONE);
     for &(l0, nl) in passes(logn) {
         match nl {
-            3 => fwd_pass::<8>(a, logn, l0),
-            2 => fwd_pass::<4>(a, logn, l0),
+            3 => fwd_pass::<8>(a, logn, l0, &mut tally),
+            2 => fwd_pass::<4>(a, logn, l0, &mut tally),
             _ => unreachable!("passes of 2 or 3 layers"),
         }
     }
-    fwd_last(a, logn);
+    fwd_last(a, logn, &mut tally);
+    if let Some(t) = tally {
+        t.record(steps_of(logn));
+    }
 }
 
 /// `fndsa_ntt{512,1024}_inv`: inverse NTT in place with the scaling by 1/n, NTT order in, natural order out.
@@ -437,9 +470,9 @@ pub fn pointwise(a: &[i16], b: &[i16]) -> Vec<i16> {
     for i in (0..a.len()).step_by(8) {
         let (x, y) = (vld1q_s16(&a[i..]), vld1q_s16(&b[i..]));
         if coverage::enabled() {
-            for (x, y) in x.i16().into_iter().zip(y.i16()) {
-                coverage::observe(steps.product, i64::from(x) * i64::from(y));
-            }
+            let (lo, hi, count) =
+                coverage::extremes(x.i16().into_iter().zip(y.i16()).map(|(x, y)| i64::from(x) * i64::from(y)));
+            coverage::observe_extremes(steps.product, lo, hi, count);
         }
         let p = montgomery(x, y);
         observe_s16(steps.montgomery, p);

@@ -324,12 +324,9 @@ fn reduce1_v(a: Q) -> Q {
 fn ct(x: &mut [Q], u: usize, v: usize, layer: usize, t: impl Fn(Q) -> Q) {
     coverage::observe_s16(MVE_STEPS.fwd_mulmod[layer], x[v]);
     let t = t(x[v]);
-    if coverage::enabled() {
-        // The sums as integers: a lane past 16 bits shows as past the proven bound, not wrapped back inside it.
-        let wide =
-            |f: fn(i64, i64) -> i64| x[u].i16().into_iter().zip(t.i16()).map(move |(a, b)| f(a.into(), b.into()));
-        wide(|a, b| a + b).chain(wide(|a, b| a - b)).for_each(|v| observe(MVE_STEPS.fwd_sum[layer], v));
-    }
+    // The sums as integers: a lane past 16 bits shows as past the proven bound, not wrapped back inside it.
+    coverage::observe_s16_sum(MVE_STEPS.fwd_sum[layer], x[u], t, false);
+    coverage::observe_s16_sum(MVE_STEPS.fwd_sum[layer], x[u], t, true);
     x[v] = vsubq_s16(x[u], t);
     x[u] = vaddq_s16(x[u], t);
 }
@@ -337,12 +334,8 @@ fn ct(x: &mut [Q], u: usize, v: usize, layer: usize, t: impl Fn(Q) -> Q) {
 /// Gentleman-Sande butterfly of layer `layer`: (u, v) -> (u + v, (v - u) * zeta).
 #[inline(always)]
 fn gs(x: &mut [Q], u: usize, v: usize, layer: usize, m: impl Fn(Q) -> Q) {
-    if coverage::enabled() {
-        for (a, b) in x[u].i16().into_iter().zip(x[v].i16()) {
-            observe(MVE_STEPS.inv_sum[layer], i64::from(a) + i64::from(b));
-            observe(MVE_STEPS.inv_mulmod[layer], i64::from(b) - i64::from(a));
-        }
-    }
+    coverage::observe_s16_sum(MVE_STEPS.inv_sum[layer], x[u], x[v], false);
+    coverage::observe_s16_sum(MVE_STEPS.inv_mulmod[layer], x[v], x[u], true);
     let d = vsubq_s16(x[v], x[u]);
     x[u] = vaddq_s16(x[u], x[v]);
     x[v] = m(d);
@@ -470,13 +463,9 @@ pub fn ntt_inv_mve(p: &mut Poly) {
         let mut x = load4(p, o);
         gs(&mut x, 0, 1, 5, zeta_n(3));
         gs(&mut x, 2, 3, 5, zeta_n(2));
-        if coverage::enabled() {
-            for (u, v) in [(x[0], x[2]), (x[1], x[3])] {
-                for (a, b) in u.i16().into_iter().zip(v.i16()) {
-                    observe(MVE_STEPS.inv_sum[6], i64::from(a) + i64::from(b));
-                    observe(MVE_STEPS.inv_mulmod[6], i64::from(b) - i64::from(a));
-                }
-            }
+        for (u, v) in [(x[0], x[2]), (x[1], x[3])] {
+            coverage::observe_s16_sum(MVE_STEPS.inv_sum[6], u, v, false);
+            coverage::observe_s16_sum(MVE_STEPS.inv_mulmod[6], v, u, true);
         }
         let (d0, d1) = (vsubq_s16(x[2], x[0]), vsubq_s16(x[3], x[1]));
         x[0] = mulmod_n(vaddq_s16(x[0], x[2]), F, twist(F));
@@ -503,7 +492,8 @@ pub fn basemul_mve(a: &Poly, b: &Poly) -> Poly {
         let product = |k: usize| {
             if coverage::enabled() {
                 // b1 sits in the odd lanes of y[k]; the even lanes' products are discarded.
-                y[k].i16().into_iter().skip(1).step_by(2).for_each(|b1| observe(MVE_STEPS.bm_gamma, b1.into()));
+                let (lo, hi, count) = coverage::extremes(y[k].i16().into_iter().skip(1).step_by(2).map(i64::from));
+                coverage::observe_extremes(MVE_STEPS.bm_gamma, lo, hi, count);
             }
             let bg = mulmod_v(y[k], &g[k]);
             let bs = vrev32q_s16(y[k]);

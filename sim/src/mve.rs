@@ -223,12 +223,17 @@ fn qrdmulh(t: Ty, x: i128, y: i128) -> i128 {
 fn and(_: Ty, x: i128, y: i128) -> i128 {
     x & y
 }
+// The bitwise operations' pseudocode, lane by lane: the intrinsics take the whole 128 bits at once (`bitwise!`),
+// checked against these.
+#[cfg(test)]
 fn orr(_: Ty, x: i128, y: i128) -> i128 {
     x | y
 }
+#[cfg(test)]
 fn eor(_: Ty, x: i128, y: i128) -> i128 {
     x ^ y
 }
+#[cfg(test)]
 fn bic(_: Ty, x: i128, y: i128) -> i128 {
     x & !y
 }
@@ -272,9 +277,37 @@ all6!(binary, rmulh: vrmulhq_s8 vrmulhq_s16 vrmulhq_s32 vrmulhq_u8 vrmulhq_u16 v
 binary!(qdmulh: vqdmulhq_s8 S8, vqdmulhq_s32 S32);
 binary!(qrdmulh: vqrdmulhq_s8 S8, vqrdmulhq_s32 S32);
 binary!(and: vandq_s8 S8, vandq_s32 S32, vandq_u8 U8, vandq_u16 U16);
-all6!(binary, orr: vorrq_s8 vorrq_s16 vorrq_s32 vorrq_u8 vorrq_u16 vorrq_u32);
-all6!(binary, eor: veorq_s8 veorq_s16 veorq_s32 veorq_u8 veorq_u16 veorq_u32);
-all6!(binary, bic: vbicq_s8 vbicq_s16 vbicq_s32 vbicq_u8 vbicq_u16 vbicq_u32);
+
+/// Bitwise operations: the same on every lane type, so on the whole 128 bits at once (`bitwise_forms_match_the_lanes`
+/// checks each against the lane-by-lane pseudocode).
+macro_rules! bitwise {
+    ($bits:ident: $($name:ident),+ $(,)?) => {
+        $(
+            #[doc = concat!("The Arm intrinsic `", stringify!($name), "`.")]
+            #[inline(always)]
+            pub fn $name(a: Q, b: Q) -> Q {
+                Q($bits(u128::from_le_bytes(a.0), u128::from_le_bytes(b.0)).to_le_bytes())
+            }
+        )+
+    };
+}
+
+#[inline(always)]
+fn orr_bits(x: u128, y: u128) -> u128 {
+    x | y
+}
+#[inline(always)]
+fn eor_bits(x: u128, y: u128) -> u128 {
+    x ^ y
+}
+#[inline(always)]
+fn bic_bits(x: u128, y: u128) -> u128 {
+    x & !y
+}
+
+bitwise!(orr_bits: vorrq_s8, vorrq_s16, vorrq_s32, vorrq_u8, vorrq_u16, vorrq_u32);
+bitwise!(eor_bits: veorq_s8, veorq_s16, veorq_s32, veorq_u8, veorq_u16, veorq_u32);
+bitwise!(bic_bits: vbicq_s8, vbicq_s16, vbicq_s32, vbicq_u8, vbicq_u16, vbicq_u32);
 all6!(binary, shl_vec: vshlq_s8 vshlq_s16 vshlq_s32 vshlq_u8 vshlq_u16 vshlq_u32);
 
 macro_rules! by_scalar {
@@ -854,7 +887,15 @@ fn qshl_imm(t: Ty, x: i128, n: u32) -> i128 {
 }
 
 shift_imm!(shl_imm, 0..=esize - 1: vshlq_n_s8 S8, vshlq_n_s16 S16, vshlq_n_s32 S32);
-shift_imm!(shl_imm, 0..=esize - 1: vshlq_n_u8 U8, vshlq_n_u16 U16, vshlq_n_u32 U32);
+shift_imm!(shl_imm, 0..=esize - 1: vshlq_n_u8 U8, vshlq_n_u16 U16);
+
+/// The Arm intrinsic `vshlq_n_u32`, on 32-bit lanes directly (the Keccak rotations' first half;
+/// `u32_shift_forms_match_the_lanes` checks it against the lane-by-lane pseudocode).
+#[inline(always)]
+pub fn vshlq_n_u32(a: Q, imm: u32) -> Q {
+    imm_in("vshlq_n_u32", imm, 0..=31);
+    Q::from_u32(a.u32().map(|x| x << imm))
+}
 shift_imm!(shr_imm, 1..=esize - 0: vshrq_n_s8 S8);
 shift_imm!(shr_imm, 1..=esize - 0: vshrq_n_u8 U8, vshrq_n_u16 U16);
 shift_imm!(rshr_imm, 1..=esize - 0: vrshrq_n_s8 S8, vrshrq_n_s32 S32);
@@ -884,7 +925,17 @@ macro_rules! insert_imm {
 insert_imm!(vsliq_n_s8 S8 true, vsliq_n_s16 S16 true, vsliq_n_s32 S32 true);
 insert_imm!(vsliq_n_u8 U8 true, vsliq_n_u16 U16 true);
 insert_imm!(vsriq_n_s8 S8 false, vsriq_n_s16 S16 false, vsriq_n_s32 S32 false);
-insert_imm!(vsriq_n_u8 U8 false, vsriq_n_u16 U16 false, vsriq_n_u32 U32 false);
+insert_imm!(vsriq_n_u8 U8 false, vsriq_n_u16 U16 false);
+
+/// The Arm intrinsic `vsriq_n_u32`, on 32-bit lanes directly (the Keccak rotations' second half): the top `imm` bits
+/// of each lane of `a` stay, the rest are `b >> imm` (`u32_shift_forms_match_the_lanes` checks it against the
+/// shift-and-insert pseudocode).
+#[inline(always)]
+pub fn vsriq_n_u32(a: Q, b: Q, imm: u32) -> Q {
+    imm_in("vsriq_n_u32", imm, 1..=32);
+    let mask = (u64::from(u32::MAX) >> imm) as u32;
+    u32x2(a, b, |x, y| ((u64::from(y) >> imm) as u32 & mask) | (x & !mask))
+}
 
 // ---- bitwise NOT, duplication, reversal ----
 
@@ -1508,4 +1559,55 @@ predicated!(vqrdmulhq_m_s8 = vqrdmulhq_s8, vqrdmulhq_m_s16 = vqrdmulhq_s16, vqrd
 /// `VSTRW.32 Qd, [Rn]` (`vst1q_s32`; `vst1q_u32` is the same instruction): `addr[i]` is lane `i`.
 pub fn vst1q_s32(addr: &mut [i32], value: Q) {
     addr[..4].copy_from_slice(&value.i32());
+}
+
+#[cfg(test)]
+mod fast_form_tests {
+    use super::*;
+
+    /// Vectors whose lanes cover signs, edges and mixed bits.
+    fn samples() -> Vec<Q> {
+        let mut x = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835u128;
+        let mut out = vec![Q::ZERO, Q([0xFF; 16]), Q::from_u32([0x8000_0000, 0x7FFF_FFFF, 1, 0xFFFF_FFFE])];
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            out.push(Q(x.to_le_bytes()));
+        }
+        out
+    }
+
+    #[test]
+    fn bitwise_forms_match_the_lanes() {
+        for &a in &samples() {
+            for &b in samples().iter().take(20) {
+                for t in [S8, S16, S32, U8, U16, U32] {
+                    assert_eq!(veorq_u32(a, b), map2(t, a, b, |x, y| eor(t, x, y)));
+                    assert_eq!(vbicq_s16(a, b), map2(t, a, b, |x, y| bic(t, x, y)));
+                    assert_eq!(vorrq_u8(a, b), map2(t, a, b, |x, y| orr(t, x, y)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn u32_shift_forms_match_the_lanes() {
+        let t = U32;
+        for &a in &samples() {
+            for &b in samples().iter().take(20) {
+                for imm in 0..=31 {
+                    assert_eq!(vshlq_n_u32(a, imm), map1(t, a, |x| shl_imm(t, x, imm)));
+                }
+                for imm in 1..=32 {
+                    let lanes = map2(t, a, b, |x, y| {
+                        let (x, y) = (x & t.ones(), y & t.ones());
+                        let mask = t.ones() >> imm;
+                        ((y >> imm) & mask) | (x & !mask)
+                    });
+                    assert_eq!(vsriq_n_u32(a, b, imm), lanes);
+                }
+            }
+        }
+    }
 }

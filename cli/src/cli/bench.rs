@@ -6,6 +6,11 @@
 //! runs it and with `--pin`; the loop runs on an emulator left to the scheduler and on one pinned as a `--pin` worker
 //! is, and the faster of the two is the loop's rate. The model's calls/s over the loop's is the model's speed-up.
 //! On the M55 and M85 images the column before the last is the estimated cycles per call (`pqhelium cycles`).
+//!
+//! The last three columns state the host's work per case: the host's time per case in a campaign (generation,
+//! reference, model with bound coverage, canonicalisation, comparisons, contract checks: [`diff::host_time_per_case`])
+//! next to the guest's time per call in its loop, and their ratio ([`diff::host_guest_ratio`], the median of the
+//! rounds'). Above 1 the emulator waits for the host; the goal for a kernel with a model is at most 0.1.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -40,6 +45,12 @@ struct Row {
     /// Estimated cycles per call on the image's core (`pqhelium cycles`; M55 and M85 images only).
     estimated_cycles_per_call: Option<f64>,
     model_speedup: Option<f64>,
+    /// The host's time per case in a campaign, in microseconds ([`diff::host_time_per_case`]).
+    host_us_per_case: f64,
+    /// The guest's time per call in its loop, in microseconds.
+    guest_us_per_call: Option<f64>,
+    /// The host's time per case over the guest's per call (median of the rounds' ratios).
+    host_guest_ratio: Option<f64>,
 }
 
 /// `image`: measure that image on its emulator only; each emulator's default image when absent.
@@ -71,9 +82,10 @@ fn measure(
     println!(
         "| kernel | backend | calls/s, 1 per round trip | calls/s, 64 per round trip | campaign cases/s (1 job) | \
          campaign --pin | campaign start-up (ms) | calls/s, loop in guest | efficiency 1 | efficiency 64 | \
-         efficiency campaign | efficiency --pin | instructions/call | est. cycles/call | model / loop in guest |"
+         efficiency campaign | efficiency --pin | instructions/call | est. cycles/call | model / loop in guest | \
+         host µs/case | guest µs/call | host / guest |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut estimators = Estimators::default();
     let mut rows = Vec::new();
     for kernel in kernels {
@@ -92,6 +104,9 @@ fn measure(
             done as f64 / started.elapsed().as_secs_f64()
         };
         let model_rate = (0..ROUNDS).map(|_| model()).fold(0f64, f64::max);
+        // The host's share of a campaign's case, as `fuzz` runs it (coverage recorded).
+        let host = || diff::host_time_per_case(kernel, 1, HOST_MIN_CASES, HOST_TIME);
+        let host_best = (0..ROUNDS).map(|_| host()).min().expect("rounds");
         let campaign = |backend: BackendKind, image: Option<Image>, pin| {
             let result = diff::run(&Campaign { pin, image, ..Campaign::new(kernel, backend, 1, calls, 1) });
             if !result.passed() {
@@ -104,7 +119,12 @@ fn measure(
             false => None,
         };
         let shown = model_campaign.map_or(String::new(), |rate| format!("{rate:.0}"));
-        println!("| {} | {} | {model_rate:.0} | | {shown} | | | | | | | | | | |", kernel.id, kernel.expected_side());
+        let host_us = host_best.as_secs_f64() * 1e6;
+        println!(
+            "| {} | {} | {model_rate:.0} | | {shown} | | | | | | | | | | | {host_us:.2} | | |",
+            kernel.id,
+            kernel.expected_side()
+        );
         rows.push(Row {
             kernel: kernel.id.into(),
             backend: kernel.expected_side().into(),
@@ -123,6 +143,9 @@ fn measure(
             instructions_per_call: None,
             estimated_cycles_per_call: None,
             model_speedup: None,
+            host_us_per_case: host_us,
+            guest_us_per_call: None,
+            host_guest_ratio: None,
         });
         let images = match image {
             Some(image) => vec![image],
@@ -171,6 +194,7 @@ fn measure(
                     startup_ms: result.startup.as_secs_f64() * 1e3,
                     guest,
                     model: model(),
+                    host: host(),
                     instructions,
                 });
             }
@@ -191,13 +215,17 @@ fn measure(
                 ratio(|r| r.pinned_campaign),
                 ratio(|r| r.model),
             );
+            let host_per_case = rounds.iter().map(|r| r.host).min().expect("rounds");
+            let host_guest = median(rounds.iter().map(|r| diff::host_guest_ratio(r.host, r.guest)).collect());
+            let (host_us, guest_us) = (host_per_case.as_secs_f64() * 1e6, 1e6 / guest);
             let per_call = rounds[ROUNDS - 1].instructions;
             let cycles = estimators.cycles(image, kernel.symbol, &args);
             let cycles_shown = cycles.map_or(String::new(), |c| format!("{c:.0}"));
             println!(
                 "| {} | {on} | {single:.0} | {batched:.0} | {campaign_rate:.0} | {pinned_rate:.0} | {startup:.0} | \
                  {guest:.0} | {efficiency_single:.2} | {efficiency_batched:.2} | {efficiency_campaign:.2} | \
-                 {efficiency_pinned:.2} | {per_call} | {cycles_shown} | {model_speedup:.1} |",
+                 {efficiency_pinned:.2} | {per_call} | {cycles_shown} | {model_speedup:.1} | {host_us:.2} | \
+                 {guest_us:.2} | {host_guest:.3} |",
                 kernel.id,
             );
             rows.push(Row {
@@ -218,6 +246,9 @@ fn measure(
                 instructions_per_call: Some(per_call),
                 estimated_cycles_per_call: cycles,
                 model_speedup: Some(model_speedup),
+                host_us_per_case: host_us,
+                guest_us_per_call: Some(guest_us),
+                host_guest_ratio: Some(host_guest),
             });
         }
     }
@@ -234,6 +265,10 @@ const ROUNDS: usize = 5;
 /// model would otherwise be timed over a few milliseconds, which this virtual machine's scheduling can double.
 const MODEL_TIME: Duration = Duration::from_millis(200);
 
+/// The least cases and time of one measurement of the host's time per case ([`diff::host_time_per_case`]).
+const HOST_MIN_CASES: u64 = 16;
+const HOST_TIME: Duration = Duration::from_millis(200);
+
 /// One round of measurements of a kernel on an emulator, taken back to back.
 struct Round {
     single: f64,
@@ -244,6 +279,8 @@ struct Round {
     startup_ms: f64,
     guest: f64,
     model: f64,
+    /// The host's time per case in a campaign.
+    host: Duration,
     instructions: u64,
 }
 
