@@ -1,8 +1,11 @@
 //! FN-DSA verification on the guest (`fndsa.verify`, `fndsa.verify.batch4` and their portable `.scalar` builds):
 //! the signature KAT's signatures accepted, every malformed class rejected with no fault, the object code equal to
-//! core's verdicts on campaigns that start with the edge cases, and a batch that copies one request's verdict onto
-//! another caught.
+//! core's verdicts on campaigns that start with the edge cases, a batch that copies one request's verdict onto
+//! another caught, and the verifier's own source with its norm check off by one, or with a verdict cache keyed on the
+//! nonce, failing `pqhelium check` on the edge cases.
 
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
 use pqhelium_core::fndsa::{self, HashId, ReferenceKernels};
@@ -125,7 +128,7 @@ fn signature_kat_entries_verify_on_the_guest() {
 /// valid ones' 1).
 #[test]
 fn every_malformed_class_rejects_without_fault() {
-    let rejected: Vec<Class> = Class::ALL.into_iter().filter(|&c| c != Class::Valid).collect();
+    let rejected: Vec<Class> = Class::ALL.into_iter().filter(|c| !c.accepted()).collect();
     assert!(rejected.iter().filter(|c| c.malformed()).count() >= 13);
     for backend in [BackendKind::Qemu, BackendKind::Unicorn] {
         let mut emulator = open(backend);
@@ -183,6 +186,122 @@ fn a_batch_answering_request_2_with_request_1s_verdict_is_caught() {
         assert!(caught.failures.iter().all(|f| format!("{:?}", f.failure).contains("byte 1")), "{backend}");
         let clean = run(right);
         assert!(clean.passed(), "{backend}: {:?}", clean.failures);
+    }
+}
+
+/// A change to the verifier's source (`kernels/arm/fndsa_verify/fndsa_verify_impl.h`): `from`, found exactly once,
+/// becomes `to`.
+struct Mutant {
+    name: &'static str,
+    from: &'static str,
+    to: &'static str,
+}
+
+/// `<` for `<=` in the norm check: a squared norm of exactly floor(beta^2) rejected.
+const NORM_STRICT: Mutant =
+    Mutant { name: "norm_strict", from: "return norm <= fv_sqbeta(logn);", to: "return norm < fv_sqbeta(logn);" };
+
+/// A verdict cache keyed on the nonce: request k answered with request k-1's verdict when their nonces are equal
+/// (it accepts a signature over another message, under another key or with another s2).
+const NONCE_CACHE: Mutant = Mutant {
+    name: "nonce_cache",
+    from: "        verdicts[i] = (uint8_t)(w[i].alive && fv_check_norm(&w[i]));\n",
+    to: "        verdicts[i] = (uint8_t)(w[i].alive && fv_check_norm(&w[i]));
+        if (i > 0 && w[i].alive && w[i - 1].alive) {
+            uint32_t same = 1;
+            for (uint32_t k = 0; k < FV_NONCE_BYTES; k++) {
+                same &= w[i].nonce_mu[k] == w[i - 1].nonce_mu[k];
+            }
+            if (same) {
+                verdicts[i] = verdicts[i - 1];
+            }
+        }
+",
+};
+
+/// The source unchanged: the same build path passes.
+const UNCHANGED: Mutant = Mutant { name: "unchanged", from: "", to: "" };
+
+/// The portable build (`fndsa_verify_scalar.c`) of the verifier's source changed by `mutant`, its entry points
+/// renamed `{name}_verify` and `{name}_batch4`, written to `dir`; returns the build's path.
+fn write_build(dir: &Path, arm: &Path, mutant: &Mutant) -> String {
+    let source = std::fs::read_to_string(arm.join("fndsa_verify/fndsa_verify_impl.h")).unwrap();
+    let changed = if mutant.from.is_empty() {
+        source
+    } else {
+        assert_eq!(source.matches(mutant.from).count(), 1, "{}: the line to change", mutant.name);
+        source.replace(mutant.from, mutant.to)
+    };
+    let name = mutant.name;
+    std::fs::write(dir.join(format!("{name}_impl.h")), changed).unwrap();
+    let build = std::fs::read_to_string(arm.join("fndsa_verify/fndsa_verify_scalar.c")).unwrap();
+    let renamed = [
+        ("#include \"fndsa_verify_impl.h\"", format!("#include \"{name}_impl.h\"")),
+        ("#define FV_VERIFY fndsa_verify_scalar", format!("#define FV_VERIFY {name}_verify")),
+        ("#define FV_VERIFY_BATCH4 fndsa_verify_batch4_scalar", format!("#define FV_VERIFY_BATCH4 {name}_batch4")),
+    ];
+    let build = renamed.iter().fold(build, |text, (from, to)| {
+        assert_eq!(text.matches(from).count(), 1, "fndsa_verify_scalar.c: `{from}`");
+        text.replace(from, to)
+    });
+    let path = dir.join(format!("{name}.c"));
+    std::fs::write(&path, build).unwrap();
+    path.display().to_string()
+}
+
+/// The verifier's own source with its norm check off by one (`<` for `<=`), and with a verdict cache keyed on the
+/// nonce, built as the user's code (`--manifest`, Cortex-M7 image) with the portable NTT and Keccak kernels: `pqhelium
+/// check` fails both on the edge cases alone (the batch contract's, which include the single contract's bounds), with
+/// mismatches and no fault, for the single and the batch entry points where the change applies; the unchanged source
+/// built the same way passes.
+#[test]
+fn a_norm_check_off_by_one_and_a_verdict_cache_on_the_nonce_fail_check() {
+    let arm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/arm");
+    let dir = tempfile::tempdir().unwrap();
+    let mut sources: Vec<String> =
+        [UNCHANGED, NORM_STRICT, NONCE_CACHE].iter().map(|m| write_build(dir.path(), &arm, m)).collect();
+    for kernel in ["fndsa_ntt/fndsa_ntt_scalar.c", "fndsa_ntt/fndsa_ntt_tables.c", "keccak/keccak_f1600.c"] {
+        sources.push(arm.join(kernel).display().to_string());
+    }
+    let quoted = |items: &[String]| items.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ");
+    let flags: Vec<String> = ["-std=c11", "-O2", "-ffreestanding", "-ffp-contract=off"]
+        .iter()
+        .map(|f| f.to_string())
+        .chain(["fndsa_verify", "keccak"].iter().map(|d| format!("-I{}", arm.join(d).display())))
+        .collect();
+    let mut manifest = format!("core = \"m7\"\nsources = [{}]\nflags = [{}]\n", quoted(&sources), quoted(&flags));
+    let entries = [
+        ("unchanged_verify", "fndsa.verify.scalar", true),
+        ("unchanged_batch4", "fndsa.verify.batch4.scalar", true),
+        ("norm_strict_verify", "fndsa.verify.scalar", false),
+        ("norm_strict_batch4", "fndsa.verify.batch4.scalar", false),
+        ("nonce_cache_batch4", "fndsa.verify.batch4.scalar", false),
+    ];
+    for (symbol, contract, _) in entries {
+        manifest += &format!("\n[[kernel]]\nsymbol = \"{symbol}\"\ncontract = \"{contract}\"\n");
+    }
+    let path = dir.path().join("mutants.toml");
+    std::fs::write(&path, manifest).unwrap();
+    let cases = registry::find("fndsa.verify.batch4.scalar").unwrap().edge_cases.to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium"))
+        .args(["check", "--manifest", path.to_str().unwrap(), "--cases", &cases, "--jobs", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    for (symbol, contract, passes) in entries {
+        let row = text.lines().find(|l| l.starts_with(&format!("| {symbol} | {contract} |"))).unwrap_or_else(|| {
+            panic!("no row for {symbol}:\n{text}");
+        });
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        // | symbol | contract | target | cases | mismatches | faults | cases/s | instructions/call | result |
+        let (mismatches, faults, result) = (cells[5], cells[6], cells[9]);
+        assert_eq!(faults, "0", "{row}");
+        if passes {
+            assert_eq!((mismatches, result), ("0", "pass"), "{row}");
+        } else {
+            assert!(mismatches != "0" && result == "FAIL", "{row}");
+        }
     }
 }
 
