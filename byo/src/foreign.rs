@@ -198,9 +198,15 @@ fn q_of(spec: &ArgSpec) -> Option<i64> {
     spec.modulus.map(|m| m.q)
 }
 
-/// `x mod q` in `lo..lo+q`.
+/// `x mod q` in `lo..lo+q` (which the caller keeps inside i64), for any `x` and `lo`.
 fn reduce_from(x: i64, q: i64, lo: i64) -> i64 {
-    lo + (x - lo).rem_euclid(q)
+    let from_lo = (i128::from(x) - i128::from(lo)).rem_euclid(i128::from(q));
+    (i128::from(lo) + from_lo) as i64
+}
+
+/// `x * f mod q` in `lo..lo+q`, for any `x` and factor `f` (a manifest's factor is any 64-bit integer).
+fn scale_from(x: i64, f: i64, q: i64, lo: i64) -> i64 {
+    reduce_from(((i128::from(x) * i128::from(f)).rem_euclid(i128::from(q))) as i64, q, lo)
 }
 
 fn inverse_mod(f: i64, q: i64) -> Option<i64> {
@@ -263,7 +269,7 @@ impl Foreign {
                         Form::Centred => -(q - 1) / 2,
                         Form::Unsigned => 0,
                     };
-                    x = reduce_from(x * adapter.factor, q, lo);
+                    x = scale_from(x, adapter.factor, q, lo);
                 }
                 if let Some((lo, hi)) = adapter.input_bound
                     && !(lo..=hi).contains(&x)
@@ -287,7 +293,7 @@ impl Foreign {
             if let (Some(q), true) = (q_of(spec), reduce) {
                 let (lo, hi) = range_of(spec.input.unwrap_or(Bound::Any), spec.elem);
                 let from = if lo <= 0 && hi >= q - 1 { 0 } else { -(q - 1) / 2 };
-                x = reduce_from(x * inverse, q, from);
+                x = scale_from(x, inverse, q, from);
             }
             put(spec.elem, &mut out, adapter.order.contract_index(s, n), x);
         }
@@ -807,7 +813,7 @@ fn adapted_spec(base: &ArgSpec, adapter: &Adapter) -> Result<ArgSpec, String> {
             if base.dir == Dir::Out {
                 return Err("an output-only buffer takes no input bound".into());
             }
-            if hi - lo + 1 < q {
+            if i128::from(hi) - i128::from(lo) + 1 < i128::from(q) {
                 return Err(format!("input bound [{lo}, {hi}] holds fewer than q = {q} residues"));
             }
             let (elo, ehi) = range_of(Bound::Any, base.elem);
@@ -857,6 +863,12 @@ mod tests {
         assert_eq!(inverse_mod(0, 3329), None);
         assert_eq!(reduce_from(3330, 3329, -1664), 1);
         assert_eq!(reduce_from(-1665, 3329, -1664), 1664);
+        // Any 64-bit value and factor: (2^63 - 1) mod 3329 = 1493, (2^64 - 1) mod 3329 = 2987,
+        // (2^63 - 1)^2 mod 3329 = 1948, 2^63 mod 3329 = 1494.
+        assert_eq!(reduce_from(i64::MAX, 3329, 0), 1493);
+        assert_eq!(reduce_from(i64::MAX, 3329, i64::MIN), i64::MIN + 2987);
+        assert_eq!(scale_from(i64::MAX, i64::MAX, 3329, 0), 1948);
+        assert_eq!(scale_from(i64::MIN, -1, 3329, -1664), 1494);
     }
 
     /// The canonicalisation reduces their outputs with a modulus into 0..q: sound only where the reference gives

@@ -200,8 +200,7 @@ fn eval(node: &Node, i: i64, n: i64) -> Result<i64, String> {
             if !(0..=63).contains(&k) {
                 return Err(format!("bitrev with {k} bits (0..63)"));
             }
-            let low = x & ((1i64 << k) - 1);
-            if k == 0 { 0 } else { ((low as u64).reverse_bits() >> (64 - k)) as i64 }
+            if k == 0 { 0 } else { ((x as u64).reverse_bits() >> (64 - k)) as i64 }
         }
         Node::Binary(op, a, b) => {
             let (a, b) = (eval(a, i, n)?, eval(b, i, n)?);
@@ -250,6 +249,9 @@ mod tests {
         assert_eq!(at("bitrev(i, 3)", 6, 8), 3);
         assert_eq!(at("bitrev(i, 0)", 6, 8), 0);
         assert_eq!(at("bitrev(i / 2, 7) * 2 + i % 2", 3, 256), 129);
+        // All 63 bits: 1 becomes 2^62, and bit 63 of a negative x is dropped.
+        assert_eq!(at("bitrev(i, 63)", 1, 0), 1 << 62);
+        assert_eq!(at("bitrev(i, 63)", -1, 0), i64::MAX);
     }
 
     #[test]

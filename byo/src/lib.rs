@@ -156,15 +156,31 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
     }));
     let mut kernels = Vec::new();
     for entry in &manifest.kernels {
-        let spec = foreign_spec(entry, &elf, core.name, &dir).map_err(&at)?;
-        kernels.push(foreign::foreign(&spec).map_err(&at)?);
+        kernels.push(foreign_kernel(entry, core.name, &dir, &|name| elf.symbol(name).ok()).map_err(&at)?);
     }
     let contracts = manifest.kernels.iter().map(|k| k.contract.clone()).collect();
     Ok(Loaded { image: Image::User(guest), kernels, contracts, elf: elf_path, _temporary: temporary })
 }
 
-fn foreign_spec(entry: &manifest::KernelEntry, elf: &GuestElf, core: &str, dir: &Path) -> Result<ForeignSpec, String> {
-    let contract = pqhelium_families::find(&entry.contract).expect("contracts were checked");
+/// The kernel of one manifest entry, as `load` makes it after linking: `address` gives the address of a symbol of
+/// their image (`None`: not defined), `dir` is the manifest's directory (order files are relative to it).
+pub fn foreign_kernel(
+    entry: &manifest::KernelEntry,
+    core: &str,
+    dir: &Path,
+    address: &dyn Fn(&str) -> Option<u32>,
+) -> Result<&'static Kernel, String> {
+    foreign::foreign(&foreign_spec(entry, core, dir, address)?)
+}
+
+fn foreign_spec(
+    entry: &manifest::KernelEntry,
+    core: &str,
+    dir: &Path,
+    address: &dyn Fn(&str) -> Option<u32>,
+) -> Result<ForeignSpec, String> {
+    let contract = pqhelium_families::find(&entry.contract)
+        .ok_or_else(|| format!("`{}`: no contract `{}` (see `pqhelium list`)", entry.symbol, entry.contract))?;
     let names: Vec<ArgEntry> = match &entry.args {
         Some(args) => args.clone(),
         None => contract.args.iter().map(|a| ArgEntry::Name(a.name.to_string())).collect(),
@@ -184,7 +200,7 @@ fn foreign_spec(entry: &manifest::KernelEntry, elf: &GuestElf, core: &str, dir: 
             ArgEntry::Extra(extra) => match extra {
                 manifest::Extra { symbol: Some(name), scratch: None, constant: None, input: None, in_place: None } => {
                     let address =
-                        elf.symbol(&name).map_err(|_| format!("symbol `{name}` is not defined by your objects"))?;
+                        address(&name).ok_or_else(|| format!("symbol `{name}` is not defined by your objects"))?;
                     ForeignArg::Symbol { name, address }
                 }
                 manifest::Extra { symbol: None, scratch: Some(bytes), constant: None, input: None, in_place: None } => {

@@ -145,20 +145,27 @@ impl AdapterEntry {
     }
 }
 
-/// A storage order as a list of indices: integers separated by whitespace or commas, `#` to the end of a line a
-/// comment. Whether it is a permutation of the right length is checked against the contract's argument.
+/// A storage order read from a file ([`parse_order_file`]). Whether it is a permutation of the right length is
+/// checked against the contract's argument.
 fn read_order_file(path: &Path, given: &Path) -> Result<Order, String> {
     let source = format!("order-file {}", given.display());
     let text = std::fs::read_to_string(path).map_err(|e| format!("{source}: {e}"))?;
+    let map = parse_order_file(&text).map_err(|e| format!("{source}:{e}"))?;
+    Ok(Order::Listed { source, map: Arc::new(map) })
+}
+
+/// The indices of an order file: integers separated by whitespace or commas, `#` to the end of a line a comment. An
+/// error reads `line: message`.
+pub fn parse_order_file(text: &str) -> Result<Vec<usize>, String> {
     let mut map = Vec::new();
     for (line, content) in text.lines().enumerate() {
         let content = content.split('#').next().unwrap_or("");
         for word in content.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()) {
-            let index = word.parse().map_err(|_| format!("{source}:{}: `{word}` is not an index", line + 1))?;
+            let index = word.parse().map_err(|_| format!("{}: `{word}` is not an index", line + 1))?;
             map.push(index);
         }
     }
-    Ok(Order::Listed { source, map: Arc::new(map) })
+    Ok(map)
 }
 
 /// Reads a manifest; a TOML or schema error is one line: `path:line:column: message`.

@@ -5,6 +5,7 @@
 //! decoded value must encode back to its input, and where an oracle crate decodes the same format it must accept
 //! exactly what ours accepts and compute the same thing from it.
 
+use std::path::Path;
 use std::sync::OnceLock;
 
 use fn_dsa::{
@@ -20,8 +21,11 @@ use pqhelium_core::x25519::{self, FieldArithmetic};
 use pqhelium_core::xwing::{self, XWing};
 use serde_json::Value;
 
+use pqhelium_byo::formula::{self, Formula};
+use pqhelium_byo::manifest;
 use pqhelium_engine::ranges::Ranges;
 use pqhelium_engine::report::{self, ArgReport, CampaignReport, FailureReport, Report};
+use pqhelium_families::{self as registry, case_rng, check_input_bounds};
 use pqhelium_guest::elf::GuestElf;
 use pqhelium_schemes::kat;
 
@@ -59,6 +63,9 @@ pub const TARGETS: &[Target] = &[
     Target { name: "mlkem", run: mlkem },
     Target { name: "xwing", run: xwing },
     Target { name: "x25519", run: x25519 },
+    Target { name: "manifest", run: manifest },
+    Target { name: "order_formula", run: order_formula },
+    Target { name: "order_file", run: order_file },
 ];
 
 pub fn target(name: &str) -> Option<&'static Target> {
@@ -467,6 +474,145 @@ fn canonical_u(u: &[u8; 32]) -> [u8; 32] {
     v
 }
 
+/// The kernels of one manifest the target builds: few enough to keep the target fast.
+const MANIFEST_KERNELS: usize = 4;
+const MANIFEST_SEED: u64 = 7;
+/// Every symbol the manifest target's image defines is at this address; its order files are not read (the
+/// `order_file` target has that parser).
+const SYMBOL_ADDRESS: u32 = 0x1000;
+
+/// Manifests (TOML): an error names a line and column inside the text; an accepted manifest's kernels are built as
+/// `pqhelium check --manifest` builds them after linking (symbols resolved, order files left out), and for each
+/// kernel built, its generated cases lie within its own declared input bounds and evaluate; with one state per call,
+/// the contract's reference on the adapted case (their order, factor and form undone) equals the contract's
+/// reference on the contract's own case.
+pub fn manifest(data: &[u8]) -> Verdict {
+    let Ok(text) = std::str::from_utf8(data) else { return Rejected };
+    let manifest = match manifest::parse(text) {
+        Ok(manifest) => manifest,
+        Err(e) => {
+            assert_error_position(text, &e);
+            return Rejected;
+        }
+    };
+    let mut built = false;
+    for entry in manifest.kernels.iter().take(MANIFEST_KERNELS) {
+        if entry.adapt.values().any(|a| a.order_file.is_some()) {
+            continue;
+        }
+        let address = |_: &str| Some(SYMBOL_ADDRESS);
+        let Ok(kernel) = pqhelium_byo::foreign_kernel(entry, &manifest.core, Path::new("."), &address) else {
+            continue;
+        };
+        built = true;
+        let contract = registry::find(&entry.contract).expect("a kernel was built on this contract");
+        // Edge case 0 and the first random case.
+        for case in [0, kernel.edge_cases] {
+            let theirs = kernel.generate(case, &mut case_rng(MANIFEST_SEED, case));
+            check_input_bounds(kernel, &theirs).unwrap_or_else(|e| panic!("{}: case {case}: {e}", entry.symbol));
+            let evaluated = kernel.evaluate(&theirs).unwrap_or_else(|e| panic!("{}: case {case}: {e}", entry.symbol));
+            if entry.states.unwrap_or(1) == 1 {
+                let ours = contract.generate(case, &mut case_rng(MANIFEST_SEED, case));
+                let reference = contract.evaluate(&ours).expect("the contract's own case").reference;
+                assert_eq!(evaluated.reference, reference, "{}: case {case}: adapted and back", entry.symbol);
+            }
+        }
+    }
+    Verdict::of(built)
+}
+
+/// A `line:column: message` error of the manifest reader names a place inside the text (or just after it).
+fn assert_error_position(text: &str, error: &str) {
+    let mut parts = error.splitn(3, ':');
+    let (line, column) =
+        (parts.next().and_then(|l| l.parse::<usize>().ok()), parts.next().and_then(|c| c.parse::<usize>().ok()));
+    let (Some(line), Some(column)) = (line, column) else { panic!("no line:column in `{error}`") };
+    let lines = text.split('\n').collect::<Vec<_>>();
+    assert!((1..=lines.len()).contains(&line), "line {line} of {}: {error}", lines.len());
+    assert!((1..=lines[line - 1].len() + 1).contains(&column), "column {column} of line {line}: {error}");
+}
+
+/// What the formula target evaluates at: edge indices and lengths, and the extremes of 64-bit integers.
+const FORMULA_INDICES: [i64; 7] = [0, 1, 5, 255, -1, i64::MIN, i64::MAX];
+const FORMULA_LENGTHS: [i64; 4] = [1, 8, 256, i64::MAX];
+/// Lengths the formula target tabulates.
+const FORMULA_TABLES: [usize; 4] = [1, 2, 8, 256];
+
+/// The end of the range `0..end(n)` a wrapped formula's values lie in, for length `n`.
+type End = fn(i64) -> i64;
+
+/// Order formulas: evaluation is an error or a value, never a panic, and the same inside parentheses or beside a
+/// neutral element; `% n` of it lies in `0..n`, `& 255` in `0..256`, `bitrev(it, 5)` in `0..32`; its table of `n`
+/// elements is accepted exactly when every index evaluates and the values are a permutation of `0..n` (checked by
+/// sorting), and holds those values.
+pub fn order_formula(data: &[u8]) -> Verdict {
+    let Ok(text) = std::str::from_utf8(data) else { return Rejected };
+    let Ok(formula) = Formula::parse(text) else { return Rejected };
+    assert_eq!(formula.text(), text);
+    let same = ["({})", "0 + ({})", "({}) * 1", "({}) | 0", "({}) >> 0"];
+    let ranged: [(&str, End); 3] = [("({}) % n", |n| n), ("({}) & 255", |_| 256), ("bitrev({}, 5)", |_| 32)];
+    let wrapped = |shape: &str| Formula::parse(&shape.replace("{}", text)).ok();
+    let same: Vec<Formula> = same.iter().filter_map(|shape| wrapped(shape)).collect();
+    let ranged: Vec<(Formula, End)> = ranged.iter().filter_map(|(shape, end)| Some((wrapped(shape)?, *end))).collect();
+    for n in FORMULA_LENGTHS {
+        for i in FORMULA_INDICES {
+            let value = formula.eval(i, n);
+            for other in &same {
+                assert_eq!(other.eval(i, n).ok(), value.clone().ok(), "`{}` at i = {i}, n = {n}", other.text());
+            }
+            if value.is_err() {
+                continue;
+            }
+            for (other, end) in &ranged {
+                let v = other.eval(i, n).unwrap_or_else(|e| panic!("`{}` at i = {i}, n = {n}: {e}", other.text()));
+                assert!((0..end(n)).contains(&v), "`{}` at i = {i}, n = {n}: {v}", other.text());
+            }
+        }
+    }
+    for n in FORMULA_TABLES {
+        let values: Option<Vec<i64>> = (0..n as i64).map(|i| formula.eval(i, n as i64).ok()).collect();
+        let is_permutation = values.as_ref().is_some_and(|v| {
+            let mut sorted = v.clone();
+            sorted.sort_unstable();
+            sorted.into_iter().eq(0..n as i64)
+        });
+        match formula.table(n) {
+            Ok(table) => {
+                assert!(is_permutation, "a table of {n} that is no permutation: {table:?}");
+                assert!(table.iter().zip(values.unwrap()).all(|(&t, v)| t as i64 == v), "table of {n}");
+            }
+            Err(e) => assert!(!is_permutation, "a permutation of {n} refused: {e}"),
+        }
+    }
+    Accepted
+}
+
+/// Order files: an error names a line of the file; the indices read, written back one line (spaces) or one a line
+/// (commas and comments), read the same; the list is accepted as a permutation exactly when, sorted, it is
+/// `0..len`, and never for another length.
+pub fn order_file(data: &[u8]) -> Verdict {
+    let Ok(text) = std::str::from_utf8(data) else { return Rejected };
+    let indices = match manifest::parse_order_file(text) {
+        Ok(indices) => indices,
+        Err(e) => {
+            let line: usize = e.split(':').next().and_then(|l| l.parse().ok()).unwrap_or_else(|| panic!("{e}"));
+            assert!((1..=text.lines().count()).contains(&line), "line {line}: {e}");
+            return Rejected;
+        }
+    };
+    let words: Vec<String> = indices.iter().map(usize::to_string).collect();
+    assert_eq!(manifest::parse_order_file(&words.join(" ")).as_ref(), Ok(&indices), "written on one line");
+    let commented: String = words.iter().map(|w| format!("{w}, # index\n")).collect();
+    assert_eq!(manifest::parse_order_file(&commented).as_ref(), Ok(&indices), "written one a line");
+    let mut sorted = indices.clone();
+    sorted.sort_unstable();
+    let is_permutation = sorted.into_iter().eq(0..indices.len());
+    let n = indices.len();
+    assert_eq!(formula::permutation(indices.clone(), n).is_ok(), is_permutation, "{indices:?}");
+    assert!(formula::permutation(indices, n + 1).is_err(), "a list of {n} taken for {} elements", n + 1);
+    Accepted
+}
+
 /// The seed corpus, as (target, file name, contents): small valid inputs made by our own encoders and writers (the
 /// ELF seeds are built by `ci/fuzz seeds` with the cross toolchain).
 pub fn seeds() -> Vec<(&'static str, String, Vec<u8>)> {
@@ -509,8 +655,68 @@ pub fn seeds() -> Vec<(&'static str, String, Vec<u8>)> {
     above_p[0] = 0xf0; // p + 3, bit 255 set
     add("x25519", "base-point".into(), [[0x77; 32], x25519::BASE_POINT].concat());
     add("x25519", "u-above-p".into(), [[0x31; 32], above_p].concat());
+
+    for (name, text) in SEED_MANIFESTS {
+        add("manifest", name.to_string(), text.as_bytes().to_vec());
+    }
+    for (k, text) in SEED_FORMULAS.iter().enumerate() {
+        add("order_formula", format!("formula-{k}"), text.as_bytes().to_vec());
+    }
+    let bit_reversal: Vec<String> = (0..256u32).map(|i| (i.reverse_bits() >> 24).to_string()).collect();
+    add(
+        "order_file",
+        "bit-reversal-256.txt".into(),
+        format!("# bit-reversed order\n{}\n", bit_reversal.join(" ")).into_bytes(),
+    );
+    add("order_file", "even-odd-8.txt".into(), b"0, 2, 4, 6 # even\n1, 3, 5, 7 # odd\n".to_vec());
     seeds
 }
+
+/// The example manifests, and one with every kind of extra argument, a formula order and consecutive states.
+const SEED_MANIFESTS: [(&str, &str); 4] = [
+    ("byo.toml", include_str!("../../examples/byo/byo.toml")),
+    ("keccak_x4.toml", include_str!("../../examples/byo/keccak_x4.toml")),
+    ("ntt_alias.toml", include_str!("../../examples/byo/ntt_alias.toml")),
+    ("extras.toml", SEED_MANIFEST_EXTRAS),
+];
+
+const SEED_MANIFEST_EXTRAS: &str = r#"core = "m7"
+sources = ["k.S"]
+
+[[kernel]]
+symbol = "ntt_out_of_place"
+contract = "mlkem.ntt.fwd.scalar"
+args = [{ input = "p" }, "p", { symbol = "zetas" }, { scratch = 64 }, { constant = 256 }]
+
+[kernel.adapt.p]
+order-formula = "bitrev(i, 8)"
+input-bound = [-3328, 3328]
+
+[[kernel]]
+symbol = "basemul_in_place"
+contract = "mlkem.basemul.scalar"
+args = [{ in-place = ["a", "out"] }, "b"]
+
+[kernel.adapt.b]
+order-formula = "(i % 2) * 128 + i / 2"
+factor = 2285
+form = "unsigned"
+
+[[kernel]]
+symbol = "keccak_x2"
+contract = "keccak.f1600"
+states = 2
+layout = "consecutive"
+"#;
+
+/// Order formulas of the shapes the manifest documentation gives.
+const SEED_FORMULAS: [&str; 5] = [
+    "bitrev(i, 8)",
+    "(i % 2) * 128 + i / 2",
+    "n - 1 - i",
+    "bitrev(i / 2, 7) * 2 + i % 2",
+    "(i ^ 0x5) & (n - 1) | 0 << 3",
+];
 
 /// Short lines of each `.kat` format, in the shape of `vectors/`: fips202 (`function message expected`), X25519
 /// scheme entries, and a comment.

@@ -55,7 +55,7 @@ enum Command {
         manifest: Option<PathBuf>,
         #[arg(long)]
         seed: u64,
-        #[arg(long)]
+        #[arg(long, value_parser = cli::numbers::case())]
         case: u64,
     },
     /// The known-answer tests alone.
@@ -91,7 +91,8 @@ enum Command {
         /// Your kernels' manifest instead: its symbols on the image linked from it.
         #[arg(long, conflicts_with_all = ["image", "schemes"])]
         manifest: Option<PathBuf>,
-        #[arg(long, default_value_t = 10_000)]
+        /// Calls per measurement.
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=cli::bench::MAX_CALLS))]
         calls: u64,
         /// Measure this guest image only (m55, m85 on QEMU; m7 on unicorn); every emulator's default when absent.
         #[arg(long, value_enum, conflicts_with = "schemes")]
@@ -173,5 +174,86 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cli::bench::run_manifest(&manifest, &kernel, calls, json.as_deref())
         }
         Command::Bench { kernel, calls, image, json, .. } => cli::bench::run(&kernel, calls, image, json.as_deref()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::any::TypeId;
+    use std::time::Duration;
+
+    use clap::error::ErrorKind;
+    use clap::{CommandFactory, Parser};
+    use pqhelium_engine::shard::Shard;
+
+    use super::Cli;
+
+    /// Values no numeric flag takes: negative, 2^64, floating, empty, not a number, hexadecimal, infinite, an
+    /// absurd duration.
+    const NEVER: [&str; 9] =
+        ["-1", "18446744073709551616", "1e30", "", "abc", "NaN", "inf", "0x10", "99999999999999999999h"];
+    /// 2^64 - 1: taken only where every 64-bit value means something.
+    const U64_MAX: &str = "18446744073709551615";
+    /// A seed names a campaign, and every 64-bit value is one.
+    const EVERY_U64: [&str; 1] = ["seed"];
+    /// Where 0 means something: the first seed, the first case or pair, no shrinking.
+    const ZERO_MEANS: [&str; 4] = ["seed", "case", "pair", "shrink-budget"];
+
+    /// A flag whose value is a number (a count, an index, seconds, a duration, a shard K/N), from its parser's type:
+    /// a new numeric flag is covered without being listed.
+    fn numeric(arg: &clap::Arg) -> bool {
+        let numbers = [
+            TypeId::of::<u64>(),
+            TypeId::of::<u32>(),
+            TypeId::of::<usize>(),
+            TypeId::of::<f64>(),
+            TypeId::of::<Duration>(),
+            TypeId::of::<Shard>(),
+        ];
+        let parser = arg.get_value_parser().type_id();
+        numbers.iter().any(|number| parser == *number)
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    /// Every numeric flag of every command, from clap's own command tree: extreme values are refused with a usage
+    /// error (exit code 2) naming the flag, or taken where the flag's meaning covers them; none panics.
+    #[test]
+    fn every_numeric_flag_refuses_what_it_cannot_take() {
+        let mut checked = Vec::new();
+        for command in Cli::command().get_subcommands() {
+            let name = command.get_name();
+            for arg in command.get_arguments().filter(|a| a.get_action().takes_values() && numeric(a)) {
+                let flag = arg.get_long().expect("numeric arguments are flags");
+                for value in NEVER.iter().chain(&["0", U64_MAX]) {
+                    let line = ["pqhelium".to_string(), name.to_string(), format!("--{flag}={value}")];
+                    let parsed = std::panic::catch_unwind(|| Cli::try_parse_from(&line))
+                        .unwrap_or_else(|_| panic!("{line:?}: the parser panicked"));
+                    // Accepted: parsed, or refused for something else (another flag the command requires).
+                    let accepted = match parsed {
+                        Ok(_) => true,
+                        Err(e) if matches!(e.kind(), ErrorKind::ValueValidation | ErrorKind::InvalidValue) => {
+                            assert_eq!(e.exit_code(), 2, "{line:?}");
+                            assert!(e.to_string().contains(&format!("--{flag}")), "{line:?}: {e}");
+                            false
+                        }
+                        Err(e) => {
+                            assert_eq!(e.exit_code(), 2, "{line:?}: {e}");
+                            true
+                        }
+                    };
+                    let meant = (*value == "0" && ZERO_MEANS.contains(&flag))
+                        || (*value == U64_MAX && EVERY_U64.contains(&flag));
+                    assert_eq!(accepted, meant, "{line:?}");
+                }
+                checked.push(format!("{name} --{flag}"));
+            }
+        }
+        // The tree was walked: fuzz alone has nine numeric flags.
+        assert!(checked.len() >= 20, "{checked:?}");
+        assert!(checked.iter().any(|c| c == "fuzz --timeout") && checked.iter().any(|c| c == "repro --case"));
     }
 }

@@ -1,15 +1,22 @@
 //! Campaigns at scale: nothing lost when an emulator dies, exact resumption after an interrupt, shrunk
 //! counterexamples, reports.
 
+use std::io::Read;
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pqhelium_engine::diff::{self, Campaign, CaseFailure, Control, Failure};
 use pqhelium_engine::ranges::Ranges;
 use pqhelium_engine::report::{self, Report};
 use pqhelium_families as registry;
 use pqhelium_guest::backend::{Arg, BackendKind};
+
+mod common;
+use common::KillOnDrop;
+
+/// Far above what reaching a checkpoint needs on a loaded machine: it only turns a hang into a failure.
+const PATIENCE: Duration = Duration::from_secs(120);
 
 #[test]
 fn an_interrupted_campaign_resumes_without_redoing_or_skipping_cases() {
@@ -58,21 +65,30 @@ fn resumes_after(signal: libc::c_int) {
         cmd.stdout(std::process::Stdio::piped());
         cmd
     };
-    let child = fuzz(&["--state", state.to_str().unwrap()]).spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    unsafe { libc::kill(child.id() as i32, signal) };
-    let first = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&first.stdout);
-    assert_eq!(first.status.code(), Some(130), "{stdout}");
+    let mut child = KillOnDrop(fuzz(&["--state", state.to_str().unwrap()]).spawn().unwrap());
+    // The signal lands once the checkpoint records finished cases: part of the work is done, not all of it.
+    let deadline = Instant::now() + PATIENCE;
+    while !Report::load(&state).is_ok_and(|r| r.campaigns.iter().any(|c| c.ranges.count() > 0)) {
+        assert!(child.0.try_wait().unwrap().is_none(), "pqhelium ended before its checkpoint recorded a case");
+        assert!(Instant::now() < deadline, "no case recorded in the checkpoint after {PATIENCE:?}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    unsafe { libc::kill(child.0.id() as i32, signal) };
+    let status = child.0.wait().unwrap();
+    let mut stdout = String::new();
+    child.0.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
+    assert_eq!(status.code(), Some(130), "{stdout}");
     assert!(stdout.contains("interrupted: resume with"), "{stdout}");
     let checkpoint = Report::load(&state).unwrap();
     assert!(!checkpoint.complete);
-    let ran_before: Vec<Ranges> = checkpoint.campaigns.iter().map(|c| c.ranges.clone()).collect();
+    let ran_before: u64 = checkpoint.campaigns.iter().map(|c| c.ranges.count()).sum();
+    assert!((1..800_000).contains(&ran_before), "{ran_before} of 800000 cases recorded at the signal");
 
     let report_path = dir.path().join("report.json");
     let second =
         fuzz(&["--resume", state.to_str().unwrap(), "--report", report_path.to_str().unwrap()]).output().unwrap();
-    assert!(second.status.success(), "{}", String::from_utf8_lossy(&second.stdout));
+    let second_stdout = String::from_utf8_lossy(&second.stdout);
+    assert!(second.status.success(), "{second_stdout}");
     let report = Report::load(&report_path).unwrap();
     assert!(report.complete && report.passed());
     assert_eq!(report.campaigns.len(), 2);
@@ -80,8 +96,10 @@ fn resumes_after(signal: libc::c_int) {
         assert_eq!(c.ranges, Ranges::from_slice(&[[0, 400_000]]), "{} on {}", c.kernel, c.backend);
         assert_eq!(c.cases_run, 400_000);
     }
-    // The interrupted run had done part of the work, and the resumed run did only the rest.
-    assert!(ran_before.iter().map(Ranges::count).sum::<u64>() > 0);
+    // The resumed run did only the rest: its summary line counts the cases it ran.
+    let last = second_stdout.lines().last().unwrap();
+    let ran_after: u64 = last.split(" cases,").next().unwrap().parse().unwrap_or_else(|_| panic!("{last}"));
+    assert_eq!(ran_before + ran_after, 800_000, "{last}");
 }
 
 #[test]

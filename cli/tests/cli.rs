@@ -141,12 +141,12 @@ fn bad_command_lines_are_refused_before_any_case_runs() {
         (&["check", "--report", missing_dir], "--report"),
         (&["fuzz", "--kernel", "keccak.nothing*"], "no kernel matches"),
         (&["fuzz", "--kernel", "keccak.f1600", "--duration", "5x"], "unknown time unit \"x\""),
-        (&["fuzz", "--kernel", "keccak.f1600", "--duration", "0s"], "--duration 0"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--duration", "0s"], "nothing would run"),
         (&["fuzz", "--kernel", "keccak.f1600", "--seed", "abc"], "--seed"),
-        (&["fuzz", "--kernel", "keccak.f1600", "--jobs", "0"], "--jobs 0"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--jobs", "0"], "--jobs"),
         (&["fuzz", "--kernel", "keccak.f1600", "--timeout=-1"], "--timeout"),
         (&["fuzz", "--kernel", "keccak.f1600", "--timeout", "NaN"], "--timeout"),
-        (&["fuzz", "--kernel", "keccak.f1600", "--batch", "0"], "--batch 0"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--batch", "0"], "--batch"),
         (&["fuzz", "--kernel", "fndsa.fpu.fft", "--backend", "model"], "nothing to run"),
         (&["fuzz", "--kernel", "keccak.f1600", "--shard", "4/4"], "expected K/N with 0 <= K < N"),
         (&["fuzz", "--kernel", "keccak.f1600", "--shard", "1"], "expected K/N"),
@@ -234,4 +234,50 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
     assert_eq!(out.status.code(), Some(141));
+}
+
+/// The extreme values the numeric flags take (every seed; case and pair numbers from 0 to 2^48 - 1; no shrinking)
+/// run to their verdict; those out of range stop at a usage error naming the flag. The parser's side, for every
+/// numeric flag of every command, is the unit test in src/main.rs.
+#[test]
+fn extreme_numeric_values_run_or_are_usage_errors() {
+    const SEED_MAX: &str = "18446744073709551615";
+    const LAST_CASE: &str = "281474976710655";
+    let run = |args: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).current_dir(dir.path()).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+    };
+    let taken: &[&[&str]] = &[
+        &["repro", "--kernel", "keccak.f1600", "--backend", "model", "--seed", SEED_MAX, "--case", LAST_CASE],
+        &["repro", "--kernel", "keccak.f1600", "--backend", "unicorn", "--seed", "0", "--case", "0"],
+        &["fuzz", "--kernel", "keccak.f1600", "--backend", "model", "--cases", "3", "--seed", SEED_MAX],
+        &["fuzz", "--kernel", "keccak.f1600", "--backend", "model", "--cases", "3", "--shrink-budget", "0"],
+        &["coverage", "--kernel", "mlkem.ntt.fwd", "--cases", "2", "--seed", SEED_MAX],
+        &["ct", "--kernel", "ct.fixture.lookup.masked", "--image", "m7", "--seed", SEED_MAX, "--pair", LAST_CASE],
+        &["cycles", "--kernel", "keccak.f1600", "--core", "m55", "--seed", SEED_MAX, "--case", LAST_CASE],
+    ];
+    for args in taken {
+        let (code, output) = run(args);
+        assert_eq!(code, Some(0), "{args:?}: {output}");
+    }
+    let refused: &[(&[&str], &str)] = &[
+        (
+            &["repro", "--kernel", "keccak.f1600", "--backend", "model", "--seed", "1", "--case", "281474976710656"],
+            "--case",
+        ),
+        (&["ct", "--kernel", "ct.fixture.lookup", "--pair=-1"], "--pair"),
+        (&["ct", "--kernel", "ct.fixture.lookup", "--pairs", "0"], "--pairs"),
+        (&["coverage", "--cases", "0"], "--cases"),
+        (&["check", "--jobs", "100000"], "--jobs"),
+        (&["bench", "--calls", "18446744073709551615"], "--calls"),
+        (&["cycles", "--calls", "1e30"], "--calls"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--timeout", "1e30"], "--timeout"),
+        (&["fuzz", "--kernel", "keccak.f1600", "--cases", "18446744073709551616"], "--cases"),
+    ];
+    for (args, flag) in refused {
+        let (code, output) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {output}");
+        assert!(output.contains(flag), "{args:?}: the error should name {flag}: {output}");
+    }
 }

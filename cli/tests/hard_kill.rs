@@ -7,13 +7,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{KillOnDrop, qemu_children_of, serving};
+use common::{HANG, KillOnDrop, qemu_children_of, serving};
 
 const JOBS: usize = 2;
-/// Booting the QEMU workers and serving a first batch takes a second or two.
-const START_UP: Duration = Duration::from_secs(15);
-/// The kernel delivers PDEATHSIG at once; QEMU's exit takes a moment.
-const AFTERMATH: Duration = Duration::from_secs(5);
 
 fn entries(dir: &Path) -> BTreeSet<String> {
     std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
@@ -47,15 +43,15 @@ fn sigkill_mid_campaign_leaves_no_qemu_and_no_file() {
     let mut cli = KillOnDrop(cli);
     let cli_pid = cli.0.id();
 
-    // Mid-campaign: every worker's QEMU has served a batch.
-    let deadline = Instant::now() + START_UP;
+    // Mid-campaign: every worker's QEMU has served a batch (a second or two after the start on an idle machine).
+    let deadline = Instant::now() + HANG;
     let qemus = loop {
         let qemus = qemu_children_of(cli_pid);
         if qemus.len() == JOBS && qemus.iter().all(|&pid| serving(pid)) {
             break qemus;
         }
         assert!(cli.0.try_wait().unwrap().is_none(), "pqhelium ended before the campaign was under way");
-        assert!(Instant::now() < deadline, "no {JOBS} serving QEMU workers after {START_UP:?}: {qemus:?}");
+        assert!(Instant::now() < deadline, "no {JOBS} serving QEMU workers after {HANG:?}: {qemus:?}");
         std::thread::sleep(Duration::from_millis(50));
     };
     let shm_while_running = entries(shm);
@@ -64,7 +60,8 @@ fn sigkill_mid_campaign_leaves_no_qemu_and_no_file() {
     let status = cli.0.wait().unwrap();
     assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(libc::SIGKILL));
 
-    let deadline = Instant::now() + AFTERMATH;
+    // The kernel delivers PDEATHSIG at once; QEMU's exit takes a moment.
+    let deadline = Instant::now() + HANG;
     while qemus.iter().any(|&pid| alive(pid)) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }

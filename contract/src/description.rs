@@ -789,8 +789,14 @@ mod tests {
         assert_eq!(pow2(-1073), f64::from_bits(2));
         assert_eq!(pow2(-1023), f64::MIN_POSITIVE / 2.0);
         assert_eq!(pow2(-1022), f64::MIN_POSITIVE);
+        assert_eq!(pow2(1023), 2f64.powi(1023));
+        assert_eq!(pow2(1023).to_bits(), 0x7FE0_0000_0000_0000);
         assert_eq!(pow2(1023) * 2.0, f64::INFINITY);
         assert_eq!(pow2(1024), f64::INFINITY);
+        // Outside the range: 2^-1075 rounds to 0 (a tie, to even), and there is nothing above infinity.
+        assert_eq!(pow2(-1075), 0.0);
+        assert_eq!(pow2(i32::MIN), 0.0);
+        assert_eq!(pow2(i32::MAX), f64::INFINITY);
         assert_eq!(pow2(0), 1.0);
         for k in -1022..=1022 {
             assert_eq!(pow2(k) * pow2(-k), 1.0, "k = {k}");

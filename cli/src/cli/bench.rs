@@ -168,7 +168,10 @@ fn measure(
             }
             let in_guest = |emulator: &mut dyn Backend| -> Result<(f64, u64)> {
                 let started = Instant::now();
-                let out = emulator.call(&Call { repeat: calls as u32, ..one.clone() })?;
+                let out = emulator.call(&Call {
+                    repeat: u32::try_from(calls).expect("--calls is at most MAX_CALLS"),
+                    ..one.clone()
+                })?;
                 Ok((calls as f64 / started.elapsed().as_secs_f64(), out.instructions / calls))
             };
             // Rounds of every measurement back to back: a rate is the best of its rounds, a ratio the median of its
@@ -260,6 +263,9 @@ fn measure(
 
 /// Measurement rounds per kernel and backend.
 const ROUNDS: usize = 5;
+
+/// The most `--calls` per measurement: the guest's loop counts its calls in 32 bits.
+pub const MAX_CALLS: u64 = 1_000_000_000;
 
 /// The least time one measurement of the model runs (`calls` calls, repeated): a hundred times faster than QEMU, the
 /// model would otherwise be timed over a few milliseconds, which this virtual machine's scheduling can double.

@@ -17,11 +17,11 @@ use pqhelium_schemes::kat;
 #[derive(clap::Args)]
 pub struct Args {
     /// Cases per kernel and backend.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = super::numbers::cases())]
     cases: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[arg(long, default_value_t = super::default_jobs())]
+    #[arg(long, default_value_t = super::default_jobs(), value_parser = super::numbers::jobs())]
     jobs: usize,
     /// Write the campaigns as a JSON report.
     #[arg(long)]
@@ -163,9 +163,6 @@ fn cases_for(kernel: &registry::Kernel, cases: u64) -> u64 {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if args.jobs == 0 {
-        anyhow::bail!("--jobs 0: at least one job is needed");
-    }
     if let Some(manifest) = &args.manifest {
         return super::byo::check(manifest, args.cases, args.seed, args.jobs);
     }

@@ -20,10 +20,10 @@ pub struct Args {
     #[arg(long, conflicts_with = "image")]
     manifest: Option<PathBuf>,
     /// Pairs per kernel; pair i compares case i with the secret arguments of a later case.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::numbers::cases())]
     pairs: u64,
     /// Compare this pair alone (to reproduce a leak from its report line).
-    #[arg(long, conflicts_with = "pairs")]
+    #[arg(long, conflicts_with = "pairs", value_parser = super::numbers::case())]
     pair: Option<u64>,
     #[arg(long, default_value_t = 1)]
     seed: u64,

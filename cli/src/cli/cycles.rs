@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Estimate this case alone instead (numbered as `fuzz` and `repro` number them: the edge cases first).
-    #[arg(long, conflicts_with = "calls")]
+    #[arg(long, conflicts_with = "calls", value_parser = super::numbers::case())]
     case: Option<u64>,
     /// Also print each kernel's blocks, most cycles first.
     #[arg(long)]

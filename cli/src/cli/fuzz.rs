@@ -41,7 +41,7 @@ pub struct Args {
     #[arg(long, value_enum)]
     image: Option<Image>,
     /// Cases per kernel and backend [default: 10000].
-    #[arg(long, conflicts_with = "duration")]
+    #[arg(long, conflicts_with = "duration", value_parser = super::numbers::cases())]
     cases: Option<u64>,
     /// Run for this long instead (`90s`, `30m`, `8h`, `1h30m`), shared equally by the kernel x backend campaigns.
     #[arg(long, value_parser = parse_duration)]
@@ -49,10 +49,10 @@ pub struct Args {
     /// Campaign seed; a fresh one (printed) when absent.
     #[arg(long)]
     seed: Option<u64>,
-    #[arg(long, default_value_t = super::default_jobs())]
+    #[arg(long, default_value_t = super::default_jobs(), value_parser = super::numbers::jobs())]
     jobs: usize,
     /// Cases per guest round trip.
-    #[arg(long, default_value_t = diff::DEFAULT_BATCH)]
+    #[arg(long, default_value_t = diff::DEFAULT_BATCH, value_parser = batch_size)]
     batch: usize,
     /// Report every failing case instead of stopping at the first.
     #[arg(long)]
@@ -62,10 +62,10 @@ pub struct Args {
     #[arg(long)]
     pin: bool,
     /// Wall-clock budget of one guest round trip, in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = parse_timeout)]
     timeout: f64,
     /// Evaluations spent shrinking each failing input (0: none).
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = shrink_budget())]
     shrink_budget: usize,
     /// Final JSON report (schema in docs/report.md).
     #[arg(long)]
@@ -85,11 +85,39 @@ pub struct Args {
     shard: Option<Shard>,
 }
 
+/// The longest `--timeout` of one round trip, in seconds: a day.
+const MAX_TIMEOUT: f64 = 86_400.0;
+
+/// The most evaluations `--shrink-budget` spends on one failure: a shrink of a few hours at the most.
+const MAX_SHRINK_BUDGET: u64 = 1_000_000;
+
+fn shrink_budget() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(0..=MAX_SHRINK_BUDGET)
+}
+
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text.parse().map_err(|e| format!("`{text}`: {e}"))?;
+    if !(seconds > 0.0 && seconds <= MAX_TIMEOUT) {
+        return Err(format!("`{text}`: a number of seconds above 0 and at most {MAX_TIMEOUT}"));
+    }
+    Ok(seconds)
+}
+
+fn batch_size(text: &str) -> Result<usize, String> {
+    match text.parse() {
+        Ok(batch) if (1..=diff::DEFAULT_BATCH).contains(&batch) => Ok(batch),
+        _ => Err(format!("`{text}`: between 1 and {} cases per round trip", diff::DEFAULT_BATCH)),
+    }
+}
+
 fn parse_duration(text: &str) -> Result<Duration, String> {
     // A bare number has always meant seconds.
     let bare = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit() || b == b'.');
     let duration = if bare { humantime::parse_duration(&format!("{text}s")) } else { humantime::parse_duration(text) };
     let duration = duration.map_err(|e| format!("`{text}`: {e}"))?;
+    if duration.is_zero() {
+        return Err(format!("`{text}`: nothing would run"));
+    }
     // The campaign's deadline is an `Instant`: one the clock cannot reach would overflow it.
     std::time::Instant::now()
         .checked_add(duration)
@@ -102,18 +130,6 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Every mistake in the command line, found before the first case runs (exit code 2).
 fn validate(args: &Args) -> Result<()> {
-    if args.jobs == 0 {
-        bail!("--jobs 0: at least one job is needed");
-    }
-    if !(1..=diff::DEFAULT_BATCH).contains(&args.batch) {
-        bail!("--batch {}: between 1 and {} cases per round trip", args.batch, diff::DEFAULT_BATCH);
-    }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        bail!("--timeout {}: a positive number of seconds", args.timeout);
-    }
-    if args.duration.is_some_and(|d| d.is_zero()) {
-        bail!("--duration 0: nothing would run");
-    }
     super::check_image(&args.backend, args.image)?;
     match &args.resume {
         Some(checkpoint) => super::ensure_writable("--resume", checkpoint)?,

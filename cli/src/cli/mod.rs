@@ -19,9 +19,37 @@ use pqhelium_families::{self as registry, Kernel, Outcome, case_rng};
 use pqhelium_guest::backend::{Arg, BackendKind, Call, Image, Limits};
 use pqhelium_schemes::kat::{self, Extent, KatResult, Provider, SuiteRun};
 
-/// `--jobs` unless told: one per CPU.
+/// `--jobs` unless told: one per CPU, at most [`MAX_JOBS`].
 fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_JOBS as usize)
+}
+
+/// The most jobs (each an emulator and a thread): more than any machine has CPUs for.
+const MAX_JOBS: u64 = 1024;
+
+/// The most cases a campaign counts (`--cases`, `--pairs`) and the highest case number (`--case`, `--pair`): 2^48,
+/// nine years of cases at a million a second, and far enough below 2^64 that a case number plus a few (the partner
+/// of a constant-time pair, the end of a range) stays a number.
+const MAX_CASES: u64 = 1 << 48;
+
+/// The parsers of the numeric flags: every value out of range is a usage error (exit code 2) naming the flag.
+pub mod numbers {
+    use clap::builder::RangedU64ValueParser;
+
+    /// `--cases`, `--pairs`: at least one case, at most [`super::MAX_CASES`].
+    pub fn cases() -> RangedU64ValueParser<u64> {
+        RangedU64ValueParser::new().range(1..=super::MAX_CASES)
+    }
+
+    /// `--case`, `--pair`: a case number below [`super::MAX_CASES`].
+    pub fn case() -> RangedU64ValueParser<u64> {
+        RangedU64ValueParser::new().range(0..super::MAX_CASES)
+    }
+
+    /// `--jobs`: 1 to [`super::MAX_JOBS`].
+    pub fn jobs() -> RangedU64ValueParser<usize> {
+        RangedU64ValueParser::new().range(1..=super::MAX_JOBS)
+    }
 }
 
 /// A campaign's row of the results table: kernel, its contract (for a kernel of yours), target, cases, mismatches,

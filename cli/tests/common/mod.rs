@@ -1,5 +1,5 @@
-//! Helpers shared by test binaries: the QEMU processes they start, a child process killed with the test, and the
-//! disassembly of a guest image.
+//! Helpers shared by test binaries: the QEMU processes they start, a child process killed with the test, work that
+//! must not hang, and the disassembly of a guest image.
 // Each test binary uses only some of them.
 #![allow(dead_code)]
 
@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::process::{Child, Command};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use pqhelium_kernels::abi;
 
@@ -49,6 +51,24 @@ impl Drop for KillOnDrop {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+    }
+}
+
+/// Far above what any call or start-up of a test needs on a loaded machine: a bound that only turns a hang into a
+/// failure, never a judgement of speed.
+pub const HANG: Duration = Duration::from_secs(120);
+
+/// The result of `work`, run on a thread of its own; fails, instead of hanging, when `work` has not returned after
+/// [`HANG`]. A panic in `work` is the caller's.
+pub fn without_hanging<T: Send + 'static>(what: &str, work: impl FnOnce() -> T + Send + 'static) -> T {
+    let (done, result) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
+    });
+    match result.recv_timeout(HANG) {
+        Ok(Ok(value)) => value,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(_) => panic!("{what}: no answer after {HANG:?}"),
     }
 }
 
