@@ -448,6 +448,18 @@ impl Description {
 /// function takes one and a model cannot make one, so a model is not the reference by construction: a model that
 /// is the reference function has the wrong type, and one that calls it does not compile.
 ///
+/// The two refusals below differ from this, which compiles, only in the line that makes or names the reference:
+///
+/// ```
+/// use pqhelium_contract::{Contract, Outcome, RunReference, Ways};
+/// fn checks<C: Contract>(contract: &C, input: &C::Input, run: RunReference) -> Outcome {
+///     contract.reference(input, run)
+/// }
+/// fn three_ways<C: Contract>(canon: fn(&C, &Outcome) -> Outcome) -> Ways<C> {
+///     Ways::Three { model: |_, _| Outcome { buffers: vec![], ret: None }, canon }
+/// }
+/// ```
+///
 /// ```compile_fail,E0423
 /// use pqhelium_contract::{Contract, Outcome, RunReference};
 /// fn model<C: Contract>(contract: &C, input: &C::Input) -> Outcome {
