@@ -12,7 +12,7 @@
 //!   unchanged, so one input word reaches every butterfly of a chosen layer, where it completes a twiddle's low word
 //!   to the largest fraction a product's floor can drop.
 
-use crate::fxp_fft::{roots, scalar};
+use crate::fxp::{cmul, half, roots};
 use crate::x25519_fe::{Fe, LIMBS};
 
 /// A small deterministic generator (SplitMix64): the searches must give the same corners on every machine.
@@ -189,10 +189,9 @@ pub fn ifft_block_operands(logn: u32, f: &[u64], base: usize, ht: usize) -> [u64
             for j in i * t..i * t + h {
                 let (xr, xi) = (g[j], g[j + hn]);
                 let (yr, yi) = (g[j + h], g[j + h + hn]);
-                g[j] = scalar::half(xr.wrapping_add(yr));
-                g[j + hn] = scalar::half(xi.wrapping_add(yi));
-                let (zr, zi) =
-                    scalar::cmul(sr, si, scalar::half(xr.wrapping_sub(yr)), scalar::half(xi.wrapping_sub(yi)));
+                g[j] = half(xr.wrapping_add(yr));
+                g[j + hn] = half(xi.wrapping_add(yi));
+                let (zr, zi) = cmul(sr, si, half(xr.wrapping_sub(yr)), half(xi.wrapping_sub(yi)));
                 g[j + h] = zr;
                 g[j + h + hn] = zi;
             }
@@ -477,7 +476,7 @@ mod tests {
                     let (sr, si) = roots()[m + i];
                     for j in i * t..i * t + half {
                         let (xr, xi) = (g[j], g[j + hn]);
-                        let (zr, zi) = scalar::cmul(sr, si, g[j + half], g[j + half + hn]);
+                        let (zr, zi) = cmul(sr, si, g[j + half], g[j + half + hn]);
                         g[j] = xr.wrapping_add(zr);
                         g[j + hn] = xi.wrapping_add(zi);
                         g[j + half] = xr.wrapping_sub(zr);

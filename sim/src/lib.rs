@@ -20,6 +20,7 @@
 pub mod corner_search;
 pub mod coverage;
 pub mod fndsa_ntt;
+pub mod fxp;
 pub mod fxp_div;
 pub mod fxp_fft;
 pub mod keccak;
