@@ -389,10 +389,6 @@ impl Behaviour for Foreign {
         Checked::TwoWay
     }
 
-    fn model_is_reference(&self) -> bool {
-        false
-    }
-
     /// The base contract's declarations name functions of our object code, not of theirs.
     fn declassified_events(&self) -> &'static [pqhelium_analyses::ct::Declassification] {
         &[]
@@ -736,10 +732,6 @@ impl Behaviour for States {
 
     fn checked(&self) -> Checked {
         Checked::TwoWay
-    }
-
-    fn model_is_reference(&self) -> bool {
-        false
     }
 
     fn declassified_events(&self) -> &'static [pqhelium_analyses::ct::Declassification] {

@@ -444,6 +444,38 @@ impl Description {
     }
 }
 
+/// The permission to run a contract's reference, held only by this crate's checks ([`Behaviour`]). The reference
+/// function takes one and a model cannot make one, so a model is not the reference by construction: a model that
+/// is the reference function has the wrong type, and one that calls it does not compile.
+///
+/// The two refusals below differ from this, which compiles, only in the line that makes or names the reference:
+///
+/// ```
+/// use pqhelium_contract::{Contract, Outcome, RunReference, Ways};
+/// fn checks<C: Contract>(contract: &C, input: &C::Input, run: RunReference) -> Outcome {
+///     contract.reference(input, run)
+/// }
+/// fn three_ways<C: Contract>(canon: fn(&C, &Outcome) -> Outcome) -> Ways<C> {
+///     Ways::Three { model: |_, _| Outcome { buffers: vec![], ret: None }, canon }
+/// }
+/// ```
+///
+/// ```compile_fail,E0423
+/// use pqhelium_contract::{Contract, Outcome, RunReference};
+/// fn model<C: Contract>(contract: &C, input: &C::Input) -> Outcome {
+///     contract.reference(input, RunReference(()))
+/// }
+/// ```
+///
+/// ```compile_fail,E0308
+/// use pqhelium_contract::{Contract, Outcome, Ways};
+/// fn three_ways<C: Contract>(canon: fn(&C, &Outcome) -> Outcome) -> Ways<C> {
+///     Ways::Three { model: C::reference, canon }
+/// }
+/// ```
+#[derive(Debug)]
+pub struct RunReference(());
+
 /// How a kernel is checked, with the model when there is one.
 pub enum Ways<C: Contract + ?Sized> {
     /// The object code against the reference alone.
@@ -465,8 +497,8 @@ pub trait Contract: Send + Sync + 'static {
     fn encode(&self, input: &Self::Input) -> Vec<Arg>;
     /// The inverse of `encode`, on arguments that passed [`check_input_bounds`]' shape checks.
     fn decode(&self, args: &[Arg]) -> Self::Input;
-    /// What the standard computes, in the reference layout.
-    fn reference(&self, input: &Self::Input) -> Outcome;
+    /// What the standard computes, in the reference layout (run by the checks alone: [`RunReference`]).
+    fn reference(&self, input: &Self::Input, run: RunReference) -> Outcome;
     fn ways(&self) -> Ways<Self>;
     /// Relations between the inputs beyond the per-element bounds ([`Description::requires`]).
     fn precondition(&self, _input: &Self::Input) -> Result<(), String> {
@@ -507,8 +539,6 @@ pub trait Behaviour: Send + Sync {
         false
     }
     fn checked(&self) -> Checked;
-    /// Whether the registered model is the reference function itself (never allowed: see the registry's tests).
-    fn model_is_reference(&self) -> bool;
     fn declassified_events(&self) -> &'static [pqhelium_guest::trace::Declassification];
     /// The steps whose bound coverage is reported ([`Contract::coverage_steps`]); none for kernels of others.
     fn steps(&self) -> Vec<Step> {
@@ -528,13 +558,13 @@ impl<C: Contract> Behaviour for C {
             Ways::Two => None,
             Ways::Three { model, .. } => Some(model(self, &input)),
         };
-        Ok(Evaluation { reference: self.reference(&input), model })
+        Ok(Evaluation { reference: self.reference(&input, RunReference(())), model })
     }
 
     fn expected(&self, args: &[Arg]) -> Outcome {
         let input = self.decode(args);
         match self.ways() {
-            Ways::Two => self.reference(&input),
+            Ways::Two => self.reference(&input, RunReference(())),
             Ways::Three { model, .. } => model(self, &input),
         }
     }
@@ -559,11 +589,6 @@ impl<C: Contract> Behaviour for C {
             Ways::Two => Checked::TwoWay,
             Ways::Three { .. } => Checked::ThreeWay,
         }
-    }
-
-    fn model_is_reference(&self) -> bool {
-        let reference: fn(&C, &C::Input) -> Outcome = C::reference;
-        matches!(self.ways(), Ways::Three { model, .. } if std::ptr::fn_addr_eq(model, reference))
     }
 }
 

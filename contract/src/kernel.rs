@@ -80,9 +80,7 @@ impl Kernel {
         Self::from_behaviour(contract.describe(), Box::new(contract))
     }
 
-    /// Refuses a model that is the reference function itself: a function is never compared with itself.
     pub fn from_behaviour(description: Description, behaviour: Box<dyn Behaviour>) -> Self {
-        assert!(!behaviour.model_is_reference(), "{}: the model is the reference function", description.id);
         let checked = match behaviour.checked() {
             Checked::ThreeWay if description.images == Images::HostOnly => Checked::ModelOnly,
             checked => checked,
@@ -219,10 +217,6 @@ impl Behaviour for Altered {
 
     fn checked(&self) -> Checked {
         if self.change.model.is_some() { Checked::ThreeWay } else { self.base.checked }
-    }
-
-    fn model_is_reference(&self) -> bool {
-        false
     }
 
     fn steps(&self) -> Vec<Step> {

@@ -49,7 +49,7 @@
 //!         let words = |i| bytes_to_words(buffer(&args[i])).try_into().unwrap();
 //!         (words(0), words(1))
 //!     }
-//!     fn reference(&self, (a, b): &Self::Input) -> Outcome {
+//!     fn reference(&self, (a, b): &Self::Input, _: RunReference) -> Outcome {
 //!         let sum: Vec<u32> = a.iter().zip(b).map(|(x, y)| (x + y) % Q as u32).collect();
 //!         Outcome { buffers: vec![words_to_bytes(&sum)], ret: None }
 //!     }

@@ -453,8 +453,8 @@ fn edwards_base_point(f: &Reference) -> (Extended<Fe51>, Fe51) {
     let one = f.small(1);
     // d = -121665 / 121666 = -A24 / (A24 + 1), from the curve's Montgomery form.
     let d = f.sub(&f.small(0), &f.mul(&f.mul_small(&one, A24), &f.invert(&f.mul_small(&one, A24 + 1))));
-    // The base point: u = 9 gives y = (u - 1) / (u + 1) = 4/5; x^2 = (y^2 - 1) / (d y^2 + 1). Either root will
-    // do: u depends on y only, and [k](-B) = -[k]B has the same y.
+    // The base point: u = 9 gives y = (u - 1) / (u + 1) = 4/5; x^2 = (y^2 - 1) / (d y^2 + 1). Either root would
+    // do (u depends on y only, and [k](-B) = -[k]B has the same y); RFC 8032's B takes the even one.
     let y = f.mul(&f.small(4), &f.invert(&f.small(5)));
     let y2 = f.sqr(&y);
     let x2 = f.mul(&f.sub(&y2, &one), &f.invert(&f.add(&f.mul(&d, &y2), &one)));
@@ -464,6 +464,9 @@ fn edwards_base_point(f: &Reference) -> (Extended<Fe51>, Fe51) {
         x = f.mul(&x, &pow_public(f, &f.small(2), &two_power_minus(253, 5)));
     }
     assert!(equal(&f.sqr(&x), &x2), "the base point's x must exist");
+    if f.encode(&x)[0] & 1 == 1 {
+        x = f.sub(&f.small(0), &x);
+    }
     (Extended { x, y, z: one, t: f.mul(&x, &y) }, f.add(&d, &d))
 }
 

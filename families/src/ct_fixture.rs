@@ -8,8 +8,8 @@
 use rand::RngCore;
 
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, bytes_to_words,
-    words_to_bytes,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, buffer,
+    bytes_to_words, words_to_bytes,
 };
 use pqhelium_guest::backend::Arg;
 use pqhelium_guest::trace::{Declassification, LeakKind};
@@ -290,7 +290,7 @@ impl Contract for CtFixture {
         bytes_to_words(buffer(&args[1])).try_into().expect("N words")
     }
 
-    fn reference(&self, input: &[u32; N]) -> Outcome {
+    fn reference(&self, input: &[u32; N], _: RunReference) -> Outcome {
         outcome(input.iter().map(|&x| self.op.reference(x)))
     }
 

@@ -29,14 +29,13 @@ use pqhelium_core::fndsa::fpu::{
     self, BerExponent, FpuKernels, INV_2SQRSIGMA0, INV_LOG2, LOG2, Reference, SamplerCentre, scaled,
 };
 use pqhelium_core::fndsa::sampler::{INV_SIGMA, SIGMA_MIN};
-use pqhelium_sim::corner_search;
 use pqhelium_sim::coverage::{self, Boundary, Step};
 use pqhelium_sim::rounding::{self, QUOTIENT_CARRY_NOTE, QUOTIENT_TIE_NOTE, ROOT_CARRY_NOTE, ROOT_TIE_NOTE, corners};
 use rand::Rng;
 
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Dir, Elem, Images, Kernel, Len, Outcome, Ways, buffer, interned,
-    step_name, u32_arg,
+    ArgSpec, Bound, CaseRng, Contract, Description, Dir, Elem, Images, Kernel, Len, Outcome, RunReference, Ways,
+    buffer, interned, step_name, u32_arg,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -947,7 +946,7 @@ impl Contract for Fpu {
         self.row.input_of(self.emu, args)
     }
 
-    fn reference(&self, input: &Input) -> Outcome {
+    fn reference(&self, input: &Input, _: RunReference) -> Outcome {
         self.observe_elements(input);
         let composite = match self.row.rounds {
             Rounds::Ieee { elements: None, .. } => self.roundings,
@@ -1364,12 +1363,12 @@ fn centre_edges() -> Vec<(f64, f64, f64)> {
 }
 
 /// The Bernoulli exponent's edge cases: every candidate around five centres (380), then the corners where x / ln2
-/// is an integer or one ulp from one (`corner_search::sampler_exponent_corners`, checked against the list's length).
+/// is an integer or one ulp from one (`crate::sampler_corners::sampler_exponent_corners`, checked against the list's length).
 const EXPONENT_EDGE_CASES: u64 = 380 + 58;
 
 static EXPONENT_EDGES: LazyLock<Vec<(f64, f64, i32, i32)>> = LazyLock::new(|| {
     let mut v = exponent_candidates();
-    v.extend(corner_search::sampler_exponent_corners(SIGMA_MIN[9]));
+    v.extend(crate::sampler_corners::sampler_exponent_corners(SIGMA_MIN[9]));
     v
 });
 
@@ -1409,8 +1408,7 @@ mod tests {
                 let ((), seen) = coverage::record(|| {
                     for case in 0..fpu.row.edge_cases {
                         let input = fpu.generate(case, &mut case_rng(1, case));
-                        fpu.precondition(&input).unwrap();
-                        fpu.reference(&input);
+                        crate::Behaviour::evaluate(&fpu, &fpu.encode(&input)).unwrap();
                     }
                 });
                 let steps = fpu.coverage_steps();
@@ -1438,8 +1436,7 @@ mod tests {
             let ((), seen) = coverage::record(|| {
                 for case in 0..fpu.row.edge_cases {
                     let input = fpu.generate(case, &mut case_rng(1, case));
-                    fpu.precondition(&input).unwrap();
-                    fpu.reference(&input);
+                    crate::Behaviour::evaluate(&fpu, &fpu.encode(&input)).unwrap();
                 }
             });
             let steps = fpu.coverage_steps();
@@ -1459,7 +1456,9 @@ mod tests {
             for case in [15, 25, POLY_EDGE_CASES, 77] {
                 let input = row.generate(case, &mut case_rng(3, case));
                 let plain = row.run(&mut Reference, &input);
-                let (seen, recorded) = coverage::record(|| Fpu::new(row, false).reference(&input));
+                let fpu = Fpu::new(row, false);
+                let evaluate = || crate::Behaviour::evaluate(&fpu, &fpu.encode(&input)).unwrap().reference;
+                let (seen, recorded) = coverage::record(evaluate);
                 assert_eq!(seen, plain, "{method:?} {case}");
                 observed += recorded.iter().count();
             }

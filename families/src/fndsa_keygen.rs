@@ -21,7 +21,9 @@ use pqhelium_sim::fxp_div::{self as model, edge_pairs, inverse_of_two32, spread_
 use rand::{Rng, RngCore};
 
 use super::softfloat::words;
-use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, u32_arg};
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, u32_arg,
+};
 use pqhelium_guest::backend::Arg;
 
 /// Operand pairs per call of `fndsa.keygen.div` (`FNDSA_KEYGEN_DIV_BATCH` in `fndsa_keygen.h`).
@@ -198,7 +200,7 @@ impl Contract for Division {
         }
     }
 
-    fn reference(&self, o: &Operands) -> Outcome {
+    fn reference(&self, o: &Operands, _: RunReference) -> Outcome {
         let mut a = o.a.clone();
         match self.op {
             Op::Div => return outcome(&o.a.iter().zip(&o.b).map(|(&x, &y)| fxp::div(x, y)).collect::<Vec<_>>()),

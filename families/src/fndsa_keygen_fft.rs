@@ -22,7 +22,9 @@ use rand::Rng;
 
 use super::fndsa_fpu::LOGN;
 use super::softfloat::words;
-use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, u32_arg};
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, u32_arg,
+};
 use pqhelium_guest::backend::Arg;
 
 pub(super) fn kernels() -> Vec<Kernel> {
@@ -110,7 +112,7 @@ impl Contract for KeygenFft {
         (u32_arg(&args[1]), words(&args[0]))
     }
 
-    fn reference(&self, (logn, f): &(u32, Vec<u64>)) -> Outcome {
+    fn reference(&self, (logn, f): &(u32, Vec<u64>), _: RunReference) -> Outcome {
         let mut f = f.clone();
         if self.inverse {
             Reference.ifft(*logn, &mut f);

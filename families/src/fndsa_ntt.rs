@@ -17,7 +17,8 @@ use pqhelium_sim::fndsa_ntt::{
 
 use super::sample::Span16;
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, Ways, buffer,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, RunReference, Ways,
+    buffer,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -182,7 +183,7 @@ impl Contract for FndsaNtt {
         args.iter().filter(|a| !matches!(a, Arg::Out(_))).map(|a| lanes(buffer(a))).collect()
     }
 
-    fn reference(&self, vectors: &Vec<Vec<i16>>) -> Outcome {
+    fn reference(&self, vectors: &Vec<Vec<i16>>, _: RunReference) -> Outcome {
         let a = &vectors[0];
         match self.op {
             Op::Forward => reference_fwd(self.logn, a),

@@ -15,7 +15,9 @@ use pqhelium_core::fndsa::{self, HashId, ReferenceKernels, SigningKey, Verifying
 use pqhelium_core::keccak;
 use rand::Rng;
 
-use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer};
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, buffer,
+};
 use pqhelium_guest::backend::Arg;
 
 /// Hash modes of the signed message: the message itself, its SHA3-256 pre-hash, or 64 bytes given as mu.
@@ -96,7 +98,7 @@ impl Contract for FndsaScheme {
     }
 
     /// The fn-dsa 0.4.0 crate.
-    fn reference(&self, buffers: &Vec<Vec<u8>>) -> Outcome {
+    fn reference(&self, buffers: &Vec<Vec<u8>>, _: RunReference) -> Outcome {
         oracle(buffers)
     }
 

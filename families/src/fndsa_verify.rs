@@ -186,7 +186,7 @@ impl Contract for FndsaVerify {
     }
 
     /// core's verifier, request by request.
-    fn reference(&self, case: &Case) -> Outcome {
+    fn reference(&self, case: &Case, _: super::RunReference) -> Outcome {
         if self.batch {
             Outcome { buffers: vec![verify_batch(&case.bytes, case.logn).map(u8::from).to_vec()], ret: None }
         } else {

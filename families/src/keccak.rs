@@ -11,8 +11,8 @@ use pqhelium_sim::keccak_x4 as model_x4;
 use rand::Rng;
 
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, bytes_to_words,
-    words_to_bytes,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, buffer,
+    bytes_to_words, words_to_bytes,
 };
 use crate::Build;
 use pqhelium_guest::backend::Arg;
@@ -127,7 +127,7 @@ impl Contract for Keccak {
         bytes_to_words(buffer(args.last().expect("one state argument"))).try_into().unwrap()
     }
 
-    fn reference(&self, state: &State) -> Outcome {
+    fn reference(&self, state: &State, _: RunReference) -> Outcome {
         let bytes = words_to_bytes(state);
         let standard = match self.op {
             Op::Permute => {
@@ -213,7 +213,7 @@ impl Contract for KeccakX4 {
     }
 
     /// The four states one after another, in the standard layout, each permuted by the reference.
-    fn reference(&self, s: &X4State) -> Outcome {
+    fn reference(&self, s: &X4State, _: RunReference) -> Outcome {
         let permuted = split_x4(s).into_iter().flat_map(|state| {
             let mut lanes = lanes_of(&deinterleave_bitwise(&words_to_bytes(&state)));
             keccak_f1600(&mut lanes);

@@ -15,7 +15,8 @@ use rand::RngCore;
 
 use super::sample::{Bits16, Span16};
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, Ways, buffer,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, RunReference, Ways,
+    buffer,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -304,7 +305,7 @@ impl Contract for MlkemNtt {
         args.iter().filter(|a| !matches!(a, Arg::Out(_))).map(|a| poly(buffer(a))).collect()
     }
 
-    fn reference(&self, polys: &Vec<Poly>) -> Outcome {
+    fn reference(&self, polys: &Vec<Poly>, _: RunReference) -> Outcome {
         let fips = |p: &Poly| if self.order == Order::Mve { fips_of_mve(p) } else { *p };
         one(&match self.op {
             Op::Forward => reference_ntt(&fips(&polys[0])),

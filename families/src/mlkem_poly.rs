@@ -17,7 +17,8 @@ use rand::RngCore;
 
 use super::mlkem_ntt::{any_case, bytes, fips_of_mve, poly, poly_case};
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, Ways, buffer,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, RunReference, Ways,
+    buffer,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -383,7 +384,7 @@ impl Contract for MlkemPoly {
         }
     }
 
-    fn reference(&self, input: &Input) -> Outcome {
+    fn reference(&self, input: &Input, _: RunReference) -> Outcome {
         let fips: Vec<Poly> = input.polys.iter().map(|p| self.fips(p)).collect();
         let r = Reference;
         let mut p = [0; N];

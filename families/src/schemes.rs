@@ -10,7 +10,9 @@ use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::xwing::{self, XWing};
 use rand::Rng;
 
-use super::{ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer};
+use super::{
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, buffer,
+};
 use pqhelium_guest::backend::Arg;
 
 /// All-zero inputs, then all-ones inputs.
@@ -100,7 +102,7 @@ impl Contract for Scheme {
     }
 
     /// The oracle crate.
-    fn reference(&self, buffers: &Vec<Vec<u8>>) -> Outcome {
+    fn reference(&self, buffers: &Vec<Vec<u8>>, _: RunReference) -> Outcome {
         match self {
             Scheme::MlKem768 => mlkem768_oracle(buffers),
             Scheme::XWing => xwing_oracle(buffers),

@@ -31,8 +31,8 @@ use rand::Rng;
 
 use super::fndsa_fpu::{self, Kind, LOGN, Roundings};
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, interned,
-    step_name, u32_arg,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, buffer,
+    interned, step_name, u32_arg,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -482,7 +482,7 @@ impl Contract for SoftFloat {
     }
 
     /// The host's IEEE f64 on every operand (pair).
-    fn reference(&self, operands: &Operands) -> Outcome {
+    fn reference(&self, operands: &Operands, _: RunReference) -> Outcome {
         if let Some((step, boundary)) = self.to_integral {
             operands.a.iter().for_each(|&a| coverage::observe_fp(step, boundary, float(a)));
         }
@@ -590,7 +590,7 @@ impl Contract for Fft {
         (u32_arg(&args[1]), words(&args[0]))
     }
 
-    fn reference(&self, (logn, f): &(u32, Vec<u64>)) -> Outcome {
+    fn reference(&self, (logn, f): &(u32, Vec<u64>), _: RunReference) -> Outcome {
         let mut f: Vec<f64> = f.iter().map(|&x| f64::from_bits(x)).collect();
         fndsa_fpu::observed(Some(self.roundings), || {
             if self.inverse {
@@ -1171,7 +1171,8 @@ mod tests {
         let fft = Fft::new("fndsa.fpu.fft", "fndsa_fpu_fft", false, false);
         let ((), seen) = coverage::record(|| {
             for case in 0..fft.describe().edge_cases {
-                fft.reference(&fft.generate(case, &mut case_rng(1, case)));
+                let input = fft.generate(case, &mut case_rng(1, case));
+                crate::Behaviour::evaluate(&fft, &fft.encode(&input)).unwrap();
             }
         });
         let steps = fft.coverage_steps();
@@ -1206,7 +1207,8 @@ mod tests {
             let kernel = SoftFloat::new(op);
             let ((), seen) = coverage::record(|| {
                 for case in 0..EDGE_CASES {
-                    kernel.reference(&generate(op, case, &mut case_rng(1, case)));
+                    let input = generate(op, case, &mut case_rng(1, case));
+                    crate::Behaviour::evaluate(&kernel, &kernel.encode(&input)).unwrap();
                 }
             });
             for step in kernel.coverage_steps() {

@@ -30,8 +30,8 @@ use pqhelium_sim::x25519_steps;
 use rand::RngCore;
 
 use super::{
-    ArgSpec, Bound, Build, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer,
-    bytes_to_words, u32_arg, words_to_bytes,
+    ArgSpec, Bound, Build, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways,
+    buffer, bytes_to_words, u32_arg, words_to_bytes,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -374,7 +374,7 @@ impl Contract for FieldOp {
         args[1..].iter().map(|a| limbs(buffer(a))).collect()
     }
 
-    fn reference(&self, operands: &Vec<Fe>) -> Outcome {
+    fn reference(&self, operands: &Vec<Fe>, _: RunReference) -> Outcome {
         let operands: Vec<Fe51> = operands.iter().map(to_reference).collect();
         Outcome { buffers: vec![Reference.encode(&(self.spec.reference)(&operands)).to_vec()], ret: None }
     }
@@ -470,7 +470,7 @@ impl Contract for Cswap {
         (limbs(buffer(&args[0])), limbs(buffer(&args[1])), u32_arg(&args[2]))
     }
 
-    fn reference(&self, (a, b, swap): &CswapInput) -> Outcome {
+    fn reference(&self, (a, b, swap): &CswapInput, _: RunReference) -> Outcome {
         let f = Reference;
         let (mut a, mut b) = (to_reference(a), to_reference(b));
         f.cswap(u64::from(*swap), &mut a, &mut b);
@@ -544,7 +544,7 @@ impl Contract for LadderStep {
     /// Montgomery's doubling and differential addition in their expanded form, in core's arithmetic: the same
     /// projective values as RFC 7748's A, B, C, D, E (DA + CB = 2 (x2 x3 - z2 z3), DA - CB = 2 (x3 z2 - x2 z3),
     /// AA BB = (x2^2 - z2^2)^2, E = 4 x2 z2, AA + a24 E = x2^2 + A x2 z2 + z2^2), computed another way.
-    fn reference(&self, (state, x1): &LadderInput) -> Outcome {
+    fn reference(&self, (state, x1): &LadderInput, _: RunReference) -> Outcome {
         let f = Reference;
         let [x2, z2, x3, z3] = state.map(|fe| to_reference(&fe));
         let x1 = to_reference(x1);
@@ -633,7 +633,7 @@ impl Contract for Inv2 {
     }
 
     /// Two inversions a^(p-2), b^(p-2) in core's arithmetic.
-    fn reference(&self, (a, b): &(Fe, Fe)) -> Outcome {
+    fn reference(&self, (a, b): &(Fe, Fe), _: RunReference) -> Outcome {
         let f = Reference;
         let inverse = |x: &Fe| f.encode(&f.invert(&to_reference(x))).to_vec();
         Outcome { buffers: vec![inverse(a), inverse(b)], ret: None }
@@ -754,7 +754,7 @@ impl Contract for Scalarmult {
     }
 
     /// x25519-dalek's X25519.
-    fn reference(&self, (k, u): &([u8; 32], [u8; 32])) -> Outcome {
+    fn reference(&self, (k, u): &([u8; 32], [u8; 32]), _: RunReference) -> Outcome {
         Outcome { buffers: vec![x25519_dalek::x25519(*k, *u).to_vec()], ret: None }
     }
 
@@ -844,7 +844,7 @@ impl Contract for Base {
     }
 
     /// The ladder on u = 9 in core's arithmetic (the table against the ladder).
-    fn reference(&self, k: &[u8; 32]) -> Outcome {
+    fn reference(&self, k: &[u8; 32], _: RunReference) -> Outcome {
         let ladder = pqhelium_core::x25519::x25519_by_ladder(&Reference, k, &pqhelium_core::x25519::BASE_POINT);
         Outcome { buffers: vec![ladder.to_vec()], ret: None }
     }

@@ -11,13 +11,8 @@
 //! - Keygen forward FFT ([`keygen_fft_fraction_corners`]): a value whose butterfly partner is zero passes a layer
 //!   unchanged, so one input word reaches every butterfly of a chosen layer, where it completes a twiddle's low word
 //!   to the largest fraction a product's floor can drop.
-//! - FN-DSA Bernoulli exponent ([`sampler_exponent_corners`]): x(r) = (z - r)^2 dss - z0^2 c is solved for
-//!   x = k ln 2 in closed form, then the centre r is stepped ulp by ulp around the root, keeping the values where
-//!   x / ln 2 (as the kernel computes it, x * (1/ln 2) rounded) is an integer or one ulp from one.
 
-use pqhelium_core::fndsa::fpu::{FpuKernels, INV_2SQRSIGMA0, INV_LOG2, LOG2, Reference};
-use pqhelium_core::fndsa::keygen::fxp;
-
+use crate::fxp::{cmul, half, roots};
 use crate::x25519_fe::{Fe, LIMBS};
 
 /// A small deterministic generator (SplitMix64): the searches must give the same corners on every machine.
@@ -177,7 +172,7 @@ pub fn ifft_halving_ends(h: u32) -> [i64; 4] {
 /// the block's inputs alone (the reference's order): (xr + yr, xi + yi, xr - yr, xi - yi) before their halving.
 pub fn ifft_block_operands(logn: u32, f: &[u64], base: usize, ht: usize) -> [u64; 4] {
     let hn = 1usize << (logn - 1);
-    let gm = fxp::roots();
+    let gm = roots();
     let mut g = f.to_vec();
     let mut h = 1usize;
     for lm in (1..logn).rev() {
@@ -194,9 +189,9 @@ pub fn ifft_block_operands(logn: u32, f: &[u64], base: usize, ht: usize) -> [u64
             for j in i * t..i * t + h {
                 let (xr, xi) = (g[j], g[j + hn]);
                 let (yr, yi) = (g[j + h], g[j + h + hn]);
-                g[j] = fxp::half(xr.wrapping_add(yr));
-                g[j + hn] = fxp::half(xi.wrapping_add(yi));
-                let (zr, zi) = fxp::cmul(sr, si, fxp::half(xr.wrapping_sub(yr)), fxp::half(xi.wrapping_sub(yi)));
+                g[j] = half(xr.wrapping_add(yr));
+                g[j + hn] = half(xi.wrapping_add(yi));
+                let (zr, zi) = cmul(sr, si, half(xr.wrapping_sub(yr)), half(xi.wrapping_sub(yi)));
                 g[j + h] = zr;
                 g[j + h + hn] = zi;
             }
@@ -344,7 +339,7 @@ fn fft_twiddle_words(h: u32) -> impl Iterator<Item = (u32, usize, usize, u32)> {
     (h + 2..=10).flat_map(move |logn| {
         let m = 1usize << (logn - 1 - h);
         (m..m + m / 2).flat_map(move |k| {
-            let (sr, si) = fxp::roots()[k];
+            let (sr, si) = roots()[k];
             [sr, si, sr.wrapping_add(si)].into_iter().enumerate().map(move |(p, w)| (logn, k, p, w as u32))
         })
     })
@@ -390,84 +385,6 @@ pub fn keygen_fft_fraction_corners() -> Vec<(u32, Vec<u64>)> {
             (logn, f)
         })
         .collect()
-}
-
-/// How close x * (1/ln 2), the Bernoulli exponent's quotient as the kernel rounds it, comes to an integer: 0 at
-/// an integer, -1 one ulp below, +1 one ulp above, None beyond one ulp.
-pub fn ulps_from_integer(q: f64) -> Option<i32> {
-    let k = q.round();
-    if q == k {
-        return Some(0);
-    }
-    let next = |v: f64, up: bool| {
-        let bits = v.to_bits() as i64;
-        let away = (v > 0.0) == up;
-        f64::from_bits((if away { bits + 1 } else { bits - 1 }) as u64)
-    };
-    if next(q, true) == k {
-        Some(-1)
-    } else if next(q, false) == k {
-        Some(1)
-    } else {
-        None
-    }
-}
-
-/// The Bernoulli exponent's quotient x / ln 2 (as x * INV_LOG2) for the centre mu (in [0, 1): r = mu) and candidate.
-pub fn exponent_quotient(mu: f64, isigma: f64, sigma_min: f64, z: i32, z0: i32) -> f64 {
-    let c = Reference.sampler_centre(mu, isigma, sigma_min);
-    let d = f64::from(z) - c.r;
-    let x = d * d * c.dss - f64::from(z0 * z0) * INV_2SQRSIGMA0;
-    x * INV_LOG2
-}
-
-/// Candidates (mu, isigma, z, z0) of the Bernoulli exponent, each with x / ln 2 at an integer or one ulp beside one
-/// (both signs of x), for z0 in 0..=18 (the base sampler's likely values), both bits b (z = b + (2b - 1) z0) and
-/// three widths; with `sigma_min` the contract's. For each, the root r of x(r) = k ln 2 nearest the middle of
-/// [0, 1) is refined ulp by ulp; every distance 0, -1, +1 found is kept once.
-pub fn sampler_exponent_corners(sigma_min: f64) -> Vec<(f64, f64, i32, i32)> {
-    let mut out = Vec::new();
-    for isigma in [0.55, std::f64::consts::FRAC_1_SQRT_2, 0.79] {
-        let dss = isigma * isigma * 0.5;
-        for z0 in 0..=18i32 {
-            for b in 0..=1i32 {
-                let z = b + (2 * b - 1) * z0;
-                let x_at = |r: f64| (f64::from(z) - r).powi(2) * dss - f64::from(z0 * z0) * INV_2SQRSIGMA0;
-                let (x0, x1) = (x_at(0.0), x_at(1.0));
-                let (lo, hi) = (x0.min(x1), x0.max(x1));
-                let k = ((lo + hi) / 2.0 / LOG2).round();
-                // k = 0 has no ulp-sized neighbourhood worth the name (x = 0 exactly).
-                let Some(k) = [k, k + 1.0, k - 1.0].into_iter().find(|&k| k != 0.0 && (lo..=hi).contains(&(k * LOG2)))
-                else {
-                    continue;
-                };
-                // (z - r)^2 = (k ln 2 + z0^2 c) / dss; r = z -/+ sqrt(.), whichever lies in [0, 1).
-                let root = ((k * LOG2 + f64::from(z0 * z0) * INV_2SQRSIGMA0) / dss).sqrt();
-                let Some(r0) = [f64::from(z) - root, f64::from(z) + root].into_iter().find(|r| (0.0..1.0).contains(r))
-                else {
-                    continue;
-                };
-                let mut found = [false; 3];
-                for step in -(1i64 << 16)..(1i64 << 16) {
-                    let mu = f64::from_bits((r0.to_bits() as i64 + step) as u64);
-                    if !(0.0..1.0).contains(&mu) {
-                        continue;
-                    }
-                    if let Some(d) = ulps_from_integer(exponent_quotient(mu, isigma, sigma_min, z, z0)) {
-                        let slot = (d + 1) as usize;
-                        if !found[slot] {
-                            found[slot] = true;
-                            out.push((mu, isigma, z, z0));
-                        }
-                    }
-                    if found == [true; 3] {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -556,10 +473,10 @@ mod tests {
             for l in 1..lm {
                 let (m, half) = (1usize << l, t >> 1);
                 for i in 0..m / 2 {
-                    let (sr, si) = fxp::roots()[m + i];
+                    let (sr, si) = roots()[m + i];
                     for j in i * t..i * t + half {
                         let (xr, xi) = (g[j], g[j + hn]);
-                        let (zr, zi) = fxp::cmul(sr, si, g[j + half], g[j + half + hn]);
+                        let (zr, zi) = cmul(sr, si, g[j + half], g[j + half + hn]);
                         g[j] = xr.wrapping_add(zr);
                         g[j + hn] = xi.wrapping_add(zi);
                         g[j + half] = xr.wrapping_sub(zr);
@@ -570,22 +487,9 @@ mod tests {
             }
             let block = k - (1 << lm);
             let (c, d) = (g[block * 2 * ht + ht], g[block * 2 * ht + ht + hn]);
-            let (sr, si) = fxp::roots()[k];
+            let (sr, si) = roots()[k];
             let (a, b) = [(sr, c), (si, d), (sr.wrapping_add(si), c.wrapping_add(d))][product];
             assert_eq!(i64::from((a as u32).wrapping_mul(b as u32)), max, "layer {h}");
         }
-    }
-
-    #[test]
-    fn exponent_corners_sit_at_or_beside_integers() {
-        let sigma_min = pqhelium_core::fndsa::sampler::SIGMA_MIN[9];
-        let corners = sampler_exponent_corners(sigma_min);
-        assert!(corners.len() >= 50, "{} corners", corners.len());
-        let mut kinds = [0usize; 3];
-        for &(mu, isigma, z, z0) in &corners {
-            let d = ulps_from_integer(exponent_quotient(mu, isigma, sigma_min, z, z0)).expect("within an ulp");
-            kinds[(d + 1) as usize] += 1;
-        }
-        assert!(kinds.iter().all(|&k| k > 10), "{kinds:?}");
     }
 }

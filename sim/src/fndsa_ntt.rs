@@ -9,8 +9,6 @@
 //!
 //! The twiddles are recomputed here from g = 7 and q, independently of the C tables.
 
-use pqhelium_core::fndsa::ntt::G;
-
 use crate::coverage::{self, observe_s16};
 use crate::mve::*;
 
@@ -65,7 +63,9 @@ fn observe_sum(step: &'static str, a: Q, b: Q, sub: bool) {
 // `sim/tests/kernel_constants.rs`.
 
 /// The modulus (FN-DSA).
-pub const Q: i16 = pqhelium_core::fndsa::ntt::Q as i16;
+pub const Q: i16 = 12289;
+/// The generator of the twiddles: a primitive 2048th root of unity mod q (g^1024 = -1, checked below).
+pub const G: u32 = 7;
 /// q^-1 mod 2^16, as a signed 16-bit value.
 pub const QINV: i16 = -12287;
 /// round(2^28 / q): the Barrett constant of [`red`].
@@ -131,6 +131,8 @@ const fn tables(root: u32) -> ([i16; 1024], [i16; 1024]) {
     }
     (w, b)
 }
+
+const _: () = assert!(pow_mod(G, 1024) == Q as u32 - 1);
 
 const FWD: ([i16; 1024], [i16; 1024]) = tables(G);
 /// g^-1 = g^2047: g has order 2048.

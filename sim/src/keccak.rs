@@ -8,7 +8,48 @@
 //! Layout of the interleaved state (`[u32; 50]`): lane `i = x + 5 * y` is in
 //! words `2 * i` (bit k = lane bit 2k) and `2 * i + 1` (bit k = lane bit 2k + 1).
 
-use pqhelium_core::keccak::{RHO_OFFSETS, ROUND_CONSTANTS};
+/// rc(t) of FIPS 202 (Algorithm 5): bit t of the output of the LFSR x^8 + x^6 + x^5 + x^4 + 1, seeded with 1.
+const fn rc_bit(t: usize) -> u64 {
+    let mut r: u32 = 1;
+    let mut i = 0;
+    while i < t % 255 {
+        r <<= 1;
+        if r & 0x100 != 0 {
+            r ^= 0x171;
+        }
+        i += 1;
+    }
+    (r & 1) as u64
+}
+
+/// The iota round constants, from the LFSR (FIPS 202, Algorithm 6): round i sets lane bit 2^j - 1 to rc(j + 7i).
+pub const ROUND_CONSTANTS: [u64; 24] = {
+    let mut out = [0; 24];
+    let mut i = 0;
+    while i < 24 {
+        let mut j = 0;
+        while j <= 6 {
+            out[i] |= rc_bit(j + 7 * i) << ((1 << j) - 1);
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// The rho offsets r[x + 5 y], from the walk of FIPS 202 (Algorithm 2): (x, y) starts at (1, 0) and moves to
+/// (y, 2x + 3y mod 5); its t-th lane (t = 0..23) rotates by (t + 1)(t + 2) / 2 mod 64, lane (0, 0) by 0.
+pub const RHO_OFFSETS: [u32; 25] = {
+    let mut out = [0; 25];
+    let (mut x, mut y) = (1, 0);
+    let mut t = 0;
+    while t < 24 {
+        out[x + 5 * y] = ((t + 1) * (t + 2) / 2 % 64) as u32;
+        (x, y) = (y, (2 * x + 3 * y) % 5);
+        t += 1;
+    }
+    out
+};
 
 /// Swap the bits of `x` selected by `mask` with the bits `shift` places above.
 const fn delta_swap(x: u32, mask: u32, shift: u32) -> u32 {
@@ -50,7 +91,7 @@ const fn join_lane(even: u32, odd: u32) -> u64 {
 }
 
 /// Iota constants split into `[even bits, odd bits]`, as the kernel's table
-/// stores them. Derived from the core table so the two cannot drift apart.
+/// stores them.
 pub const ROUND_CONSTANTS_INTERLEAVED: [[u32; 2]; 24] = {
     let mut out = [[0; 2]; 24];
     let mut i = 0;

@@ -9,9 +9,7 @@
 //! x4 layout ([`X4_WORDS`] words): vector `w` (words `4w..4w+4`) holds word `w` of the four interleaved states of
 //! [`crate::keccak`]'s layout, state `j` in lane `j` ([`x4_word`]).
 
-use pqhelium_core::keccak::RHO_OFFSETS;
-
-use crate::keccak::ROUND_CONSTANTS_INTERLEAVED;
+use crate::keccak::{RHO_OFFSETS, ROUND_CONSTANTS_INTERLEAVED};
 use crate::mve::*;
 
 /// Words of one interleaved state.

@@ -18,8 +18,8 @@ use crate::mve::*;
 // `sim/tests/kernel_constants.rs`.
 
 /// The modulus and the degree (FIPS 203).
-pub const Q: i16 = pqhelium_core::mlkem::Q;
-pub const N: usize = pqhelium_core::mlkem::N;
+pub const Q: i16 = 3329;
+pub const N: usize = 256;
 pub type Poly = [i16; N];
 
 /// FIPS 203's zeta: a primitive 256th root of unity mod q.
@@ -261,7 +261,7 @@ struct Tables {
 }
 
 /// 8 zetas then their 8 twisted forms: one operand of `mulmod_v`.
-type Row = [i16; 16];
+pub type Row = [i16; 16];
 
 const fn twisted_row(zetas: [i16; 8]) -> Row {
     let mut row = [0; 16];
@@ -298,6 +298,11 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     }
     Tables { fwd_d, inv_d, bm_g }
 });
+
+/// The MVE kernels' tables `fwd_d`, `inv_d` and `pqh_mlkem_bm_g`, as rows (rendered by [`crate::tables`]).
+pub fn mve_tables() -> (&'static [Row], &'static [Row], &'static [Row]) {
+    (&TABLES.fwd_d, &TABLES.inv_d, &TABLES.bm_g)
+}
 
 /// The basemul's gamma rows (`pqh_mlkem_bm_g`): per 32-block and vld4q vector k, 8 gammas then their twisted forms.
 pub fn basemul_gamma_rows() -> &'static [[i16; 16]] {

@@ -119,34 +119,62 @@ pub fn stored_mve(p: &Poly) -> Poly {
     std::array::from_fn(|s| p[mve_coeff(s)])
 }
 
-/// Packs 256 d-bit values, least significant bit first (ByteEncode_d).
-fn pack(d: u32, values: impl Iterator<Item = u16>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(32 * d as usize);
-    let (mut acc, mut bits) = (0u32, 0);
-    for v in values {
-        acc |= u32::from(v) << bits;
-        bits += d;
-        while bits >= 8 {
-            out.push(acc as u8);
-            acc >>= 8;
-            bits -= 8;
-        }
-    }
-    out
+/// Values per group of the kernels' packing: the fewest d-bit values that fill whole bytes (4 for d = 10, 2 for
+/// 12 and 4, 8 for 1), stored in d bytes / (8 / values).
+fn group(d: u32) -> usize {
+    (8 / gcd(d, 8)) as usize
 }
 
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The kernels' packing of 256 d-bit values: group by group, byte b of a group ORs the parts of the values whose bit
+/// fields [d j, d j + d) meet the byte's bits [8 b, 8 b + 8), each shifted into place, as the C writes
+/// `o[1] = (c0 >> 8) | (c1 << 2)`.
+fn pack(d: u32, values: impl Iterator<Item = u16>) -> Vec<u8> {
+    let values: Vec<u32> = values.map(u32::from).collect();
+    let g = group(d);
+    let bytes = g * d as usize / 8;
+    values
+        .chunks(g)
+        .flat_map(|c| {
+            (0..bytes).map(move |b| {
+                let lo = 8 * b as i32;
+                c.iter().enumerate().fold(0u32, |byte, (j, &v)| {
+                    let at = d as i32 * j as i32;
+                    if at >= lo + 8 || at + d as i32 <= lo {
+                        byte
+                    } else if at >= lo {
+                        byte | v << (at - lo)
+                    } else {
+                        byte | v >> (lo - at)
+                    }
+                }) as u8
+            })
+        })
+        .collect()
+}
+
+/// The kernels' unpacking: value j of a group ORs the bytes its bit field meets, shifted into place, masked to d
+/// bits.
 fn unpack(d: u32, bytes: &[u8]) -> [u16; N] {
-    let (mut acc, mut bits, mut next) = (0u32, 0, 0);
-    std::array::from_fn(|_| {
-        while bits < d {
-            acc |= u32::from(bytes[next]) << bits;
-            next += 1;
-            bits += 8;
-        }
-        let v = (acc & ((1 << d) - 1)) as u16;
-        acc >>= d;
-        bits -= d;
-        v
+    let g = group(d);
+    let per_group = g * d as usize / 8;
+    std::array::from_fn(|i| {
+        let (c, j) = (&bytes[i / g * per_group..][..per_group], (i % g) as i32);
+        let at = d as i32 * j;
+        let v = c.iter().enumerate().fold(0u32, |v, (b, &byte)| {
+            let lo = 8 * b as i32;
+            if lo >= at + d as i32 || lo + 8 <= at {
+                v
+            } else if lo >= at {
+                v | u32::from(byte) << (lo - at)
+            } else {
+                v | u32::from(byte) >> (at - lo)
+            }
+        });
+        (v & ((1 << d) - 1)) as u16
     })
 }
 

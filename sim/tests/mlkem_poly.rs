@@ -97,3 +97,30 @@ fn dot_models_agree_with_the_reference_and_stay_inside_the_bound() {
         assert!(mve.iter().all(|&x| i64::from(x).abs() <= m::DOT_OUT_MAX), "case {case}");
     }
 }
+
+/// The packing models (the kernels' grouped byte formulas) equal the reference's ByteEncode_d and ByteDecode_d, on
+/// random polynomials and on one nonzero coefficient at each position (every field of every group).
+#[test]
+fn packing_equals_the_references_byte_encoding() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xB17E);
+    let mut polys: Vec<Poly> = (0..20).map(|_| random(&mut rng, i16::MAX)).collect();
+    polys.extend((0..256).map(|i| std::array::from_fn(|j| if i == j { Q as i16 - 1 } else { 0 })));
+    for p in &polys {
+        for d in m::WIDTHS {
+            let mut expected = vec![0u8; 32 * d as usize];
+            Reference.compress(d, &mut expected, p);
+            assert_eq!(m::compress_poly(d, p, false), expected, "compress d = {d}");
+            let mut back = [0; ntt::N];
+            Reference.decompress(d, &mut back, &expected);
+            assert_eq!(m::decompress_poly(d, &expected, false), back, "decompress d = {d}");
+        }
+        let c = canonical(p);
+        let mut expected = vec![0u8; 384];
+        Reference.encode12(&mut expected, &c);
+        assert_eq!(m::encode12(&c, false), expected, "encode12");
+        let bytes: Vec<u8> = (0..384).map(|_| rng.r#gen()).collect();
+        let mut decoded = [0; ntt::N];
+        Reference.decode12(&mut decoded, &bytes);
+        assert_eq!(m::decode12(&bytes, false), decoded, "decode12");
+    }
+}

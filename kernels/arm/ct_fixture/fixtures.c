@@ -2,6 +2,7 @@
  * ct.fixture.*: small, functionally correct kernels whose leaks `pqhelium ct` must report, each beside a constant-time
  * version that must pass. Every kernel maps CT_FIXTURE_N secret 32-bit words `in` to CT_FIXTURE_N words `out`.
  * The source line where each leak must be reported ends in the comment "the leak" (cli/tests/ct.rs reads it).
+ * Model: families/src/ct_fixture.rs (`model_word`, the map of each fixture).
  *
  * The leaky versions must stay leaky in the object code: gcc if-converts small branches into IT blocks and turns a
  * division by a constant into a multiplication. CT_OPAQUE (an empty asm that claims to change its operand) hides a

@@ -2,7 +2,7 @@
  * ct.fixture.select.vpt: the branch fixture's map (fixtures.c) with MVE: lanes whose word is odd take
  * in[i] * 0x9E3779B1, the others keep in[i] ^ 0x5A5A5A5A. The multiply runs in a VPT block whose lane predicate is
  * the secret bit (leaks it on purpose). Written as inline assembly: the predicated-multiply intrinsic crashes gcc 12.
- * MVE images only.
+ * MVE images only. Model: families/src/ct_fixture.rs (`model_word`).
  */
 #include <arm_mve.h>
 

@@ -32,7 +32,8 @@ struct fndsa_fpu_ber {
     uint64_t rem_fx; /* trunc((x - k ln2) * 2^63) * 2 */
 };
 
-/* poly.c / poly_emu.c. a, b: n values; d (round): n int64_t; s (set_small): n int32_t. */
+/* poly.c / poly_emu.c: fndsa.fpu.{set_small,round,add,sub,neg,mulconst,mul,muladj,mulownadj}{,.emu} (native, then
+ * on the soft-float). a, b: n values; d (round): n int64_t; s (set_small): n int32_t. */
 void fndsa_fpu_set_small(double *d, const int32_t *s, uint32_t logn);
 void fndsa_fpu_round(int64_t *d, const double *f, uint32_t logn);
 void fndsa_fpu_add(double *a, const double *b, uint32_t logn);
@@ -53,7 +54,8 @@ void fndsa_fpu_mul_fft_emu(uint64_t *a, const uint64_t *b, uint32_t logn);
 void fndsa_fpu_muladj_fft_emu(uint64_t *a, const uint64_t *b, uint32_t logn);
 void fndsa_fpu_mulownadj_fft_emu(uint64_t *a, uint32_t logn);
 
-/* ldl.c / ldl_emu.c. g00, g01, g11, f: n values; f0, f1: n/2 values each. */
+/* ldl.c / ldl_emu.c: fndsa.fpu.{ldl,split,split_selfadj,merge}{,.emu}. g00, g01, g11, f: n values;
+ * f0, f1: n/2 values each. */
 void fndsa_fpu_ldl_fft(const double *g00, double *g01, double *g11, uint32_t logn);
 void fndsa_fpu_split_fft(double *f0, double *f1, const double *f, uint32_t logn);
 void fndsa_fpu_split_selfadj_fft(double *f0, double *f1, const double *f, uint32_t logn);
@@ -64,7 +66,8 @@ void fndsa_fpu_split_fft_emu(uint64_t *f0, uint64_t *f1, const uint64_t *f, uint
 void fndsa_fpu_split_selfadj_fft_emu(uint64_t *f0, uint64_t *f1, const uint64_t *f, uint32_t logn);
 void fndsa_fpu_merge_fft_emu(uint64_t *f, const uint64_t *f0, const uint64_t *f1, uint32_t logn);
 
-/* sampler_fp.c / sampler_fp_emu.c. Emu inputs: leaf_sigma in = {d, inv_sigma}; sampler_centre in = {mu, isigma,
+/* sampler_fp.c / sampler_fp_emu.c: fndsa.fpu.{leaf_sigma,sampler_centre,sampler_exponent}{,.emu}.
+ * Emu inputs: leaf_sigma in = {d, inv_sigma}; sampler_centre in = {mu, isigma,
  * sigma_min}. Domain: |mu| < 2^63 (signing: |mu| far below 2^31); d >= 0. */
 void fndsa_fpu_leaf_sigma(double *out, double d, double inv_sigma);
 void fndsa_fpu_sampler_centre(struct fndsa_fpu_centre *c, double mu, double isigma, double sigma_min);

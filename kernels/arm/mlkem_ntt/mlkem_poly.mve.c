@@ -2,7 +2,7 @@
  * mlkem.compress.{du10,dv4,d1}.mve, mlkem.decompress.{du10,dv4,d1}.mve, mlkem.poly.{encode12,decode12}.mve,
  * mlkem.poly.{add,sub,reduce}.mve, mlkem.dot.k3.mve, mlkem.matvec.k3.mve: the ML-KEM-768 polynomial kernels with MVE
  * intrinsics, on polynomials in the MVE NTT's storage order (mlkem_ntt.mve.c), so that no order conversion runs
- * between them and the NTTs. Same arithmetic and bounds as the portable baselines (mlkem_poly_scalar.c); model:
+ * between them and the NTTs. Same arithmetic and bounds as the portable baselines (mlkem_poly_scalar.c). Model:
  * pqhelium_sim::mlkem_poly.
  *
  * Why no permutation is needed: a plain 8-lane vector at 8v of the MVE order holds the eight consecutive FIPS
