@@ -238,13 +238,19 @@ impl KernelReport {
     /// Takes in the differences of one pair: declared public ones, and leaks.
     fn absorb(&mut self, index: u64, pair: &Pair, differences: Vec<Leak>) {
         let mut declassified = false;
+        // The leaks this pair showed (an unrolled line shows once per copy).
+        let mut shown = Vec::new();
         for leak in differences {
             if self.declarations.iter().any(|d| d.covers(&leak)) {
                 declassified = true;
                 self.first_declassified.get_or_insert(leak);
-            } else if let Some(found) = self.leaks.iter_mut().find(|f| same_place(&f.leak, &leak)) {
-                found.pairs += 1;
+            } else if let Some(at) = self.leaks.iter().position(|f| same_place(&f.leak, &leak)) {
+                if !shown.contains(&at) {
+                    shown.push(at);
+                    self.leaks[at].pairs += 1;
+                }
             } else {
+                shown.push(self.leaks.len());
                 self.leaks.push(Found { leak, pair: index, case_a: pair.a, case_b: pair.b, pairs: 1 });
             }
         }
