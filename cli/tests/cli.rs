@@ -91,6 +91,11 @@ fn check_passes_and_writes_its_reports() {
     assert!(ok, "{stdout}");
     assert!(stdout.lines().last().unwrap() == "check passed");
     assert!(stdout.contains("| keccak.f1600 | qemu | 200 | 0 | 0 |"), "{stdout}");
+    // The constant-time table: pairs per kernel (16 of its edge cases, 8 random) and per image, and the kernels
+    // without a secret argument with their reason.
+    assert!(stdout.contains("| keccak.f1600 | 16 + 8 | pass (24) | pass (24) | pass (24) |"), "{stdout}");
+    assert!(stdout.contains("- `fndsa.verify`: verifies a signature"), "{stdout}");
+    assert!(stdout.contains("\nconstant time: pass\n"), "{stdout}");
     // The cycles column: `pqhelium cycles`'s estimate of the same case on the M55 image, none on unicorn's M7.
     let cell = |prefix: &str| {
         let row = stdout.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {stdout}"));

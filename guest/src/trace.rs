@@ -6,9 +6,10 @@
 //! table per core below), and the lane predicates of MVE instructions in VPT blocks. An instruction whose IT
 //! condition fails is left out. Values loaded or stored are not in the trace: only where and when. The m7 image is
 //! traced by unicorn's hooks, the m55 and m85 images by QEMU's trace plugin (`backend::qemu_trace`). Traces are
-//! compared as running hashes (cheap for millions of instructions); [`first_difference`] finds the first differing
-//! event of two recorded traces: the leak.
+//! compared as running hashes (cheap for millions of instructions); [`differences`] finds every difference of two
+//! recorded traces: the leaks.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -17,7 +18,8 @@ pub use crate::cpu::Core;
 use crate::elf::{GuestElf, SourceLines};
 
 /// Instructions whose latency may depend on their operand values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum LatencyClass {
     /// UDIV, SDIV.
     IntegerDivide,
@@ -268,7 +270,7 @@ impl Trace {
 }
 
 /// What kind of information a leak gives away.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LeakKind {
     ControlFlow,
@@ -293,10 +295,12 @@ impl fmt::Display for LeakKind {
     }
 }
 
-/// The first difference between the traces of a pair.
+/// A difference between the traces of a pair.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Leak {
     pub kind: LeakKind,
+    /// The instruction class of a variable-latency operand (`None` for the other kinds).
+    pub class: Option<LatencyClass>,
     /// The instruction where the runs part: the branch before two different next instructions, the access with two
     /// different addresses, the instruction with two different operands.
     pub pc: u32,
@@ -313,9 +317,13 @@ pub struct Leak {
 
 impl fmt::Display for Leak {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Leak { kind, pc, location, source, event, a, b } = self;
+        let Leak { kind, class, pc, location, source, event, a, b } = self;
         let source = source.as_ref().map_or(String::new(), |s| format!(", {s}"));
-        write!(f, "{kind} leak at {location} ({pc:#010x}{source}), event {event}: {a} vs {b}")
+        write!(f, "{kind} leak at {location} ({pc:#010x}{source}), event {event}: {a} vs {b}")?;
+        match class {
+            Some(class) => write!(f, " [{}]", class.name()),
+            None => Ok(()),
+        }
     }
 }
 
@@ -356,46 +364,89 @@ fn in_it_block(events: &[Event], elf: &GuestElf) -> bool {
     })
 }
 
-/// The first differing event of two recorded traces, as a leak located in `elf` (and its source line, when
-/// `lines` has it); `None` when they are equal.
-pub fn first_difference(a: &[Event], b: &[Event], elf: &GuestElf, lines: Option<&SourceLines>) -> Option<Leak> {
-    let index = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-    if index == a.len() && index == b.len() {
-        return None;
+/// Whether two differing events are the same event of the same instruction with other data (operands, a lane
+/// predicate, an address): the traces still line up after them.
+fn aligned(x: &Event, y: &Event) -> bool {
+    match (*x, *y) {
+        (Event::Operands { pc: p, class: c, .. }, Event::Operands { pc: q, class: d, .. }) => p == q && c == d,
+        (Event::LanePredicate { pc: p, .. }, Event::LanePredicate { pc: q, .. }) => p == q,
+        (Event::Load { pc: p, size: s, .. }, Event::Load { pc: q, size: t, .. })
+        | (Event::Store { pc: p, size: s, .. }, Event::Store { pc: q, size: t, .. }) => p == q && s == t,
+        _ => false,
     }
-    let (x, y) = (a.get(index), b.get(index));
-    let last_instruction = executed_backwards(&a[..index]).next();
-    let (kind, pc) = match (x, y) {
-        (Some(Event::Operands { pc, .. }), _) | (_, Some(Event::Operands { pc, .. })) => {
-            (LeakKind::VariableLatency, *pc)
+}
+
+/// The kind, instruction and latency class of the difference at `index` (the first differing event, `x` and `y`
+/// from each trace).
+fn classify(
+    a: &[Event],
+    index: usize,
+    x: Option<&Event>,
+    y: Option<&Event>,
+    elf: &GuestElf,
+) -> (LeakKind, u32, Option<LatencyClass>) {
+    match (x, y) {
+        (Some(Event::Operands { pc, class, .. }), _) | (_, Some(Event::Operands { pc, class, .. })) => {
+            (LeakKind::VariableLatency, *pc, Some(*class))
         }
         (Some(Event::LanePredicate { pc, .. }), _) | (_, Some(Event::LanePredicate { pc, .. })) => {
-            (LeakKind::LanePredication, *pc)
+            (LeakKind::LanePredication, *pc, None)
         }
         (Some(e @ (Event::Load { .. } | Event::Store { .. })), _)
-        | (_, Some(e @ (Event::Load { .. } | Event::Store { .. }))) => (LeakKind::MemoryAddress, e.pc()),
+        | (_, Some(e @ (Event::Load { .. } | Event::Store { .. }))) => (LeakKind::MemoryAddress, e.pc(), None),
         // Two different next instructions, or one run returned: the instruction before decided, a branch or the
         // condition of an IT block (the emulator skips an instruction whose condition fails).
         _ => {
+            let last_instruction = executed_backwards(&a[..index]).next();
             let pc = last_instruction.unwrap_or_else(|| x.or(y).map_or(0, Event::pc));
             let kind = if in_it_block(&a[..index], elf) { LeakKind::Predication } else { LeakKind::ControlFlow };
-            (kind, pc)
+            (kind, pc, None)
         }
-    };
-    Some(Leak {
-        kind,
-        pc,
-        location: elf.locate(pc),
-        source: lines.and_then(|l| l.line(pc)),
-        event: index as u64,
-        a: describe(x, elf),
-        b: describe(y, elf),
-    })
+    }
 }
 
-/// A difference its contract declares public by design: the first difference of a pair, of this kind, inside this
-/// function, is no leak (the scheme's analysis makes it public, as FN-DSA's rejection loop counts). The pair's
-/// traces are not compared beyond it (they need not line up after it); every report lists the declarations.
+/// Every difference between two recorded traces, as leaks located in `elf` (with their source lines, when `lines`
+/// has them), in trace order, each instruction once (at its first difference); empty when the traces are equal.
+///
+/// A difference in an event's data (operands, lane predicate, access address of the same instruction) leaves the
+/// traces in step, and the comparison goes on to their ends. A difference in what runs (control flow, IT
+/// predication, an access in one run only, one run returning) is the last one compared: after it the traces no
+/// longer line up event by event.
+pub fn differences(a: &[Event], b: &[Event], elf: &GuestElf, lines: Option<&SourceLines>) -> Vec<Leak> {
+    let mut found = Vec::new();
+    let mut seen = HashSet::new();
+    let mut from = 0;
+    loop {
+        let index =
+            from + a[from..].iter().zip(&b[from..]).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()) - from);
+        if index == a.len() && index == b.len() {
+            return found;
+        }
+        let (x, y) = (a.get(index), b.get(index));
+        let (kind, pc, class) = classify(a, index, x, y, elf);
+        if seen.insert((kind, pc)) {
+            found.push(Leak {
+                kind,
+                class,
+                pc,
+                location: elf.locate(pc),
+                source: lines.and_then(|l| l.line(pc)),
+                event: index as u64,
+                a: describe(x, elf),
+                b: describe(y, elf),
+            });
+        }
+        match (x, y) {
+            (Some(x), Some(y)) if aligned(x, y) => from = index + 1,
+            _ => return found,
+        }
+    }
+}
+
+/// A difference its contract declares public by design: a difference of a pair, of this kind, inside this function,
+/// is no leak (the scheme's analysis makes it public, as FN-DSA's rejection loop counts). A declared control-flow or
+/// IT-predication difference ends the comparison of the pair like any other ([`differences`]); every report lists
+/// the declarations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Declassification {
     pub function: &'static str,
@@ -404,7 +455,7 @@ pub struct Declassification {
 }
 
 impl Declassification {
-    /// Whether the declaration covers this first difference.
+    /// Whether the declaration covers this difference.
     pub fn covers(&self, leak: &Leak) -> bool {
         leak.kind == self.kind && leak.location.strip_prefix(self.function).is_some_and(|rest| rest.starts_with('+'))
     }

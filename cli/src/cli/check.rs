@@ -49,79 +49,62 @@ fn print_coverage(report: &Report) {
     }
 }
 
-/// Pairs per kernel and image in the constant-time section: enough for every planted leak (each shows on pair 0),
-/// few enough to keep the section to seconds; `pqhelium ct --pairs N` runs more.
-const CT_PAIRS: u64 = 4;
-
-/// The constant-time section: `pqhelium ct` over every kernel on every image, judged against the known leaks (every
-/// fixture's planted leak found, no leak left unexplained, no fault). Prints the leaks; returns whether it passed.
+/// The constant-time section: `pqhelium ct` over every kernel on every image, [`ct::check_pairs`] pairs per kernel
+/// (one per edge case up to [`ct::CHECK_EDGE_PAIRS`], then [`ct::MIN_PAIRS`] of random cases), judged against the known leaks: every difference of
+/// every pair explained, every fixture's planted leak found, at least [`ct::MIN_PAIRS`] pairs compared, no fault.
+/// Prints a row per kernel, the failures and the kernels without a secret argument; returns whether it passed.
 fn constant_time(seed: u64) -> bool {
-    println!("\n## Constant time (pqhelium ct, seed {seed}, {CT_PAIRS} pairs per kernel)\n");
-    println!("| image | kernels | pass | known leaks | unexplained leaks | planted leaks missed | faults | result |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---|");
+    println!(
+        "\n## Constant time (pqhelium ct, seed {seed}; per kernel one pair per edge case, up to {}, and {} of random \
+         cases; at least {} compared)\n",
+        ct::CHECK_EDGE_PAIRS,
+        ct::MIN_PAIRS,
+        ct::MIN_PAIRS
+    );
+    let mut tracers = Vec::new();
     let mut passed = true;
-    let mut notes = Vec::new();
-    for image in Image::ALL {
-        let mut tracer = match ct::Tracer::open(image, Limits::default()) {
-            Ok(tracer) => tracer,
+    for image in TABLE_IMAGES {
+        match ct::Tracer::open(image, Limits::default()) {
+            Ok(tracer) => tracers.push(tracer),
             Err(e) => {
-                println!("| {image} | - | - | - | - | - | - | FAIL ({e}) |");
+                println!("{image}: FAIL, no tracer ({e})");
                 passed = false;
-                continue;
-            }
-        };
-        let mut counts = [0usize; 5];
-        let mut kernels = 0;
-        for kernel in registry::all() {
-            let report = ct::check_kernel(&mut tracer, kernel, seed, 0..CT_PAIRS);
-            if matches!(report.verdict, ct::Verdict::Skipped { .. }) {
-                continue;
-            }
-            kernels += 1;
-            let judgement = ct::judge(&report, image);
-            let slot = match judgement {
-                ct::Judgement::Pass => 0,
-                ct::Judgement::Known(_) => 1,
-                ct::Judgement::Unexplained => 2,
-                ct::Judgement::PlantedMissing(_) => 3,
-                ct::Judgement::Faulted => 4,
-            };
-            counts[slot] += 1;
-            let leak = match &report.verdict {
-                ct::Verdict::Leak { leak, .. } => leak.to_string(),
-                _ => String::new(),
-            };
-            match judgement {
-                ct::Judgement::Pass | ct::Judgement::Known(_) => {}
-                ct::Judgement::Unexplained => notes.push(format!("{image} {}: UNEXPLAINED {leak}", report.kernel)),
-                ct::Judgement::PlantedMissing(k) => {
-                    notes.push(format!("{image} {}: planted {} leak not found", report.kernel, k.kind))
-                }
-                ct::Judgement::Faulted => notes.push(format!(
-                    "{image} {}: fault {}",
-                    report.kernel,
-                    report.first_fault.as_deref().unwrap_or_default()
-                )),
             }
         }
-        let ok = counts[2..].iter().all(|&n| n == 0);
-        passed &= ok;
-        println!(
-            "| {image} | {kernels} | {} | {} | {} | {} | {} | {} |",
-            counts[0],
-            counts[1],
-            counts[2],
-            counts[3],
-            counts[4],
-            if ok { "pass" } else { "FAIL" }
-        );
     }
+    let heading: Vec<String> = tracers.iter().map(|t| t.image.to_string()).collect();
+    println!("| kernel | pairs (edge + random) | {} |", heading.join(" | "));
+    println!("|---|---:|{}", "---|".repeat(tracers.len()));
+    let mut notes = Vec::new();
+    let (mut without_secret, mut without_code) = (Vec::new(), Vec::new());
+    for kernel in registry::all() {
+        let judged: Vec<_> = tracers.iter_mut().map(|tracer| ct::run_as_check(tracer, kernel, seed)).collect();
+        for (report, judgement) in &judged {
+            passed &= judgement.passed();
+            notes.extend(judgement.failure(report));
+        }
+        match judged.first().map(|(_, judgement)| judgement) {
+            Some(ct::Judgement::NoSecret(why)) => without_secret.push(format!("- `{}`: {why}", kernel.id)),
+            _ if judged.iter().all(|(_, j)| *j == ct::Judgement::NotInImage) => without_code.push(kernel.id),
+            _ => {
+                let cells: Vec<String> = judged.iter().map(|(report, judgement)| judgement.cell(report)).collect();
+                let edge = kernel.edge_cases.min(ct::CHECK_EDGE_PAIRS);
+                println!("| {} | {edge} + {} | {} |", kernel.id, ct::MIN_PAIRS, cells.join(" | "));
+            }
+        }
+    }
+    println!();
     for note in notes {
         println!("{note}");
     }
-    println!();
+    println!("Kernels without a secret argument (nothing to compare):\n{}", without_secret.join("\n"));
+    println!("No object code in any image (whole schemes, checked on the host): {}", without_code.join(", "));
+    println!("\nconstant time: {}\n", if passed { "pass" } else { "FAIL" });
     passed
 }
+
+/// The images of the constant-time table, in its column order.
+const TABLE_IMAGES: [Image; 3] = [Image::M55, Image::M85, Image::M7];
 
 /// The least time of the in-guest loop that times a call for the host/guest column.
 const GUEST_LOOP_TIME: Duration = Duration::from_millis(20);

@@ -1,6 +1,6 @@
 //! `pqhelium ct`: constant-time evidence. For each kernel, pairs of inputs that differ only in the arguments its
-//! contract marks secret run through the object code under trace; the first difference between the two leakage
-//! traces is a leak (see `pqhelium_analyses::ct`).
+//! contract marks secret run through the object code under trace; every difference between the two leakage traces
+//! is a leak (see `pqhelium_analyses::ct`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -84,19 +84,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let pairs: u64 = reports.iter().map(|r| r.pairs).sum();
     let leaks = reports.iter().filter(|r| matches!(r.verdict, Verdict::Leak { .. })).count();
     let faults: u64 = reports.iter().map(|r| r.faults).sum();
-    println!("{pairs} pairs, {leaks} leaks, {faults} faults");
-    Ok(super::exit(leaks == 0 && faults == 0))
+    let unpaired = reports.iter().filter(|r| no_pair_compared(r)).count();
+    let unpaired_note =
+        if unpaired > 0 { format!(", {unpaired} kernels with no pair compared") } else { String::new() };
+    println!("{pairs} pairs, {leaks} leaks, {faults} faults{unpaired_note}");
+    Ok(super::exit(leaks == 0 && faults == 0 && unpaired == 0))
+}
+
+/// A kernel that was to be compared and had no pair with a fitting partner: no evidence, no pass.
+fn no_pair_compared(report: &KernelReport) -> bool {
+    matches!(report.verdict, Verdict::ConstantTime) && report.pairs == 0
 }
 
 fn print_verdict(report: &KernelReport) {
-    let KernelReport { kernel, pairs, faults, .. } = report;
+    let KernelReport { kernel, pairs, faults, unpaired, .. } = report;
+    let unpaired = if *unpaired > 0 { format!(" ({unpaired} without a fitting partner)") } else { String::new() };
     match &report.verdict {
         Verdict::Skipped { reason } => println!("SKIP {kernel}: {reason}"),
+        Verdict::NoSecret { reason } => println!("SKIP {kernel}: no secret argument: {reason}"),
+        Verdict::ConstantTime if no_pair_compared(report) => println!("NO PAIRS {kernel}: 0 pairs compared{unpaired}"),
         Verdict::ConstantTime if *faults == 0 && report.declassified_pairs > 0 => println!(
-            "pass {kernel}: {pairs} pairs, equal traces up to declared public events ({} pairs)",
+            "pass {kernel}: {pairs} pairs{unpaired}, equal traces up to declared public events ({} pairs)",
             report.declassified_pairs
         ),
-        Verdict::ConstantTime if *faults == 0 => println!("pass {kernel}: {pairs} pairs, equal traces"),
+        Verdict::ConstantTime if *faults == 0 => println!("pass {kernel}: {pairs} pairs{unpaired}, equal traces"),
         Verdict::ConstantTime => println!("FAULT {kernel}: {pairs} pairs, {faults} faulted"),
         Verdict::Leak { pair, case_a, case_b, leak } => {
             println!("LEAK {kernel}: {leak}");
@@ -106,6 +117,9 @@ fn print_verdict(report: &KernelReport) {
                 None => format!("--image {}", report.image),
             };
             println!("     reproduce: pqhelium ct --kernel {kernel} {on} --seed {} --pair {pair}", report.seed);
+            for found in &report.leaks[1..] {
+                println!("     also: {} (pair {}, {} of {pairs} pairs)", found.leak, found.pair, found.pairs);
+            }
         }
     }
     if let Some(fault) = &report.first_fault {
@@ -129,7 +143,7 @@ fn cell(entry: &serde_json::Value) -> Result<Option<String>> {
     let count = |name: &str| field(name).map(|v| v.as_u64().unwrap_or(0));
     let (pairs, faults) = (count("pairs")?, count("faults")?);
     let text = match field("status")?.as_str() {
-        Some("skipped") => return Ok(None),
+        Some("skipped" | "no-secret") => return Ok(None),
         _ if faults > 0 => format!("**fault** ({faults} of {pairs} pairs)"),
         Some("constant-time") if count("declassified_pairs")? > 0 => format!("pass ({pairs}; declared public events)"),
         Some("constant-time") => format!("pass ({pairs})"),
@@ -137,9 +151,13 @@ fn cell(entry: &serde_json::Value) -> Result<Option<String>> {
             let leak = field("leak")?;
             let kind: ct::LeakKind = serde_json::from_value(leak["kind"].clone()).context("a leak's kind")?;
             let location = leak["location"].as_str().unwrap_or("?");
+            let more = match field("leaks")?.as_array().map_or(0, Vec::len) {
+                0 | 1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            };
             match leak["source"].as_str() {
-                Some(source) => format!("**{kind}** `{location}` ({source})"),
-                None => format!("**{kind}** `{location}`"),
+                Some(source) => format!("**{kind}** `{location}` ({source}){more}"),
+                None => format!("**{kind}** `{location}`{more}"),
             }
         }
         other => bail!("unknown status {other:?}"),
