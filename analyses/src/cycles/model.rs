@@ -47,7 +47,7 @@ fn m55_unpipelined_fp64(region: &[&str], cost: &RegionCost) -> RegionCost {
     let mut before: Option<(u64, u64, u64)> = None; // llvm-mca's issue, our issue, latency
     for (i, text) in region.iter().enumerate() {
         let (Some(issued), Some(executed)) = (cost.issued[i], cost.executed[i]) else { continue };
-        let latency = executed - issued;
+        let latency = executed.saturating_sub(issued);
         let mut at = issued.max(free_at);
         if let Some((was, is, lat)) = before {
             at = at.max(is + issued.saturating_sub(was).min(lat));
