@@ -18,6 +18,9 @@ pub enum Source {
     ArmLatencyTable,
     /// Arm's pipeline description in `ARMScheduleM55.td` (the VLDR/VADD/VMUL/VSTR beat diagrams).
     ArmM55PipelineDescription,
+    /// Arm's FP64 latencies (as [`Source::ArmLatencyTable`]) on an unpipelined FP64 unit: independent operations take
+    /// the sum of their latencies, as FALCON_M55's board figures of its signing FFT imply (docs/cycles.md).
+    ArmLatencyTableUnpipelined,
 }
 
 impl Source {
@@ -26,6 +29,7 @@ impl Source {
             Source::Ra8d1Measurement => "measured, RA8D1 (jnk0le/random pipeline cycle test)",
             Source::ArmLatencyTable => "Arm latency table (ARMScheduleM55/M85.td)",
             Source::ArmM55PipelineDescription => "Arm M55 beat diagram (ARMScheduleM55.td)",
+            Source::ArmLatencyTableUnpipelined => "Arm latency table, FP64 unpipelined (ARMScheduleM55.td)",
         }
     }
 
@@ -52,7 +56,7 @@ const fn cal(symbol: &'static str, core: Core, published: f64, source: Source, b
 }
 
 /// The calibration set. Per iteration: 20 cycles of dual-issued pairs; eight dependent FP64 operations (their latency
-/// each); four MVE sequences (5 and 6 cycles each in Arm's diagrams; back to back they cannot overlap, since each
+/// each); six independent FP64 operations, which the Cortex-M55 runs one after the other (their latency each); four MVE sequences (5 and 6 cycles each in Arm's diagrams; back to back they cannot overlap, since each
 /// starts and ends on the load/store pipe).
 pub const CALIBRATIONS: &[Calibration] = &[
     cal("cal_alu_pairs", Core::M85, 20.001, Source::Ra8d1Measurement, false),
@@ -62,6 +66,8 @@ pub const CALIBRATIONS: &[Calibration] = &[
     cal("cal_fp64_mul_chain", Core::M85, 8.0 * 8.0, Source::ArmLatencyTable, false),
     cal("cal_fp64_div_chain", Core::M55, 8.0 * 30.0, Source::ArmLatencyTable, false),
     cal("cal_fp64_div_chain", Core::M85, 8.0 * 29.0, Source::ArmLatencyTable, false),
+    cal("cal_fp64_add_independent", Core::M55, 6.0 * 15.0, Source::ArmLatencyTableUnpipelined, false),
+    cal("cal_fp64_mul_add_independent", Core::M55, 3.0 * (21.0 + 15.0), Source::ArmLatencyTableUnpipelined, false),
     cal("cal_mve_overlap", Core::M55, 4.0 * 5.0, Source::ArmM55PipelineDescription, true),
     cal("cal_mve_no_overlap", Core::M55, 4.0 * 6.0, Source::ArmM55PipelineDescription, true),
 ];

@@ -141,11 +141,13 @@ fn mca_text(insn: &str) -> (String, String) {
 }
 
 /// What llvm-mca reports for one region (one iteration): its total cycles and, for each instruction sent, the cycle it
-/// issued in (`None`: llvm-mca has no scheduling information for it and skipped it).
+/// issued in and the cycle its result was written (`None`: llvm-mca has no scheduling information for it and skipped
+/// it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RegionCost {
     pub total: u64,
     pub issued: Vec<Option<u64>>,
+    pub executed: Vec<Option<u64>>,
 }
 
 /// llvm-mca's results per region text, kept in a file per image and core.
@@ -278,7 +280,7 @@ impl Mca {
             .enumerate()
             .map(|(i, sent)| match by_name.remove(&format!("r{i}")) {
                 // Nothing in the region had scheduling information.
-                None => Ok(RegionCost { total: 0, issued: vec![None; sent.len()] }),
+                None => Ok(RegionCost { total: 0, issued: vec![None; sent.len()], executed: vec![None; sent.len()] }),
                 Some(region) => Ok(align(sent, region)),
             })
             .collect()
@@ -319,23 +321,25 @@ struct Timeline {
 struct TimelineEntry {
     #[serde(rename = "CycleIssued")]
     issued: u64,
+    #[serde(rename = "CycleExecuted")]
+    executed: u64,
 }
 
 /// Matches llvm-mca's instructions (the ones it kept, in its own spelling) to the ones sent, by mnemonic in order.
 fn align(sent: &[&str], region: ReportRegion) -> RegionCost {
     let base =
         |m: &str| m.split_whitespace().next().unwrap_or("").trim_end_matches(".w").trim_end_matches(".n").to_string();
-    let issued_at: Vec<u64> =
-        region.timeline.map(|t| t.info.into_iter().map(|e| e.issued).collect()).unwrap_or_default();
-    let mut kept = region.instructions.iter().map(|i| base(i)).zip(issued_at).peekable();
-    let issued = sent
+    let timeline: Vec<(u64, u64)> =
+        region.timeline.map(|t| t.info.into_iter().map(|e| (e.issued, e.executed)).collect()).unwrap_or_default();
+    let mut kept = region.instructions.iter().map(|i| base(i)).zip(timeline).peekable();
+    let (issued, executed) = sent
         .iter()
         .map(|insn| match kept.peek() {
-            Some((m, _)) if *m == base(insn) => kept.next().map(|(_, c)| c),
-            _ => None,
+            Some((m, _)) if *m == base(insn) => kept.next().map_or((None, None), |(_, (i, e))| (Some(i), Some(e))),
+            _ => (None, None),
         })
-        .collect();
-    RegionCost { total: region.summary.total_cycles, issued }
+        .unzip();
+    RegionCost { total: region.summary.total_cycles, issued, executed }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! From a block profile to cycles: llvm-mca's cycles for each block after the block that ran before it, plus the
-//! terms llvm-mca leaves out (taken branches, mispredictions, low-overhead loops), each documented in docs/cycles.md.
+//! terms llvm-mca leaves out (the Cortex-M55's unpipelined FP64, taken branches, mispredictions, low-overhead loops),
+//! each documented in docs/cycles.md.
 
 use std::collections::HashMap;
 
@@ -20,6 +21,47 @@ pub const M85_MISPREDICT: f64 = 4.0;
 /// Cortex-M55 `le`, `dls`, `wls` (no scheduling information in LLVM 19's M55 model): one issue cycle each. After
 /// the first iteration `le` is served from the loop cache (the Armv8.1-M LO_BRANCH_INFO): no cycle at all.
 pub const M55_LOOP_INSN: f64 = 1.0;
+
+/// Cortex-M55 FP64 arithmetic: the instructions LLVM's `ARMScheduleM55.td` times with the long FP64 latencies
+/// (`WriteFPALU64` 15, `WriteFPMUL64` 21, `WriteFPMAC64` 36, VFMA D 24, `WriteFPDIV64`/`WriteFPSQRT64` 30); the
+/// other `.f64` instructions (`vneg`, `vabs`, `vcvt`, `vmov`, `vcmp`, ...) have the single-precision latencies 1-2.
+const M55_FP64_ARITHMETIC: [&str; 14] = [
+    "vadd", "vsub", "vmul", "vnmul", "vmla", "vmls", "vnmla", "vnmls", "vfma", "vfms", "vfnma", "vfnms", "vdiv",
+    "vsqrt",
+];
+
+fn is_m55_fp64_arithmetic(text: &str) -> bool {
+    let mnemonic = text.split_whitespace().next().unwrap_or("");
+    mnemonic.strip_suffix(".f64").is_some_and(|op| M55_FP64_ARITHMETIC.contains(&op))
+}
+
+/// The Cortex-M55 runs FP64 arithmetic unpipelined: each such instruction holds the core for its whole latency
+/// (llvm-mca's, from `ARMScheduleM55.td`), nothing issues beside or behind it (docs/cycles.md, "FP64 on the
+/// Cortex-M55"). LLVM's model pipelines it; this re-times llvm-mca's schedule of a region in order: an instruction
+/// issues no earlier than llvm-mca issued it, than the end of the FP64 instruction holding the core, and than the
+/// instruction before it plus their gap in llvm-mca's schedule, at most that instruction's latency (a gap spent
+/// waiting for an older FP64 result is already covered by the hold). The total grows by what the last result moved.
+fn m55_unpipelined_fp64(region: &[&str], cost: &RegionCost) -> RegionCost {
+    let mut held = cost.clone();
+    let mut free_at = 0;
+    let mut before: Option<(u64, u64, u64)> = None; // llvm-mca's issue, our issue, latency
+    for (i, text) in region.iter().enumerate() {
+        let (Some(issued), Some(executed)) = (cost.issued[i], cost.executed[i]) else { continue };
+        let latency = executed.saturating_sub(issued);
+        let mut at = issued.max(free_at);
+        if let Some((was, is, lat)) = before {
+            at = at.max(is + issued.saturating_sub(was).min(lat));
+        }
+        (held.issued[i], held.executed[i]) = (Some(at), Some(at + latency));
+        if is_m55_fp64_arithmetic(text) {
+            free_at = at + latency;
+        }
+        before = Some((issued, at, latency));
+    }
+    let last = |c: &RegionCost| c.executed.iter().flatten().max().copied().unwrap_or(0);
+    held.total = cost.total + last(&held) - last(cost);
+    held
+}
 
 /// Instruction classes of the plot and of `--blocks`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,8 +214,13 @@ pub fn estimate(
     let pairs: Vec<(BlockId, BlockId)> = profile.edges.iter().filter_map(|(f, t, _)| f.map(|f| (f, *t))).collect();
     let mut regions: Vec<Vec<&str>> = blocks.iter().map(text).collect();
     regions.extend(pairs.iter().map(|(f, t)| [text(f), text(t)].concat()));
-    let costs = mca.costs(&regions)?;
+    let mut costs = mca.costs(&regions)?;
     mca.save();
+    if core == Core::M55 {
+        for (cost, region) in costs.iter_mut().zip(&regions) {
+            *cost = m55_unpipelined_fp64(region, cost);
+        }
+    }
     let alone: HashMap<BlockId, &RegionCost> = blocks.iter().copied().zip(&costs).collect();
     let after: HashMap<(BlockId, BlockId), &RegionCost> = pairs.iter().copied().zip(&costs[blocks.len()..]).collect();
 
@@ -304,6 +351,38 @@ mod tests {
         assert_eq!(transfer(&insn("ble .Ltarget")), Transfer::Conditional);
         assert_eq!(transfer(&insn("bl .Ltarget")), Transfer::Always);
         assert_eq!(transfer(&insn("bic r0, r1, r2")), Transfer::None);
+    }
+
+    /// llvm-mca's schedule of `region` from (issue, result) cycles, with its total one cycle after the last result.
+    fn schedule(timeline: &[(u64, u64)]) -> RegionCost {
+        RegionCost {
+            total: timeline.iter().map(|t| t.1).max().unwrap_or(0) + 1,
+            issued: timeline.iter().map(|t| Some(t.0)).collect(),
+            executed: timeline.iter().map(|t| Some(t.1)).collect(),
+        }
+    }
+
+    #[test]
+    fn m55_fp64_holds_the_core() {
+        // Three independent FP64 adds (latency 15) issued one a cycle by llvm-mca: held, 3 x 15 cycles and the final
+        // cycle.
+        let adds = ["vadd.f64 d0, d3, d4", "vadd.f64 d1, d3, d4", "vadd.f64 d2, d3, d4"];
+        let pipelined = schedule(&[(0, 15), (1, 16), (2, 17)]);
+        let held = m55_unpipelined_fp64(&adds, &pipelined);
+        assert_eq!((held.total, held.issued.clone()), (3 * 15 + 1, vec![Some(0), Some(15), Some(30)]));
+        // A dependent chain already waits out every latency: unchanged.
+        let chain = ["vadd.f64 d0, d0, d1", "vadd.f64 d0, d0, d1"];
+        let waits = schedule(&[(0, 15), (15, 30)]);
+        assert_eq!(m55_unpipelined_fp64(&chain, &waits), waits);
+        // A load (latency 2) between a multiply (21) and the add using both: the load issues when the multiply
+        // ends, the add when the load's result is there, not the 20 cycles after it llvm-mca's schedule had.
+        let mixed = ["vmul.f64 d0, d1, d2", "vldr d3, [r0]", "vadd.f64 d4, d0, d3"];
+        let held = m55_unpipelined_fp64(&mixed, &schedule(&[(0, 21), (1, 3), (21, 36)]));
+        assert_eq!((held.issued.clone(), held.total), (vec![Some(0), Some(21), Some(23)], 23 + 15 + 1));
+        // Other FP64 instructions (single-precision latencies) and integer code do not hold the core.
+        let short = ["vneg.f64 d0, d1", "vmov.f64 d2, d3", "add r0, r1"];
+        let none = schedule(&[(0, 2), (1, 2), (2, 3)]);
+        assert_eq!(m55_unpipelined_fp64(&short, &none), none);
     }
 
     #[test]

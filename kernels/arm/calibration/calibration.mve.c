@@ -73,6 +73,43 @@ uint32_t cal_fp64_div_chain(uint32_t n)
     return 0;
 }
 
+/* Six independent FP64 additions per iteration (each writes its own register from the same two operands): a
+ * pipelined unit would start one a cycle; the Cortex-M55's FP64 unit is not pipelined, so each waits for the one
+ * before to finish: 6 x 15 = 90 cycles an iteration (docs/cycles.md, "FP64 on the Cortex-M55"). */
+uint32_t cal_fp64_add_independent(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "vmov.f64 d6, #1.0\n"
+                     "vmov.f64 d7, #0.5\n"
+                     "dls lr, %0\n"
+                     "1:\n"
+                     "vadd.f64 d0, d6, d7\n vadd.f64 d1, d6, d7\n vadd.f64 d2, d6, d7\n"
+                     "vadd.f64 d3, d6, d7\n vadd.f64 d4, d6, d7\n vadd.f64 d5, d6, d7\n"
+                     "le lr, 1b\n"
+                     :
+                     : "r"(n)
+                     : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "memory");
+    return 0;
+}
+
+/* Three independent pairs of an FP64 multiplication and an addition per iteration: on the Cortex-M55
+ * 3 x (21 + 15) = 108 cycles, one operation after the other. */
+uint32_t cal_fp64_mul_add_independent(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "vmov.f64 d6, #1.0\n"
+                     "vmov.f64 d7, #0.5\n"
+                     "dls lr, %0\n"
+                     "1:\n"
+                     "vmul.f64 d0, d6, d7\n vadd.f64 d1, d6, d7\n vmul.f64 d2, d6, d7\n"
+                     "vadd.f64 d3, d6, d7\n vmul.f64 d4, d6, d7\n vadd.f64 d5, d6, d7\n"
+                     "le lr, 1b\n"
+                     :
+                     : "r"(n)
+                     : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "lr", "memory");
+    return 0;
+}
+
 /* Arm's description of the Cortex-M55 MVE pipeline (LLVM ARMScheduleM55.td): in VLDR; VADD; VMUL; VSTR each
  * instruction's second beat overlaps the next one's first beat on another pipe, 5 cycles in all. The next sequence's
  * VLDR cannot overlap the VSTR (same load/store pipe): 5 cycles per sequence, four per iteration here. */
