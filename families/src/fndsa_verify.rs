@@ -13,7 +13,7 @@
 //! takes far longer than a case) over random messages, contexts and hash identifiers, then left valid or changed:
 //! one bit flipped, truncated, checked against another message, context or key, or made malformed in every class
 //! the decoders reject. Signatures at the acceptance bounds are made without a signing key, under a key whose h is a
-//! constant (`BOUNDARY_H`): a squared norm of exactly floor(beta^2) with |s1[i]| and |s2[i]| at B_inf, and one past
+//! constant (`BOUNDARY_H`): a squared norm of exactly floor(beta^2) with `|s1[i]|` and `|s2[i]|` at B_inf, and one past
 //! each of the three bounds; s2's encoding filling the signature to its last bit, and one bit more. Edge cases
 //! first: each class at each degree, framings that do not add up, and batches whose requests share a nonce (one
 //! signature under another message or key, or with another s2; valid signatures of two messages under one nonce).
@@ -310,13 +310,13 @@ fn pool_key(logn: u32, which: usize) -> &'static PoolKey {
 pub enum Class {
     Valid,
     // At the acceptance bounds (made under the boundary key): accepted at each bound, rejected one past it.
-    /// |s1|^2 + |s2|^2 = floor(beta^2), one |s1[i]| = B_inf and one |s2[j]| = B_inf: accepted.
+    /// `|s1|^2 + |s2|^2 = floor(beta^2)`, one `|s1[i]| = B_inf` and one `|s2[j]| = B_inf`: accepted.
     NormAtBound,
     /// The same with |s1|^2 + |s2|^2 = floor(beta^2) + 1.
     NormAboveBound,
-    /// The same with |s1[i]| = B_inf + 1 (the squared norm floor(beta^2)).
+    /// The same with `|s1[i]| = B_inf + 1` (the squared norm floor(beta^2)).
     S1AboveBound,
-    /// A signature of [`Class::NormAtBound`] with s2[j] written as B_inf + 1: the decoder's bound.
+    /// A signature of [`Class::NormAtBound`] with `s2[j]` written as B_inf + 1: the decoder's bound.
     S2AboveBound,
     /// s2's compressed encoding ends on the signature's last bit, the squared norm floor(beta^2): accepted.
     EncodingFilled,
