@@ -173,9 +173,10 @@ impl ArgEntry {
     fn resolve(&self) -> Result<Declared, String> {
         let name = &self.name;
         let at = |e: String| format!("argument `{name}`: {e}");
-        let elem = ELEMS.into_iter().find(|e| e.name() == self.elem).ok_or_else(|| {
-            at(format!("unknown type `{}` (u8, i16, u16, i32, u32, i64, u64)", self.elem))
-        })?;
+        let elem = ELEMS
+            .into_iter()
+            .find(|e| e.name() == self.elem)
+            .ok_or_else(|| at(format!("unknown type `{}` (u8, i16, u16, i32, u32, i64, u64)", self.elem)))?;
         let len = match &self.length {
             LengthEntry::Elements(0) => return Err(at("length 0".into())),
             LengthEntry::Elements(n) => Len::Fixed(*n),
@@ -188,7 +189,8 @@ impl ArgEntry {
             "inout" => Dir::InOut,
             other => return Err(at(format!("unknown direction `{other}` (in, out, inout)"))),
         };
-        if len == Len::Scalar && (dir != Dir::In || !matches!(elem, Elem::U8 | Elem::I16 | Elem::U16 | Elem::I32 | Elem::U32))
+        if len == Len::Scalar
+            && (dir != Dir::In || !matches!(elem, Elem::U8 | Elem::I16 | Elem::U16 | Elem::I32 | Elem::U32))
         {
             return Err(at("a scalar is an input of at most 32 bits".into()));
         }
@@ -397,7 +399,10 @@ impl Contract {
         };
         if let Err(e) = exchange(process, &mut buffers) {
             let status = process.child.wait().map_or_else(|_| "unknown status".into(), |s| s.to_string());
-            return Err(format!("the host reference `{}` did not answer ({e}): its process ended, {status}", self.symbol));
+            return Err(format!(
+                "the host reference `{}` did not answer ({e}): its process ended, {status}",
+                self.symbol
+            ));
         }
         Ok(Outcome { buffers, ret: None })
     }
@@ -512,9 +517,8 @@ fn resolve(entry: &ContractEntry) -> Result<Vec<Declared>, String> {
         s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
-    if let Some(bad) = std::iter::once(entry.reference.symbol.as_str())
-        .chain(args.iter().map(|a| a.spec.name))
-        .find(|s| !is_name(s))
+    if let Some(bad) =
+        std::iter::once(entry.reference.symbol.as_str()).chain(args.iter().map(|a| a.spec.name)).find(|s| !is_name(s))
     {
         return Err(at(format!("`{bad}` is not a C name")));
     }
@@ -684,7 +688,10 @@ mod tests {
                      output = \"canonical\"\nmodulus = 7\nsecret = true\n")
         .unwrap();
         assert_eq!(a.spec.len, Len::Fixed(256));
-        assert_eq!((a.spec.input, a.spec.output), (Some(Bound::Range { lo: -5, hi: 5 }), Some(Bound::Canonical { q: 7 })));
+        assert_eq!(
+            (a.spec.input, a.spec.output),
+            (Some(Bound::Range { lo: -5, hi: 5 }), Some(Bound::Canonical { q: 7 }))
+        );
         assert_eq!(a.edges, vec![-5, 5]);
         assert!(a.spec.secret);
         let e = arg("name = \"a\"\ntype = \"i33\"\nlength = 1\ndirection = \"in\"\n").unwrap_err();
