@@ -228,3 +228,21 @@ fn declarations_that_do_not_fit_are_refused() {
     refused(&declared(c, ARG), &files, "reference: the host C compiler failed:\n");
     refused(&declared(c, ARG), &files, "r.c:1:");
 }
+
+/// A host reference that crashes ends its own process: the case fails with the process's status, the bench goes on.
+#[test]
+fn a_host_reference_that_crashes_fails_its_case_with_its_status() {
+    // Edge case 2 sets every coefficient to 1.
+    let crash =
+        "#include <stdint.h>\n#include <stdlib.h>\nvoid mldsa_ntt_ref(int32_t w[256]) { if (w[0] == 1) abort(); }\n";
+    let dir = mutated("mldsa_ntt_ref.c", |_| crash.to_string());
+    let manifest = dir.path().join("mldsa.toml");
+    let (code, out, err) =
+        pqhelium(&["check", "--manifest", manifest.to_str().unwrap(), "--cases", "3", "--jobs", "1"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("case 2: mldsa_ntt_c: generated input: the host reference `mldsa_ntt_ref` did not answer")
+            && out.contains("its process ended, signal: 6 (SIGABRT)"),
+        "{out}"
+    );
+}
