@@ -246,3 +246,56 @@ fn a_host_reference_that_crashes_fails_its_case_with_its_status() {
         "{out}"
     );
 }
+
+const WIDEN: &str = "#include <stdint.h>\n\
+    void widen(const uint16_t x[8], uint64_t y[8], uint32_t s) {\n\
+        for (int i = 0; i < 8; i++) {\n\
+            y[i] = ((uint64_t)x[i] << (16 * s))\n\
+    #ifdef MUTANT\n\
+                + (x[i] > 1000)\n\
+    #endif\n\
+            ;\n\
+        }\n\
+    }\n";
+
+const WIDEN_REF: &str = "#include <stdint.h>\n\
+    void widen_ref(const uint16_t x[8], uint64_t y[8], uint32_t s) {\n\
+        for (int i = 0; i < 8; i++) y[i] = (uint64_t)x[i] << (16 * s);\n\
+    }\n";
+
+/// Other element types, a scalar and the Cortex-M7: u16 lanes in, u64 lanes out, a shift count in a register. The
+/// kernel passes; its mutant (off by one above 1000) fails, shrunk to one 4-byte group of two u16 inputs.
+#[test]
+fn u16_inputs_u64_outputs_and_a_scalar_shrink_on_their_own_types() {
+    let manifest = |flags: &str| {
+        format!(
+            "core = \"m7\"\nsources = [\"k.c\"]\nflags = [{flags}]\n[[contract]]\nid = \"my.widen\"\n\
+             reference = {{ c = \"r.c\", symbol = \"widen_ref\" }}\n\
+             [[contract.arg]]\nname = \"x\"\ntype = \"u16\"\nlength = 8\ndirection = \"in\"\n\
+             [[contract.arg]]\nname = \"y\"\ntype = \"u64\"\nlength = 8\ndirection = \"out\"\n\
+             [[contract.arg]]\nname = \"s\"\ntype = \"u32\"\nlength = \"scalar\"\ndirection = \"in\"\ninput = [0, 3]\n\
+             [[kernel]]\nsymbol = \"widen\"\ncontract = \"my.widen\"\n"
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.c"), WIDEN).unwrap();
+    std::fs::write(dir.path().join("r.c"), WIDEN_REF).unwrap();
+    let run = |flags: &str| {
+        let path = dir.path().join("m.toml");
+        std::fs::write(&path, manifest(flags)).unwrap();
+        pqhelium(&["check", "--manifest", path.to_str().unwrap(), "--cases", "50", "--jobs", "1"])
+    };
+    let (code, out, err) = run("\"-O2\"");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("| widen | my.widen | unicorn (m-m7) | 50 | 0 | 0 |"), "{out}");
+    let (code, out, err) = run("\"-O2\", \"-DMUTANT\"");
+    assert_eq!(code, 1, "{out}{err}");
+    let shrunk = out.lines().find_map(|l| l.trim().strip_prefix("shrunk input: ")).expect("a shrunk input");
+    let x = &shrunk[..32];
+    let lanes: Vec<u16> = (0..8)
+        .map(|i| u16::from_str_radix(&format!("{}{}", &x[4 * i + 2..4 * i + 4], &x[4 * i..4 * i + 2]), 16).unwrap())
+        .collect();
+    let groups = lanes.chunks(2).filter(|pair| pair.iter().any(|&v| v != 0)).count();
+    assert_eq!(groups, 1, "{shrunk}");
+    assert!(lanes.iter().any(|&v| v > 1000), "an input above 1000 remains: {shrunk}");
+}
