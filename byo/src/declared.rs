@@ -591,7 +591,7 @@ fn driver(symbol: &str, args: &[Declared]) -> String {
     };
     let prototype = description.prototype().expect("a contract with object code has a prototype");
     let mut c = format!(
-        "#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\n{prototype};\n\n\
+        "#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n#include <unistd.h>\n\n{prototype};\n\n\
          static int get(void *p, size_t n) {{ return fread(p, 1, n, stdin) == n; }}\n\n"
     );
     for a in args {
@@ -602,7 +602,8 @@ fn driver(symbol: &str, args: &[Declared]) -> String {
             c += &format!("static {ty} arg_{name}[{}];\n", a.n);
         }
     }
-    c += "\nint main(void) {\n    for (;;) {\n";
+    // The outputs go to a copy of stdout; the reference's own printing goes to stderr.
+    c += "\nint main(void) {\n    FILE *out = fdopen(dup(1), \"wb\");\n    if (!out || dup2(2, 1) < 0) return 1;\n    for (;;) {\n";
     for a in args {
         let name = a.spec.name;
         match (a.spec.len, a.spec.dir) {
@@ -620,9 +621,9 @@ fn driver(symbol: &str, args: &[Declared]) -> String {
         .collect();
     c += &format!("        {symbol}({});\n", call.join(", "));
     for a in args.iter().filter(|a| a.spec.dir != Dir::In) {
-        c += &format!("        fwrite(arg_{0}, 1, sizeof arg_{0}, stdout);\n", a.spec.name);
+        c += &format!("        fwrite(arg_{0}, 1, sizeof arg_{0}, out);\n", a.spec.name);
     }
-    c += "        fflush(stdout);\n    }\n}\n";
+    c += "        fflush(out);\n    }\n}\n";
     c
 }
 

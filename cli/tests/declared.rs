@@ -258,8 +258,10 @@ const WIDEN: &str = "#include <stdint.h>\n\
         }\n\
     }\n";
 
-const WIDEN_REF: &str = "#include <stdint.h>\n\
+/// The reference prints as it runs: its printing goes to stderr, not into the answers.
+const WIDEN_REF: &str = "#include <stdint.h>\n#include <stdio.h>\n\
     void widen_ref(const uint16_t x[8], uint64_t y[8], uint32_t s) {\n\
+        printf(\"widen_ref %u\\n\", (unsigned)s);\n\
         for (int i = 0; i < 8; i++) y[i] = (uint64_t)x[i] << (16 * s);\n\
     }\n";
 
@@ -288,6 +290,7 @@ fn u16_inputs_u64_outputs_and_a_scalar_shrink_on_their_own_types() {
     let (code, out, err) = run("\"-O2\"");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("| widen | my.widen | unicorn (m-m7) | 50 | 0 | 0 |"), "{out}");
+    assert!(err.contains("widen_ref 3") && !out.lines().any(|l| l.starts_with("widen_ref ")), "{out}{err}");
     let (code, out, err) = run("\"-O2\", \"-DMUTANT\"");
     assert_eq!(code, 1, "{out}{err}");
     let shrunk = out.lines().find_map(|l| l.trim().strip_prefix("shrunk input: ")).expect("a shrunk input");
