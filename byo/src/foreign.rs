@@ -400,6 +400,11 @@ impl Behaviour for Foreign {
 pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
     let base = pqhelium_families::find(&spec.contract)
         .ok_or_else(|| format!("`{}`: no contract `{}` (see `pqhelium list`)", spec.symbol, spec.contract))?;
+    foreign_on(spec, base)
+}
+
+/// Their kernel against the contract `base` (one of ours, or one declared in their manifest).
+pub fn foreign_on(spec: &ForeignSpec, base: &'static Kernel) -> Result<&'static Kernel, String> {
     if base.images == Images::HostOnly {
         return Err(format!(
             "`{}`: contract `{}` is a whole scheme on the host, with no object code",

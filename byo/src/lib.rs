@@ -1,10 +1,11 @@
 //! Bring your own object code: a user's objects or sources, linked with our harness for one core, each of their
-//! symbols checked against one of our contracts through the adapters its manifest gives ([`manifest`],
-//! [`crate::foreign`]).
+//! symbols checked against one of our contracts, or one their manifest declares ([`declared`]), through the adapters
+//! its manifest gives ([`manifest`], [`crate::foreign`]).
 //!
 //! Before anything links, every object is checked for the architecture and float ABI of the images and linted
 //! ([`pqhelium_analyses::lint`]): a finding refuses the link with its `symbol+offset`.
 
+pub mod declared;
 pub mod foreign;
 pub mod formula;
 pub mod manifest;
@@ -99,8 +100,14 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
     if manifest.kernels.is_empty() {
         return Err(at("no [[kernel]] entry".into()));
     }
+    for c in &manifest.contracts {
+        declared::check(c).map_err(&at)?;
+        if manifest.contracts.iter().filter(|d| d.id == c.id).count() > 1 {
+            return Err(at(format!("contract `{}` is declared twice", c.id)));
+        }
+    }
     for k in &manifest.kernels {
-        if pqhelium_families::find(&k.contract).is_none() {
+        if pqhelium_families::find(&k.contract).is_none() && !manifest.contracts.iter().any(|c| c.id == k.contract) {
             return Err(at(format!("`{}`: no contract `{}` (see `pqhelium list`)", k.symbol, k.contract)));
         }
     }
@@ -137,6 +144,7 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
             });
             std::iter::once(k.symbol.as_str()).chain(extras)
         })
+        .chain(declared::guest_symbols(&manifest.contracts))
         .collect();
     link(core, build.path(), &objects, &wanted, &manifest.aliases, &elf_path)?;
     let bytes = std::fs::read(&elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
@@ -154,12 +162,23 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
         cpu: core.cpu,
         elf: Box::leak(bytes.into_boxed_slice()),
     }));
+    let image = Image::User(guest);
+    let mut declared = Vec::new();
+    for c in manifest.contracts.iter().filter(|c| manifest.kernels.iter().any(|k| k.contract == c.id)) {
+        declared.push(declared::contract(c, image, core.name, &dir).map_err(&at)?);
+    }
     let mut kernels = Vec::new();
     for entry in &manifest.kernels {
-        kernels.push(foreign_kernel(entry, core.name, &dir, &|name| elf.symbol(name).ok()).map_err(&at)?);
+        let address = |name: &str| elf.symbol(name).ok();
+        let kernel = match declared.iter().find(|c| c.id == entry.contract) {
+            Some(&contract) => foreign_spec(entry, contract, core.name, &dir, &address)
+                .and_then(|spec| foreign::foreign_on(&spec, contract)),
+            None => foreign_kernel(entry, core.name, &dir, &address),
+        };
+        kernels.push(kernel.map_err(&at)?);
     }
     let contracts = manifest.kernels.iter().map(|k| k.contract.clone()).collect();
-    Ok(Loaded { image: Image::User(guest), kernels, contracts, elf: elf_path, _temporary: temporary })
+    Ok(Loaded { image, kernels, contracts, elf: elf_path, _temporary: temporary })
 }
 
 /// The kernel of one manifest entry, as `load` makes it after linking: `address` gives the address of a symbol of
@@ -170,17 +189,18 @@ pub fn foreign_kernel(
     dir: &Path,
     address: &dyn Fn(&str) -> Option<u32>,
 ) -> Result<&'static Kernel, String> {
-    foreign::foreign(&foreign_spec(entry, core, dir, address)?)
+    let contract = pqhelium_families::find(&entry.contract)
+        .ok_or_else(|| format!("`{}`: no contract `{}` (see `pqhelium list`)", entry.symbol, entry.contract))?;
+    foreign::foreign(&foreign_spec(entry, contract, core, dir, address)?)
 }
 
 fn foreign_spec(
     entry: &manifest::KernelEntry,
+    contract: &Kernel,
     core: &str,
     dir: &Path,
     address: &dyn Fn(&str) -> Option<u32>,
 ) -> Result<ForeignSpec, String> {
-    let contract = pqhelium_families::find(&entry.contract)
-        .ok_or_else(|| format!("`{}`: no contract `{}` (see `pqhelium list`)", entry.symbol, entry.contract))?;
     let names: Vec<ArgEntry> = match &entry.args {
         Some(args) => args.clone(),
         None => contract.args.iter().map(|a| ArgEntry::Name(a.name.to_string())).collect(),

@@ -28,6 +28,9 @@ pub struct Manifest {
     /// linked in for them.
     #[serde(default)]
     pub aliases: BTreeMap<String, String>,
+    /// Contracts declared here ([`crate::declared`]), for kernels with no contract of ours.
+    #[serde(rename = "contract", default)]
+    pub contracts: Vec<crate::declared::ContractEntry>,
     /// One entry per symbol to check.
     #[serde(rename = "kernel")]
     pub kernels: Vec<KernelEntry>,
@@ -37,7 +40,7 @@ pub struct Manifest {
 #[serde(deny_unknown_fields)]
 pub struct KernelEntry {
     pub symbol: String,
-    /// The id of the contract it implements (`pqhelium list`).
+    /// The id of the contract it implements (`pqhelium list`, or a `[[contract]]` of the manifest).
     pub contract: String,
     /// Its arguments in order: the contract's argument names, and extras; the contract's order when absent.
     pub args: Option<Vec<ArgEntry>>,
