@@ -365,11 +365,28 @@ fn difference(before: &CallOutput, after: &CallOutput, addresses: &[Address], ig
         let (flag, bit) = FLAGS.iter().find(|(_, bit)| (x ^ y) >> bit & 1 == 1).expect("a differing bit is a flag");
         return Some(format!("flag APSR.{flag} differs: {} before, {} after", x >> bit & 1, y >> bit & 1));
     }
-    for (name, at) in [("FPSCR", FPSCR_AT), ("VPR.P0", VPR_AT)] {
-        let (x, y) = (word(b, at), word(a, at));
-        if x != y {
-            return Some(format!("{name} differs: {x:#010x} before, {y:#010x} after"));
-        }
+    let (x, y) = (word(b, FPSCR_AT), word(a, FPSCR_AT));
+    if x != y {
+        const FIELDS: [(&str, u32); 11] = [
+            ("N", 31),
+            ("Z", 30),
+            ("C", 29),
+            ("V", 28),
+            ("QC", 27),
+            ("IDC", 7),
+            ("IXC", 4),
+            ("UFC", 3),
+            ("OFC", 2),
+            ("DZC", 1),
+            ("IOC", 0),
+        ];
+        let field =
+            FIELDS.iter().find(|(_, bit)| (x ^ y) >> bit & 1 == 1).map_or(String::new(), |f| format!(".{}", f.0));
+        return Some(format!("FPSCR{field} differs: {x:#010x} before, {y:#010x} after"));
+    }
+    let (x, y) = (word(b, VPR_AT), word(a, VPR_AT));
+    if x != y {
+        return Some(format!("VPR.P0 differs: {x:#06x} before, {y:#06x} after"));
     }
     for n in 0..VECTOR_REGISTERS {
         let at = Q_AT + 16 * n;

@@ -81,6 +81,27 @@ fn a_flag_setting_pair_swapped_is_caught_naming_the_register() {
 }
 
 #[test]
+fn saturation_and_predication_are_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("start:\n{body}end:\n")).unwrap();
+        path
+    };
+    let before = write("before.s", "    vpst\n    vaddt.i32 q0, q1, q2\n    vqadd.s32 q3, q3, q3\n");
+    // Not predicated: the lanes VPR.P0 leaves alone change too.
+    let unpredicated = write("unpredicated.s", "    vadd.i32 q0, q1, q2\n    vqadd.s32 q3, q3, q3\n");
+    let (code, stdout, _) = equiv("m55", &before, &unpredicated, &["--addr", ""]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains(": q0 differs"), "{stdout}");
+    // Not saturating: q3 differs when a lane overflows, and the sticky QC flag differs even where q3 is ignored.
+    let wrapping = write("wrapping.s", "    vpst\n    vaddt.i32 q0, q1, q2\n    vadd.s32 q3, q3, q3\n");
+    let (code, stdout, _) = equiv("m55", &before, &wrapping, &["--addr", "", "--ignore", "q3"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains(": FPSCR.QC differs"), "{stdout}");
+}
+
+#[test]
 fn a_clobbered_register_told_to_preserve_is_caught() {
     let dir = tempfile::tempdir().unwrap();
     let before = dir.path().join("before.s");
@@ -135,6 +156,14 @@ fn bad_input_is_a_usage_error() {
         assert_eq!(code, 2, "{stderr}");
         assert!(stderr.contains(message), "{stderr}");
     }
+    // The lint applies: gas assembles this UNPREDICTABLE ldrd, the lint refuses it.
+    let dir = tempfile::tempdir().unwrap();
+    let unpredictable = dir.path().join("ldrd.s");
+    std::fs::write(&unpredictable, "start:\n    ldrd r0, r0, [r1]\nend:\n").unwrap();
+    let unpredictable = unpredictable.to_str().unwrap();
+    let (code, _, stderr) = pqhelium(&["equiv", "--core", "m55", path, unpredictable, "--region", "start:end"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("the after region") && stderr.contains("unpredictable-operands"), "{stderr}");
     let (code, _, stderr) = pqhelium(&["equiv", "--core", "m55", path, "/nonexistent.s"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("/nonexistent.s"), "{stderr}");
