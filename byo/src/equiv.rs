@@ -247,7 +247,7 @@ pub fn run(options: &Options) -> Result<Outcome, String> {
         let count = if first == 0 { 1 } else { STATES_PER_BATCH.min(options.states - first) };
         let seeds: Vec<u64> = (first..first + count).map(|k| options.seed.wrapping_add(u64::from(k))).collect();
         let states: Vec<State> = seeds.iter().map(|&seed| State::random(seed, &addresses)).collect();
-        let calls: Vec<Call> = states.iter().map(|s| s.call(&addresses)).collect();
+        let calls: Vec<Call> = states.iter().map(State::call).collect();
         let outputs: Vec<_> = backends.iter_mut().map(|backend| backend.run_batch(&calls)).collect();
         for (i, state) in states.iter().enumerate() {
             let found = |message: String| Finding { state: first + i as u32, seed: seeds[i], message };
@@ -316,10 +316,10 @@ impl State {
         State { bytes, buffers }
     }
 
-    fn call(&self, addresses: &[Address]) -> Call {
+    /// The wrapper's call: the state block, then one buffer per address register.
+    fn call(&self) -> Call {
         let mut args = vec![Arg::InOut(self.bytes.clone())];
         args.extend(self.buffers.iter().map(|b| Arg::InOut(b.clone())));
-        debug_assert_eq!(args.len(), addresses.len() + 1);
         Call::new(WRAPPER, args)
     }
 }
