@@ -6,6 +6,7 @@
 //! ([`pqhelium_analyses::lint`]): a finding refuses the link with its `symbol+offset`.
 
 pub mod declared;
+pub mod equiv;
 pub mod foreign;
 pub mod formula;
 pub mod manifest;
@@ -294,15 +295,7 @@ fn build_objects(manifest: &Manifest, core: &Core, dir: &Path, build: &Path) -> 
         }
         let stem = path.file_stem().map_or("source".into(), |s| s.to_string_lossy().into_owned());
         let object = build.join(format!("user_{i}_{stem}.o"));
-        let mut command = Command::new(if core.clang { CLANG } else { CROSS_CC });
-        if core.clang {
-            command.args(["--target=arm-none-eabi", "-Wa,--noexecstack"]);
-            if let Some(include) = newlib_include() {
-                command.arg("-isystem").arg(include);
-            }
-        }
-        command.args(core.cpu_flags).arg("-mthumb").args(&manifest.flags).arg("-c").arg(&path).arg("-o").arg(&object);
-        run(&mut command, &format!("compiling {}", path.display()))?;
+        compile(core, &path, &manifest.flags, &object)?;
         objects.push(object);
     }
     for (i, given) in manifest.objects.iter().enumerate() {
@@ -331,6 +324,19 @@ fn build_objects(manifest: &Manifest, core: &Core, dir: &Path, build: &Path) -> 
         return Err("the manifest names no objects and no sources".into());
     }
     Ok(objects)
+}
+
+/// Compiles or assembles one source for `core` (clang for the M85, as our image is built).
+fn compile(core: &Core, source: &Path, flags: &[String], object: &Path) -> Result<(), String> {
+    let mut command = Command::new(if core.clang { CLANG } else { CROSS_CC });
+    if core.clang {
+        command.args(["--target=arm-none-eabi", "-Wa,--noexecstack"]);
+        if let Some(include) = newlib_include() {
+            command.arg("-isystem").arg(include);
+        }
+    }
+    command.args(core.cpu_flags).arg("-mthumb").args(flags).arg("-c").arg(source).arg("-o").arg(object);
+    run(&mut command, &format!("compiling {}", source.display()))
 }
 
 /// Architecture, float ABI and lint of one object.
@@ -461,8 +467,9 @@ fn run(command: &mut Command, what: &str) -> Result<(), String> {
         return Ok(());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let first = stderr.lines().find(|l| l.contains("error")).or(stderr.lines().next()).unwrap_or("no message");
-    Err(format!("{what}: {}", first.trim()))
+    // gcc and clang say "error", gas "Error".
+    let first = stderr.lines().find(|l| l.to_ascii_lowercase().contains("error:")).or(stderr.lines().next());
+    Err(format!("{what}: {}", first.unwrap_or("no message").trim()))
 }
 
 /// newlib's headers next to the cross gcc's `libc.a`, for clang (as the M85 image is built).

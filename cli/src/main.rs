@@ -81,6 +81,9 @@ enum Command {
     /// Every instruction of the guest images (or of your objects) checked for encodings the architecture calls
     /// UNDEFINED or UNPREDICTABLE, which QEMU runs without complaint; a finding names `symbol+offset` and the rule.
     Lint(cli::lint::Args),
+    /// Region equivalence: two code regions (before and after a rewrite, such as SLOTHY's) run from the same random
+    /// register states on QEMU; the first differing register, flag or buffer byte is named (docs/slothy.md).
+    Equiv(cli::equiv::Args),
     /// Estimated Cortex-M55/M85 cycles per call: the blocks QEMU ran, timed by LLVM's scheduling models of the cores.
     Cycles(cli::cycles::Args),
     /// Throughput per kernel and backend, instructions per call, harness efficiency.
@@ -169,6 +172,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Lint(args) => cli::lint::run(args),
         Command::Cycles(args) => cli::cycles::run(args),
         Command::Link(args) => cli::byo::link(args),
+        Command::Equiv(args) => cli::equiv::run(args),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),
         Command::Bench { kernel, calls, manifest: Some(manifest), json, .. } => {
             cli::bench::run_manifest(&manifest, &kernel, calls, json.as_deref())

@@ -6,6 +6,7 @@ pub mod check;
 pub mod coverage;
 pub mod ct;
 pub mod cycles;
+pub mod equiv;
 pub mod fuzz;
 pub mod lint;
 pub mod list;
