@@ -57,6 +57,9 @@ enum Command {
         seed: u64,
         #[arg(long, value_parser = cli::numbers::case())]
         case: u64,
+        /// The contract parameters the run pinned (`fuzz --param`; repeatable).
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<pqhelium_families::Pin>,
     },
     /// The known-answer tests alone.
     Kat {
@@ -106,6 +109,9 @@ enum Command {
         /// Instead: native speed of our ML-KEM-768, X-Wing and FN-DSA against the oracle crates, side by side.
         #[arg(long)]
         schemes: bool,
+        /// Pin a contract parameter of the measured case (repeatable), e.g. `--param logn=9`.
+        #[arg(long = "param", value_name = "NAME=VALUE", conflicts_with = "schemes")]
+        params: Vec<pqhelium_families::Pin>,
     },
 }
 
@@ -164,8 +170,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Coverage(args) => cli::coverage::run(args),
         Command::Merge(args) => cli::merge::run(args),
-        Command::Repro { kernel, backend, image, manifest, seed, case } => {
-            cli::repro(&kernel, (backend, image, manifest.as_deref()), seed, case)
+        Command::Repro { kernel, backend, image, manifest, seed, case, params } => {
+            cli::repro(&kernel, (backend, image, manifest.as_deref()), (seed, case, &params))
         }
         Command::Kat { suite, provider, image } => cli::kat(&suite, &provider, image),
         Command::Ct(args) => cli::ct::run(args),
@@ -174,10 +180,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Link(args) => cli::byo::link(args),
         Command::Equiv(args) => cli::equiv::run(args),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),
-        Command::Bench { kernel, calls, manifest: Some(manifest), json, .. } => {
-            cli::bench::run_manifest(&manifest, &kernel, calls, json.as_deref())
+        Command::Bench { kernel, calls, manifest: Some(manifest), json, params, .. } => {
+            cli::bench::run_manifest(&manifest, &kernel, (calls, &params), json.as_deref())
         }
-        Command::Bench { kernel, calls, image, json, .. } => cli::bench::run(&kernel, calls, image, json.as_deref()),
+        Command::Bench { kernel, calls, image, json, params, .. } => {
+            cli::bench::run(&kernel, (calls, &params), image, json.as_deref())
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use pqhelium_analyses::cycles::calibration::{self, CALIBRATIONS, Source};
+use pqhelium_analyses::cycles::calibration::{self, CALIBRATIONS, Set};
 use pqhelium_analyses::cycles::{self, Core, Estimator, Estimators, Timing};
 use pqhelium_families::{self as registry, case_rng};
 use pqhelium_guest::backend::BackendKind;
@@ -55,29 +55,84 @@ fn a_real_kernel_on_both_cores() {
     assert!(plot.starts_with("<svg") && plot.contains("fndsa.ntt512.fwd m55") && plot.contains("fndsa.ntt512.fwd m85"));
 }
 
-/// The calibration kernel measured on a Cortex-M85 board (20,001 cycles for 1,000 iterations) and the Cortex-M55's
-/// published FP64 latencies, within the stated error of 10 %: dependent chains (a latency each) and independent
-/// operations, which the M55 runs unpipelined (the sum of their latencies; LLVM's model alone would start one a cycle
-/// and miss by more than 80 %).
+/// Every calibration row on both cores, fit and held out alike, within the goal of 10 %: the board measurements
+/// (the M85's dual-issued pairs and its nested-loop branch), Arm's FP64 latencies on both cores (dependent chains
+/// and independent operations, which both cores run unpipelined), the M55's MVE beat overlap, and loops whose
+/// iterations pay a taken branch's refill and a first `le`. Setting any term of the model to zero makes a row miss
+/// (docs/cycles.md, "Calibration").
 #[test]
 fn calibration_kernels_within_the_stated_error() {
+    let mut missed = Vec::new();
     for core in cycles::CORES {
         let mut estimator = Estimator::new(core).unwrap();
-        let checked = CALIBRATIONS.iter().filter(|c| {
-            c.core == core
-                && (c.source == Source::Ra8d1Measurement || c.symbol.starts_with("cal_fp64") && core == Core::M55)
-        });
-        for c in checked {
+        for c in CALIBRATIONS.iter().filter(|c| c.core == core) {
             let outcome = calibration::run(&mut estimator, c).unwrap();
-            assert!(
-                outcome.error.abs() <= 0.10,
-                "{} on {core}: {} vs published {}",
-                c.symbol,
-                outcome.predicted,
-                c.published
-            );
+            if outcome.error.abs() > calibration::GOAL {
+                missed.push(format!("{} on {core}: {:.1} vs published {}", c.symbol, outcome.predicted, c.published));
+            }
         }
     }
+    assert!(missed.is_empty(), "{missed:#?}");
+    assert!(CALIBRATIONS.iter().any(|c| c.set == Set::HeldOut) && CALIBRATIONS.iter().any(|c| c.set == Set::Fit));
+}
+
+/// `--param NAME=VALUE` pins a contract parameter: the FFT's profiled cases all have that degree (the instructions
+/// are the harness's count for logn-pinned cases, which grow with n log n), and an unknown name or a value outside
+/// the contract's range is a usage error naming the valid ones, on every command that takes the flag.
+#[test]
+fn param_pins_a_contract_parameter() {
+    let kernel = registry::find("fndsa.fpu.fft").unwrap();
+    let mut instructions = Vec::new();
+    for logn in [4u32, 5] {
+        let pin = format!("logn={logn}");
+        let (code, stdout, stderr) =
+            pqhelium(&["cycles", "--kernel", "fndsa.fpu.fft", "--core", "m55", "--calls", "2", "--param", &pin], &[]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let line = stdout.lines().find(|l| l.starts_with("fndsa.fpu.fft m55: ")).expect(&stdout);
+        let count: f64 = line.split(", ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let pinned = kernel.pinned(&[pin.parse().unwrap()]).unwrap();
+        let mut qemu = Image::of(Core::M55).open(Limits::default()).unwrap();
+        let mut counted = 0;
+        for case in pinned.edge_cases..pinned.edge_cases + 2 {
+            let args = pinned.generate(case, &mut case_rng(1, case));
+            assert_eq!(args.last(), Some(&Arg::U32(logn)), "case {case}");
+            counted += qemu.call(&Call::new(kernel.symbol, args)).unwrap().instructions;
+        }
+        assert_eq!(count, (counted as f64 / 2.0).round(), "{line}");
+        instructions.push(count);
+    }
+    // An FFT of twice the size runs more than twice the instructions.
+    assert!(instructions[1] > 2.0 * instructions[0], "{instructions:?}");
+    let usage = [
+        vec!["cycles", "--kernel", "fndsa.fpu.fft"],
+        vec!["bench", "--kernel", "fndsa.fpu.fft", "--calls", "1"],
+        vec!["fuzz", "--kernel", "fndsa.fpu.fft", "--cases", "1", "--backend", "model"],
+        vec!["repro", "--kernel", "fndsa.fpu.fft", "--backend", "model", "--seed", "1", "--case", "0"],
+    ];
+    for command in &usage {
+        for (param, says) in [("degree=9", "no parameter `degree`"), ("logn=11", "logn=11 is outside 1..=10")] {
+            let dir = tempfile::tempdir().unwrap();
+            let state = dir.path().join("state.json");
+            let mut line = command.clone();
+            line.extend(["--param", param]);
+            if command[0] == "fuzz" {
+                line.extend(["--state", state.to_str().unwrap()]);
+            }
+            let (code, stdout, stderr) = pqhelium(&line, &[]);
+            assert_eq!((code, stdout.as_str()), (Some(2), ""), "{line:?}: {stderr}");
+            assert!(stderr.contains(says) && stderr.contains("logn (1..=10)"), "{line:?}: {stderr}");
+        }
+    }
+    // repro runs the pinned case fuzz ran: its degree argument is the pinned value.
+    let (code, stdout, stderr) = pqhelium(
+        &["repro", "--kernel", "fndsa.fpu.fft", "--image", "m55", "--seed", "3", "--case", "40", "--param", "logn=7"],
+        &[],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("arg 1 u32    0x7\n") && stdout.contains("--param logn=7") && stdout.contains("no difference"),
+        "{stdout}"
+    );
 }
 
 /// A usage error is exit code 2 with the reason on stderr; without llvm-mca the error says what to install.
@@ -164,16 +219,12 @@ fn xwing_kernel_parts_are_their_kernel_calls() {
     }
 }
 
-/// The cycles column of `bench` and `check` (one profiled call, [`Estimators`]) reproduces the calibration: the
-/// board-measured loop and the M55's FP64 latencies per iteration from two calls of different lengths, within the
-/// stated 10 %.
+/// The cycles column of `bench` and `check` (one profiled call, [`Estimators`]) reproduces the calibration: every
+/// row per iteration from two calls of different lengths, within the goal of 10 %.
 #[test]
 fn the_cycles_column_matches_the_calibration() {
     let mut estimators = Estimators::default();
-    let checked = CALIBRATIONS
-        .iter()
-        .filter(|c| c.source == Source::Ra8d1Measurement || c.symbol.starts_with("cal_fp64") && c.core == Core::M55);
-    for c in checked {
+    for c in CALIBRATIONS {
         let (a, b) = calibration::ITERATIONS;
         let at = |estimators: &mut Estimators, n: u32| {
             let mut args = vec![Arg::U32(n)];
@@ -183,6 +234,7 @@ fn the_cycles_column_matches_the_calibration() {
             estimators.cycles(Image::of(c.core), c.symbol, &args).expect("an estimate")
         };
         let per_iteration = (at(&mut estimators, b) - at(&mut estimators, a)) / f64::from(b - a);
-        assert!((per_iteration - c.published).abs() <= 0.10 * c.published, "{}: {per_iteration}", c.symbol);
+        let error = (per_iteration - c.published).abs() / c.published;
+        assert!(error <= calibration::GOAL, "{} on {}: {per_iteration}", c.symbol, c.core);
     }
 }

@@ -70,8 +70,10 @@ pub mod check;
 mod description;
 mod glob;
 mod kernel;
+mod pin;
 
 pub use check::{Difference, Failure, check_model, compare};
 pub use description::*;
 pub use glob::{Glob, glob_match};
 pub use kernel::*;
+pub use pin::{PIN_SEARCH, Pin, pinnable_parameters};

@@ -1,5 +1,5 @@
 //! From a block profile to cycles: llvm-mca's cycles for each block after the block that ran before it, plus the
-//! terms llvm-mca leaves out (the Cortex-M55's unpipelined FP64, taken branches, mispredictions, low-overhead loops),
+//! terms llvm-mca leaves out (unpipelined FP64, taken branches, mispredictions, low-overhead loops),
 //! each documented in docs/cycles.md.
 
 use std::collections::HashMap;
@@ -22,41 +22,52 @@ pub const M85_MISPREDICT: f64 = 4.0;
 /// the first iteration `le` is served from the loop cache (the Armv8.1-M LO_BRANCH_INFO): no cycle at all.
 pub const M55_LOOP_INSN: f64 = 1.0;
 
-/// Cortex-M55 FP64 arithmetic: the instructions LLVM's `ARMScheduleM55.td` times with the long FP64 latencies
-/// (`WriteFPALU64` 15, `WriteFPMUL64` 21, `WriteFPMAC64` 36, VFMA D 24, `WriteFPDIV64`/`WriteFPSQRT64` 30); the
-/// other `.f64` instructions (`vneg`, `vabs`, `vcvt`, `vmov`, `vcmp`, ...) have the single-precision latencies 1-2.
-const M55_FP64_ARITHMETIC: [&str; 14] = [
+/// FP64 arithmetic: the instructions LLVM's models time with the long FP64 latencies (`ARMScheduleM55.td`:
+/// `WriteFPALU64` 15, `WriteFPMUL64` 21, `WriteFPMAC64` 36, VFMA D 24, `WriteFPDIV64`/`WriteFPSQRT64` 30;
+/// `ARMScheduleM85.td`: 6, 8, 14, 29); the other `.f64` instructions (`vneg`, `vabs`, `vcvt`, `vmov`, `vcmp`, ...)
+/// have the single-precision latencies 1-2.
+const FP64_ARITHMETIC: [&str; 14] = [
     "vadd", "vsub", "vmul", "vnmul", "vmla", "vmls", "vnmla", "vnmls", "vfma", "vfms", "vfnma", "vfnms", "vdiv",
     "vsqrt",
 ];
 
-fn is_m55_fp64_arithmetic(text: &str) -> bool {
+fn is_fp64_arithmetic(text: &str) -> bool {
     let mnemonic = text.split_whitespace().next().unwrap_or("");
-    mnemonic.strip_suffix(".f64").is_some_and(|op| M55_FP64_ARITHMETIC.contains(&op))
+    mnemonic.strip_suffix(".f64").is_some_and(|op| FP64_ARITHMETIC.contains(&op))
 }
 
-/// The Cortex-M55 runs FP64 arithmetic unpipelined: each such instruction holds the core for its whole latency
-/// (llvm-mca's, from `ARMScheduleM55.td`), nothing issues beside or behind it (docs/cycles.md, "FP64 on the
-/// Cortex-M55"). LLVM's model pipelines it; this re-times llvm-mca's schedule of a region in order: an instruction
-/// issues no earlier than llvm-mca issued it, than the end of the FP64 instruction holding the core, and than the
-/// instruction before it plus their gap in llvm-mca's schedule, at most that instruction's latency (a gap spent
-/// waiting for an older FP64 result is already covered by the hold). The total grows by what the last result moved.
-fn m55_unpipelined_fp64(region: &[&str], cost: &RegionCost) -> RegionCost {
+/// What llvm-mca's schedule of a region (a block or a pair) leaves out, re-timed in order:
+///
+/// - *Unpipelined FP64* (both cores): each FP64 arithmetic instruction holds the core for its whole latency
+///   (llvm-mca's, from Arm's `ARMScheduleM55.td`/`ARMScheduleM85.td`), nothing issues beside or behind it
+///   (docs/cycles.md, "FP64 on the Cortex-M55" and "The Cortex-M85"); LLVM's models pipeline it.
+/// - *No dual issue of 32-bit instructions* (Cortex-M55): the core pairs only 16-bit instructions
+///   (`ARMScheduleM55.td`'s header); LLVM's model guesses the encoding from the opcode ("optimistic"), while the
+///   disassembly knows it, so an instruction next to a 32-bit one issues at least a cycle after it.
+///
+/// An instruction issues no earlier than llvm-mca issued it, than the end of the FP64 instruction holding the core,
+/// than the instruction before it plus their gap in llvm-mca's schedule, at most that instruction's latency (a gap
+/// spent waiting for an older FP64 result is already covered by the hold), and, on the M55, than a cycle after the
+/// instruction before it when either is 32-bit. The total grows by what the last result moved.
+fn retime(core: Core, region: &[&Insn], cost: &RegionCost) -> RegionCost {
     let mut held = cost.clone();
     let mut free_at = 0;
-    let mut before: Option<(u64, u64, u64)> = None; // llvm-mca's issue, our issue, latency
-    for (i, text) in region.iter().enumerate() {
+    let mut before: Option<(u64, u64, u64, u32)> = None; // llvm-mca's issue, our issue, latency, size
+    for (i, insn) in region.iter().enumerate() {
         let (Some(issued), Some(executed)) = (cost.issued[i], cost.executed[i]) else { continue };
         let latency = executed.saturating_sub(issued);
         let mut at = issued.max(free_at);
-        if let Some((was, is, lat)) = before {
+        if let Some((was, is, lat, size)) = before {
             at = at.max(is + issued.saturating_sub(was).min(lat));
+            if core == Core::M55 && (size == 4 || insn.size == 4) {
+                at = at.max(is + 1);
+            }
         }
         (held.issued[i], held.executed[i]) = (Some(at), Some(at + latency));
-        if is_m55_fp64_arithmetic(text) {
+        if is_fp64_arithmetic(&insn.text) {
             free_at = at + latency;
         }
-        before = Some((issued, at, latency));
+        before = Some((issued, at, latency, insn.size));
     }
     let last = |c: &RegionCost| c.executed.iter().flatten().max().copied().unwrap_or(0);
     held.total = cost.total + last(&held) - last(cost);
@@ -209,17 +220,18 @@ pub fn estimate(
         }
     }
     let text = |id: &BlockId| -> Vec<&str> { code[id].iter().map(|i| i.text.as_str()).collect() };
+    let insns = |id: &BlockId| -> Vec<&Insn> { code[id].clone() };
     // Regions: each block alone, then each pair of blocks that ran one after the other.
     let blocks: Vec<BlockId> = profile.blocks.iter().map(|(id, _)| *id).collect();
     let pairs: Vec<(BlockId, BlockId)> = profile.edges.iter().filter_map(|(f, t, _)| f.map(|f| (f, *t))).collect();
     let mut regions: Vec<Vec<&str>> = blocks.iter().map(text).collect();
     regions.extend(pairs.iter().map(|(f, t)| [text(f), text(t)].concat()));
     let mut costs = mca.costs(&regions)?;
+    let mut region_insns: Vec<Vec<&Insn>> = blocks.iter().map(insns).collect();
+    region_insns.extend(pairs.iter().map(|(f, t)| [insns(f), insns(t)].concat()));
     mca.save();
-    if core == Core::M55 {
-        for (cost, region) in costs.iter_mut().zip(&regions) {
-            *cost = m55_unpipelined_fp64(region, cost);
-        }
+    for (cost, region) in costs.iter_mut().zip(&region_insns) {
+        *cost = retime(core, region, cost);
     }
     let alone: HashMap<BlockId, &RegionCost> = blocks.iter().copied().zip(&costs).collect();
     let after: HashMap<(BlockId, BlockId), &RegionCost> = pairs.iter().copied().zip(&costs[blocks.len()..]).collect();
@@ -362,27 +374,51 @@ mod tests {
         }
     }
 
+    fn sized(text: &str, size: u32) -> Insn {
+        Insn { size, ..insn(text) }
+    }
+
+    fn retimed(core: Core, texts: &[&str], cost: &RegionCost) -> RegionCost {
+        let insns: Vec<Insn> = texts.iter().map(|t| sized(t, 2)).collect();
+        retime(core, &insns.iter().collect::<Vec<_>>(), cost)
+    }
+
     #[test]
-    fn m55_fp64_holds_the_core() {
-        // Three independent FP64 adds (latency 15) issued one a cycle by llvm-mca: held, 3 x 15 cycles and the final
-        // cycle.
-        let adds = ["vadd.f64 d0, d3, d4", "vadd.f64 d1, d3, d4", "vadd.f64 d2, d3, d4"];
-        let pipelined = schedule(&[(0, 15), (1, 16), (2, 17)]);
-        let held = m55_unpipelined_fp64(&adds, &pipelined);
-        assert_eq!((held.total, held.issued.clone()), (3 * 15 + 1, vec![Some(0), Some(15), Some(30)]));
-        // A dependent chain already waits out every latency: unchanged.
-        let chain = ["vadd.f64 d0, d0, d1", "vadd.f64 d0, d0, d1"];
-        let waits = schedule(&[(0, 15), (15, 30)]);
-        assert_eq!(m55_unpipelined_fp64(&chain, &waits), waits);
-        // A load (latency 2) between a multiply (21) and the add using both: the load issues when the multiply
-        // ends, the add when the load's result is there, not the 20 cycles after it llvm-mca's schedule had.
-        let mixed = ["vmul.f64 d0, d1, d2", "vldr d3, [r0]", "vadd.f64 d4, d0, d3"];
-        let held = m55_unpipelined_fp64(&mixed, &schedule(&[(0, 21), (1, 3), (21, 36)]));
-        assert_eq!((held.issued.clone(), held.total), (vec![Some(0), Some(21), Some(23)], 23 + 15 + 1));
-        // Other FP64 instructions (single-precision latencies) and integer code do not hold the core.
-        let short = ["vneg.f64 d0, d1", "vmov.f64 d2, d3", "add r0, r1"];
-        let none = schedule(&[(0, 2), (1, 2), (2, 3)]);
-        assert_eq!(m55_unpipelined_fp64(&short, &none), none);
+    fn fp64_holds_the_core() {
+        for core in [Core::M55, Core::M85] {
+            // Three independent FP64 adds (latency 15) issued one a cycle by llvm-mca: held, 3 x 15 cycles and the
+            // final cycle.
+            let adds = ["vadd.f64 d0, d3, d4", "vadd.f64 d1, d3, d4", "vadd.f64 d2, d3, d4"];
+            let pipelined = schedule(&[(0, 15), (1, 16), (2, 17)]);
+            let held = retimed(core, &adds, &pipelined);
+            assert_eq!((held.total, held.issued.clone()), (3 * 15 + 1, vec![Some(0), Some(15), Some(30)]));
+            // A dependent chain already waits out every latency: unchanged.
+            let chain = ["vadd.f64 d0, d0, d1", "vadd.f64 d0, d0, d1"];
+            let waits = schedule(&[(0, 15), (15, 30)]);
+            assert_eq!(retimed(core, &chain, &waits), waits);
+            // A load (latency 2) between a multiply (21) and the add using both: the load issues when the multiply
+            // ends, the add when the load's result is there, not the 20 cycles after it llvm-mca's schedule had.
+            let mixed = ["vmul.f64 d0, d1, d2", "vldr d3, [r0]", "vadd.f64 d4, d0, d3"];
+            let held = retimed(core, &mixed, &schedule(&[(0, 21), (1, 3), (21, 36)]));
+            assert_eq!((held.issued.clone(), held.total), (vec![Some(0), Some(21), Some(23)], 23 + 15 + 1));
+            // Other FP64 instructions (single-precision latencies) and integer code do not hold the core.
+            let short = ["vneg.f64 d0, d1", "vmov.f64 d2, d3", "add r0, r1"];
+            let none = schedule(&[(0, 2), (1, 2), (2, 3)]);
+            assert_eq!(retimed(core, &short, &none), none);
+        }
+    }
+
+    #[test]
+    fn m55_pairs_only_16_bit_instructions() {
+        // llvm-mca pairs the last two; as 32-bit encodings they issue a cycle apart on the M55, not on the M85.
+        let paired = schedule(&[(0, 1), (1, 2), (1, 2)]);
+        let wide = [sized("add.w r2, r2, #1", 4), sized("add.w r2, r2, #1", 4), sized("subs.w r0, r0, #1", 4)];
+        let wide: Vec<&Insn> = wide.iter().collect();
+        assert_eq!(retime(Core::M55, &wide, &paired).issued, vec![Some(0), Some(1), Some(2)]);
+        assert_eq!(retime(Core::M55, &wide, &paired).total, paired.total + 1);
+        assert_eq!(retime(Core::M85, &wide, &paired), paired);
+        let narrow = [sized("adds r2, #1", 2), sized("adds r2, #1", 2), sized("subs r0, #1", 2)];
+        assert_eq!(retime(Core::M55, &narrow.iter().collect::<Vec<_>>(), &paired), paired);
     }
 
     #[test]

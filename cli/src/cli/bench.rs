@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use pqhelium_analyses::cycles::Estimators;
 use pqhelium_engine::diff::{self, Campaign};
-use pqhelium_families::{self as registry, case_rng};
+use pqhelium_families::{self as registry, Pin, case_rng};
 use pqhelium_guest::affinity::Placement;
 use pqhelium_guest::backend::{Backend, BackendKind, Call, Image, Limits, target_label};
 use serde::Serialize;
@@ -54,18 +54,25 @@ struct Row {
 }
 
 /// `image`: measure that image on its emulator only; each emulator's default image when absent.
-pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>) -> Result<ExitCode> {
+/// `pins`: `--param`, the contract parameters the measured case has.
+pub fn run(pattern: &str, (calls, pins): (u64, &[Pin]), image: Option<Image>, json: Option<&Path>) -> Result<ExitCode> {
     let kernels = registry::matching(pattern);
     if kernels.is_empty() {
         bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
     }
-    measure(kernels, calls, image, json)
+    measure(super::pinned(kernels, pins)?, calls, image, json)
 }
 
 /// `--manifest`: the manifest's symbols matching `pattern`, on the image linked from it.
-pub fn run_manifest(manifest: &Path, pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
+pub fn run_manifest(
+    manifest: &Path,
+    pattern: &str,
+    (calls, pins): (u64, &[Pin]),
+    json: Option<&Path>,
+) -> Result<ExitCode> {
     let loaded = super::byo::load(manifest, None)?;
-    measure(super::byo::matching(&loaded, pattern)?, calls, Some(loaded.image), json)
+    let kernels = super::pinned(super::byo::matching(&loaded, pattern)?, pins)?;
+    measure(kernels, calls, Some(loaded.image), json)
 }
 
 fn measure(

@@ -75,7 +75,7 @@ pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize) -> Result<Exit
         println!("{}: {}", kernel.id, kernel.computes);
     }
     for r in &results {
-        super::print_failures(r);
+        super::print_failures(r, &[]);
     }
     let passed = results.iter().all(|r| r.passed());
     super::print_totals(&results, passed);

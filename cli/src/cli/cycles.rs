@@ -30,6 +30,9 @@ pub struct Args {
     /// Estimate this case alone instead (numbered as `fuzz` and `repro` number them: the edge cases first).
     #[arg(long, conflicts_with = "calls", value_parser = super::numbers::case())]
     case: Option<u64>,
+    /// Pin a contract parameter (repeatable): only cases with NAME = VALUE, e.g. `--param logn=9`.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<registry::Pin>,
     /// Also print each kernel's blocks, most cycles first.
     #[arg(long)]
     blocks: bool,
@@ -37,10 +40,10 @@ pub struct Args {
     #[arg(long)]
     plot: Option<PathBuf>,
     /// Instead: the calibration kernels, predicted against their published cycles per iteration.
-    #[arg(long, conflicts_with_all = ["kernel", "blocks", "plot", "operation", "case"])]
+    #[arg(long, conflicts_with_all = ["kernel", "blocks", "plot", "operation", "case", "params"])]
     calibration: bool,
     /// Instead: the kernel part of whole operations (their known answers, kernels as object code), per operation.
-    #[arg(long, value_enum, conflicts_with_all = ["kernel", "blocks", "case", "manifest"])]
+    #[arg(long, value_enum, conflicts_with_all = ["kernel", "blocks", "case", "manifest", "params"])]
     operation: Vec<Scheme>,
     /// With --operation: X-Wing vectors (at most 3), FN-DSA signatures and keys per degree.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
@@ -87,6 +90,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             (kernels, cores.into_iter().map(|c| (c, Image::of(c))).collect())
         }
     };
+    let kernels = super::pinned(kernels, &args.params)?;
     if let Some(path) = &args.plot {
         super::ensure_writable("--plot", path)?;
     }
@@ -146,29 +150,42 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The calibration table: published and predicted cycles per iteration, the error, the source.
+/// The calibration table: published and predicted cycles per iteration, the error, the set (fit or held out), the
+/// source; then the worst error of each set against the goal.
 fn calibration(cores: &[Core]) -> Result<ExitCode> {
-    println!("| kernel | core | published cycles/iteration | predicted | error | source |");
-    println!("|---|---|---:|---:|---:|---|");
-    let mut errors = Vec::new();
+    println!("| kernel | core | published cycles/iteration | predicted | error | set | source |");
+    println!("|---|---|---:|---:|---:|---|---|");
+    let mut errors: Vec<(calibration::Set, f64)> = Vec::new();
     for core in cycles::CORES.into_iter().filter(|c| cores.is_empty() || cores.contains(c)) {
         let mut estimator = Estimator::new(core)?;
         for c in calibration::CALIBRATIONS.iter().filter(|c| c.core == core) {
             let outcome = calibration::run(&mut estimator, c).with_context(|| format!("{} on {core}", c.symbol))?;
             println!(
-                "| {} | {core} | {:.1} | {:.1} | {:+.1} % | {} |",
+                "| {} | {core} | {:.1} | {:.1} | {:+.1} % | {} | {} |",
                 c.symbol,
                 c.published,
                 outcome.predicted,
                 100.0 * outcome.error,
+                c.set.name(),
                 c.source.describe()
             );
-            errors.push(outcome.error.abs());
+            errors.push((c.set, outcome.error.abs()));
         }
     }
-    let worst = errors.iter().copied().fold(0.0, f64::max);
-    let mean = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
-    println!("{} calibration kernels, mean |error| {:.1} %, worst {:.1} %", errors.len(), 100.0 * mean, 100.0 * worst);
+    for set in [calibration::Set::Fit, calibration::Set::HeldOut] {
+        let of_set: Vec<f64> = errors.iter().filter(|e| e.0 == set).map(|e| e.1).collect();
+        let worst = of_set.iter().copied().fold(0.0, f64::max);
+        let mean = of_set.iter().sum::<f64>() / of_set.len().max(1) as f64;
+        let within = of_set.iter().filter(|&&e| e <= calibration::GOAL).count();
+        println!(
+            "{}: {} kernels, mean |error| {:.1} %, worst {:.1} %, {within} within the goal of {:.0} %",
+            set.name(),
+            of_set.len(),
+            100.0 * mean,
+            100.0 * worst,
+            100.0 * calibration::GOAL
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -79,6 +79,9 @@ pub struct Args {
     /// Continue the campaign checkpointed in this file (same kernels, backends, seed, case count and shard).
     #[arg(long)]
     resume: Option<PathBuf>,
+    /// Pin a contract parameter (repeatable): only cases with NAME = VALUE, e.g. `--param logn=9`.
+    #[arg(long = "param", value_name = "NAME=VALUE", conflicts_with = "resume")]
+    params: Vec<registry::Pin>,
     /// Run only shard K of N (K = 0..N-1): the K-th of N disjoint slices of the cases, for campaigns split across
     /// machines; `pqhelium merge` combines the shards' reports.
     #[arg(long)]
@@ -158,6 +161,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if kernels.is_empty() {
         bail!("no kernel matches `{}` (see `pqhelium list`)", args.kernel);
     }
+    let kernels = super::pinned(kernels, &args.params)?;
     let plan = Plan {
         kernel: args.kernel.clone(),
         backends: args.backend.iter().map(|b| b.name().to_string()).collect(),
@@ -247,7 +251,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let on_chunk = |range: [u64; 2], failures: &[CaseFailure]| checkpoint.record(range, failures);
         let control = Control { skip, interrupt: Some(&INTERRUPTED), on_chunk: Some(&on_chunk) };
         let result = diff::run_with(&campaign, &control);
-        super::print_failures(&result);
+        super::print_failures(&result, &args.params);
         println!("{} on {on}: {} (ran {})", kernel.id, result.summary_line(), result.ran);
         let mut entry = base;
         entry.cases_requested = plan.cases;

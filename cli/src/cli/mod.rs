@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use pqhelium_engine::diff::{self, CampaignResult, Failure};
-use pqhelium_families::{self as registry, Kernel, Outcome, case_rng};
+use pqhelium_families::{self as registry, Kernel, Outcome, Pin, case_rng};
 use pqhelium_guest::backend::{Arg, BackendKind, Call, Image, Limits};
 use pqhelium_schemes::kat::{self, Extent, KatResult, Provider, SuiteRun};
 
@@ -125,8 +125,19 @@ pub fn find_kernel(id: &str) -> Result<&'static Kernel> {
     registry::find(id).with_context(|| format!("unknown kernel `{id}` (see `pqhelium list`)"))
 }
 
+/// `--param NAME=VALUE` (repeatable): each kernel with those contract parameters pinned; a name the contract does
+/// not have, or a value outside its range, is a usage error naming the valid ones.
+pub fn pinned(kernels: Vec<&'static Kernel>, pins: &[Pin]) -> Result<Vec<&'static Kernel>> {
+    kernels.into_iter().map(|k| k.pinned(pins).map_err(|e| anyhow::anyhow!("--param: {e}"))).collect()
+}
+
+/// The `--param` flags of a command line that reproduces a pinned run (empty without pins).
+pub fn param_flags(pins: &[Pin]) -> String {
+    pins.iter().map(|p| format!(" --param {p}")).collect()
+}
+
 /// Prints the failures of a campaign (at most ten) with the command that reproduces each.
-pub fn print_failures(result: &CampaignResult) {
+pub fn print_failures(result: &CampaignResult, pins: &[Pin]) {
     if let Some(e) = &result.setup_error {
         println!("FAILED to start: {e}");
     }
@@ -138,8 +149,11 @@ pub fn print_failures(result: &CampaignResult) {
     for f in result.failures.iter().take(10) {
         println!("FAIL {} on {}, seed {}, {f}", result.kernel, result.target(), result.seed);
         println!(
-            "     reproduce: pqhelium repro --kernel {} {on} --seed {} --case {}",
-            result.kernel, result.seed, f.case
+            "     reproduce: pqhelium repro --kernel {} {on} --seed {} --case {}{}",
+            result.kernel,
+            result.seed,
+            f.case,
+            param_flags(pins)
         );
         if let Some(shrunk) = &f.shrunk {
             println!("     shrunk input: {}", describe_args(shrunk));
@@ -264,8 +278,7 @@ pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> R
 pub fn repro(
     kernel: &str,
     (backend, image, manifest): (Option<BackendKind>, Option<Image>, Option<&std::path::Path>),
-    seed: u64,
-    case: u64,
+    (seed, case, pins): (u64, u64, &[Pin]),
 ) -> Result<ExitCode> {
     let (backend, image, kernel) = match manifest {
         Some(manifest) => {
@@ -278,12 +291,13 @@ pub fn repro(
             (backend, image, find_kernel(kernel)?)
         }
     };
+    let kernel = pinned(vec![kernel], pins)?[0];
     if !kernel.runs_on(backend) {
         bail!("{} does not run on {backend} (see `pqhelium list`: its images and how it is checked)", kernel.id);
     }
     let args = kernel.generate(case, &mut case_rng(seed, case));
     let signature = kernel.prototype().unwrap_or_else(|| kernel.summary.clone());
-    println!("kernel {} ({signature}), seed {seed}, case {case}", kernel.id);
+    println!("kernel {} ({signature}), seed {seed}, case {case}{}", kernel.id, param_flags(pins));
     for (i, arg) in args.iter().enumerate() {
         match arg {
             Arg::In(b) => println!("arg {i} in     {}", hex::encode(b)),

@@ -142,3 +142,59 @@ uint32_t cal_mve_no_overlap(uint32_t n, uint8_t *buf)
                      : "q0", "q1", "q2", "lr", "memory");
     return 0;
 }
+
+/* A loop closed by a compare-and-branch instead of `le`: four 32-bit additions, `subs.w` and `bne.w` per iteration
+ * (32-bit encodings, which the Cortex-M55 never dual-issues), one cycle each, and the taken branch's refill (3
+ * cycles: `MispredictPenalty` of Arm's ARMScheduleM55.td): 6 + 3 = 9 cycles an iteration on the Cortex-M55. */
+uint32_t cal_branch_loop(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "1:\n" REPEAT4("add.w r2, r2, #1\n") "subs.w %0, %0, #1\n"
+                     "bne.w 1b\n"
+                     : "+r"(n)
+                     :
+                     : "r2", "cc", "memory");
+    return 0;
+}
+
+/* An outer loop (`subs.w`/`bne.w`) around an inner low-overhead loop that runs once: per outer iteration `mov.w`,
+ * `dls`, one `add.w`, the inner loop's only `le` (it falls through), `subs.w` and `bne.w`, one cycle each, and the
+ * outer branch's refill: 6 + 3 = 9 cycles on the Cortex-M55 (a first `le` executes; later ones of a run come from
+ * the loop cache). */
+uint32_t cal_loop_once_nested(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "1:\n"
+                     "mov.w r3, #1\n"
+                     "dls lr, r3\n"
+                     "2:\n"
+                     "add.w r2, r2, #1\n"
+                     "le lr, 2b\n"
+                     "subs.w %0, %0, #1\n"
+                     "bne.w 1b\n"
+                     : "+r"(n)
+                     :
+                     : "r2", "r3", "lr", "cc", "memory");
+    return 0;
+}
+
+/* On the Cortex-M85, an outer `le` loop around an inner loop of two iterations closed by `bne`, each inner iteration
+ * five dual-issued pairs of 16-bit instructions (5 cycles, as in cal_alu_pairs; the flags are set at the start, so
+ * the branch does not wait for them). jnk0le measured an inner loop's branch in such a nest at 3-4 cycles of
+ * misprediction per run of the inner loop (RA8D1, `pipeline cycle test/doc/cortex_m85.md`): 2 x 5 + 3.5 and the
+ * `movs` (half a cycle, paired) = 14 cycles per outer iteration. */
+uint32_t cal_branch_nested(uint32_t n)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "dls lr, %0\n"
+                     "1:\n"
+                     "movs r3, #2\n"
+                     "2:\n"
+                     "subs r3, #1\n"
+                     "mov r2, r2\n" REPEAT4("mov r2, r2\n mov r1, r1\n") "bne 2b\n"
+                     "le lr, 1b\n"
+                     :
+                     : "r"(n)
+                     : "r1", "r2", "r3", "lr", "cc", "memory");
+    return 0;
+}
