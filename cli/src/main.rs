@@ -103,6 +103,9 @@ enum Command {
         /// Instead: native speed of our ML-KEM-768, X-Wing and FN-DSA against the oracle crates, side by side.
         #[arg(long)]
         schemes: bool,
+        /// Only the host's time per case, the guest's per call and their ratio (quick enough for every kernel).
+        #[arg(long, conflicts_with_all = ["schemes", "manifest"])]
+        host_guest: bool,
     },
 }
 
@@ -172,6 +175,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),
         Command::Bench { kernel, calls, manifest: Some(manifest), json, .. } => {
             cli::bench::run_manifest(&manifest, &kernel, calls, json.as_deref())
+        }
+        Command::Bench { kernel, calls, image, json, host_guest: true, .. } => {
+            cli::bench::host_guest(&kernel, calls, image, json.as_deref())
         }
         Command::Bench { kernel, calls, image, json, .. } => cli::bench::run(&kernel, calls, image, json.as_deref()),
     }
