@@ -112,6 +112,9 @@ enum Command {
         /// Pin a contract parameter of the measured case (repeatable), e.g. `--param logn=9`.
         #[arg(long = "param", value_name = "NAME=VALUE", conflicts_with = "schemes")]
         params: Vec<pqhelium_families::Pin>,
+        /// Only the host's time per case, the guest's per call and their ratio (quick enough for every kernel).
+        #[arg(long, conflicts_with_all = ["schemes", "manifest", "params"])]
+        host_guest: bool,
     },
 }
 
@@ -182,6 +185,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),
         Command::Bench { kernel, calls, manifest: Some(manifest), json, params, .. } => {
             cli::bench::run_manifest(&manifest, &kernel, (calls, &params), json.as_deref())
+        }
+        Command::Bench { kernel, calls, image, json, host_guest: true, .. } => {
+            cli::bench::host_guest(&kernel, calls, image, json.as_deref())
         }
         Command::Bench { kernel, calls, image, json, params, .. } => {
             cli::bench::run(&kernel, (calls, &params), image, json.as_deref())

@@ -266,49 +266,28 @@ pub fn observe_extremes(step: &'static str, min: i64, max: i64, count: u64) {
     }
 }
 
-/// The extremes of some values and their number: `(i64::MAX, i64::MIN, 0)` for none.
-#[inline(always)]
-pub fn extremes(values: impl IntoIterator<Item = i64>) -> (i64, i64, u64) {
-    values.into_iter().fold((i64::MAX, i64::MIN, 0), |(lo, hi, n), v| (lo.min(v), hi.max(v), n + 1))
-}
-
 /// Every 16-bit lane of a vector (their extremes taken at once).
 #[inline(always)]
 pub fn observe_s16(step: &'static str, v: Q) {
     if enabled() {
-        let mut e = Extremes::NONE;
+        let mut e = LaneExtremes::NONE;
         e.s16(v);
         e.record(step);
     }
 }
 
-/// The lane-wise sums `a + b` (`sub`: differences `a - b`) of two vectors of 16-bit lanes, as integers: a lane that
-/// a 16-bit addition would wrap shows past the bound, not wrapped back inside it. Extremes taken at once.
+/// Every 32-bit lane of a vector (their extremes taken at once).
 #[inline(always)]
-pub fn observe_s16_sum(step: &'static str, a: Q, b: Q, sub: bool) {
+pub fn observe_s32(step: &'static str, v: Q) {
     if enabled() {
-        let mut e = Extremes::NONE;
-        e.s16_sum(a, b, sub);
+        let mut e = LaneExtremes::NONE;
+        e.s32(v);
         e.record(step);
     }
 }
 
-/// The least of eight lanes (a reduction the host vectorises).
-#[inline(always)]
-fn lanes_min(lanes: &[i16; 8]) -> i16 {
-    lanes.iter().copied().fold(i16::MAX, i16::min)
-}
-
-/// The greatest of eight lanes.
-#[inline(always)]
-fn lanes_max(lanes: &[i16; 8]) -> i16 {
-    lanes.iter().copied().fold(i16::MIN, i16::max)
-}
-
-/// What a model gathers of one integer step over a vector, a layer or a whole call before recording it once
-/// ([`Extremes::record`]): the extremes and the number of values, exactly what [`observe`] on each value would
-/// have recorded. A model that observes thousands of values per call keeps one per step and layer in a local, so
-/// that an observed vector costs a few lane comparisons and no look-up at all.
+/// What a model gathers of one integer step: the extremes and the number of values, exactly what [`observe`] on
+/// each value would have recorded ([`Extremes::record`] records them at once).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Extremes {
     pub min: i64,
@@ -319,40 +298,6 @@ pub struct Extremes {
 impl Extremes {
     pub const NONE: Extremes = Extremes { min: i64::MAX, max: i64::MIN, count: 0 };
 
-    /// `count` values between `min` and `max`.
-    #[inline(always)]
-    pub fn add(&mut self, min: i64, max: i64, count: u64) {
-        self.min = self.min.min(min);
-        self.max = self.max.max(max);
-        self.count += count;
-    }
-
-    /// Every 16-bit lane of a vector.
-    #[inline(always)]
-    pub fn s16(&mut self, v: Q) {
-        let lanes = v.i16();
-        self.add(lanes_min(&lanes).into(), lanes_max(&lanes).into(), lanes.len() as u64);
-    }
-
-    /// The lane-wise sums (`sub`: differences) of two vectors of 16-bit lanes, as integers ([`observe_s16_sum`]).
-    #[inline(always)]
-    pub fn s16_sum(&mut self, a: Q, b: Q, sub: bool) {
-        let (a, b) = (a.i16(), b.i16());
-        // Saturated in 16 bits, the host's vector instructions: exact unless a lane saturated, which shows as an
-        // extreme at an end of the 16-bit range; then (rarely) once more in 32 bits.
-        let sat: [i16; 8] =
-            core::array::from_fn(|i| if sub { a[i].saturating_sub(b[i]) } else { a[i].saturating_add(b[i]) });
-        let (lo, hi) = (lanes_min(&sat), lanes_max(&sat));
-        if lo != i16::MIN && hi != i16::MAX {
-            return self.add(lo.into(), hi.into(), sat.len() as u64);
-        }
-        let wide: [i32; 8] = core::array::from_fn(|i| {
-            if sub { i32::from(a[i]) - i32::from(b[i]) } else { i32::from(a[i]) + i32::from(b[i]) }
-        });
-        let (lo, hi) = wide.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-        self.add(lo.into(), hi.into(), wide.len() as u64);
-    }
-
     /// Records what was gathered under `step` (nothing when nothing was, or when this thread is not recording).
     #[inline(always)]
     pub fn record(&self, step: &'static str) {
@@ -360,13 +305,79 @@ impl Extremes {
     }
 }
 
-/// Every 32-bit lane of a vector (their extremes taken at once).
-#[inline(always)]
-pub fn observe_s32(step: &'static str, v: Q) {
-    if enabled() {
-        let lanes = v.i32();
-        let (lo, hi) = lanes.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
-        record_int(step, lo.into(), hi.into(), lanes.len() as u64);
+/// What a model gathers of one integer step over a call, kept lane by lane: the running least and greatest of each
+/// of eight 32-bit lanes. Observing a vector (its 16-bit lanes, their sums or products, or its 32-bit lanes) is then
+/// a widening and two lane-wise comparisons, a few host vector instructions, with no reduction across the lanes
+/// and no look-up until the end ([`LaneExtremes::record`]). A model that observes thousands of values per call keeps
+/// one per step and layer in a local. What it records is exactly what [`observe`] on each value would have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneExtremes {
+    min: [i32; 8],
+    max: [i32; 8],
+    count: u64,
+}
+
+impl LaneExtremes {
+    pub const NONE: LaneExtremes = LaneExtremes { min: [i32::MAX; 8], max: [i32::MIN; 8], count: 0 };
+
+    #[inline(always)]
+    fn lanes<const L: usize>(&mut self, values: [i32; L]) {
+        for ((lo, hi), v) in self.min.iter_mut().zip(&mut self.max).zip(values) {
+            *lo = (*lo).min(v);
+            *hi = (*hi).max(v);
+        }
+        self.count += L as u64;
+    }
+
+    /// One value (a scalar model's).
+    #[inline(always)]
+    pub fn one(&mut self, value: i32) {
+        self.lanes([value]);
+    }
+
+    /// Every 16-bit lane of a vector.
+    #[inline(always)]
+    pub fn s16(&mut self, v: Q) {
+        let lanes = v.i16();
+        self.lanes::<8>(core::array::from_fn(|i| lanes[i].into()));
+    }
+
+    /// Every 32-bit lane of a vector.
+    #[inline(always)]
+    pub fn s32(&mut self, v: Q) {
+        self.lanes(v.i32());
+    }
+
+    /// The lane-wise sums `a + b` (`sub`: differences `a - b`) of two vectors of 16-bit lanes, as integers: exact
+    /// in 32 bits, so a lane that a 16-bit addition would wrap shows past the bound, not wrapped back inside it.
+    #[inline(always)]
+    pub fn s16_sum(&mut self, a: Q, b: Q, sub: bool) {
+        let (a, b) = (a.i16(), b.i16());
+        self.lanes::<8>(core::array::from_fn(|i| {
+            if sub { i32::from(a[i]) - i32::from(b[i]) } else { i32::from(a[i]) + i32::from(b[i]) }
+        }));
+    }
+
+    /// The lane-wise products of two vectors of 16-bit lanes (exact in 32 bits).
+    #[inline(always)]
+    pub fn s16_product(&mut self, a: Q, b: Q) {
+        let (a, b) = (a.i16(), b.i16());
+        self.lanes::<8>(core::array::from_fn(|i| i32::from(a[i]) * i32::from(b[i])));
+    }
+
+    /// The extremes across the lanes.
+    pub fn extremes(&self) -> Extremes {
+        match (self.min.iter().min(), self.max.iter().max()) {
+            (Some(&min), Some(&max)) if self.count > 0 => {
+                Extremes { min: min.into(), max: max.into(), count: self.count }
+            }
+            _ => Extremes::NONE,
+        }
+    }
+
+    /// Records what was gathered under `step` (nothing when nothing was, or when this thread is not recording).
+    pub fn record(&self, step: &'static str) {
+        self.extremes().record(step);
     }
 }
 
@@ -449,6 +460,44 @@ mod tests {
         assert_eq!((b.count, b.min, b.max), (8, -8, 7));
         let ((), again) = record(|| ());
         assert!(again.is_empty());
+    }
+
+    #[test]
+    fn lane_extremes_record_what_observing_each_value_records() {
+        // Lanes at the ends of 16 bits, so that sums, differences and products leave the 16-bit range.
+        let a = Q::from_i16([i16::MAX, i16::MIN, -1, 0, 1, 12289, -3329, i16::MAX]);
+        let b = Q::from_i16([i16::MAX, i16::MAX, i16::MIN, 7, -9, 2, i16::MIN, 1]);
+        let (a16, b16, a32) = (a.i16(), b.i16(), a.i32());
+        let ((), each) = record(|| {
+            for i in 0..8 {
+                let (x, y) = (i64::from(a16[i]), i64::from(b16[i]));
+                observe("s16", x);
+                observe("sum", x + y);
+                observe("sum", x - y);
+                observe("product", x * y);
+            }
+            a32.iter().for_each(|&x| observe("s32", x.into()));
+            observe("one", -5);
+        });
+        let ((), gathered) = record(|| {
+            let mut e = [LaneExtremes::NONE; 5];
+            e[0].s16(a);
+            e[1].s16_sum(a, b, false);
+            e[1].s16_sum(a, b, true);
+            e[2].s16_product(a, b);
+            e[3].s32(a);
+            e[4].one(-5);
+            LaneExtremes::NONE.record("never");
+            for (e, step) in e.iter().zip(["s16", "sum", "product", "s32", "one"]) {
+                e.record(step);
+            }
+        });
+        let int = |seen: &Observations, step| seen.get(step).map(|s| (s.count, s.min, s.max));
+        for step in ["s16", "sum", "product", "s32", "one"] {
+            assert_eq!(int(&gathered, step), int(&each, step), "{step}");
+        }
+        assert_eq!(gathered.get("sum").map(|s| (s.min, s.max)), Some((-65535, 65534)));
+        assert!(gathered.get("never").is_none(), "nothing gathered, nothing recorded");
     }
 
     #[test]

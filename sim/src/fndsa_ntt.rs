@@ -9,7 +9,7 @@
 //!
 //! The twiddles are recomputed here from g = 7 and q, independently of the C tables.
 
-use crate::coverage::{self, observe_s16};
+use crate::coverage::{self, LaneExtremes};
 use crate::mve::*;
 
 /// The names of a step at each layer (0-based, as the bounds proof counts): `<prefix>/layer<L>.<step>`.
@@ -52,10 +52,30 @@ pub fn steps_of(logn: u32) -> &'static Steps {
     if logn == 9 { &STEPS_512 } else { &STEPS_1024 }
 }
 
-/// Observes a and b's lanes as integers, added (`sub`: subtracted): a wrapped lane shows past the bound.
-#[inline(always)]
-fn observe_sum(step: &'static str, a: Q, b: Q, sub: bool) {
-    coverage::observe_s16_sum(step, a, b, sub);
+/// What the inverse model gathers over one call, per layer, recorded at its end: each butterfly's sums (the
+/// reduction's input) and differences (the multiplication's), as integers, so that a wrapped lane shows past the bound.
+struct InvTally {
+    sum: [LaneExtremes; 10],
+    dif: [LaneExtremes; 10],
+}
+
+impl InvTally {
+    const NONE: InvTally = InvTally { sum: [LaneExtremes::NONE; 10], dif: [LaneExtremes::NONE; 10] };
+
+    #[inline(always)]
+    fn butterfly(tally: &mut Option<InvTally>, layer: usize, a: Q, b: Q) {
+        if let Some(t) = tally {
+            t.sum[layer].s16_sum(a, b, false);
+            t.dif[layer].s16_sum(a, b, true);
+        }
+    }
+
+    fn record(&self, steps: &Steps) {
+        for layer in 0..10 {
+            self.sum[layer].record(steps.inv_sum[layer]);
+            self.dif[layer].record(steps.inv_dif[layer]);
+        }
+    }
 }
 
 // The family's constants, defined here once: the model, the bounds proof (`bounds`, `sim/tests/fndsa_ntt_bounds.rs`)
@@ -235,17 +255,14 @@ macro_rules! network {
 /// What the forward model gathers of its steps over one call ([`coverage::Extremes`]), per layer, recorded at its end:
 /// an observed vector is then a few lane comparisons, not a look-up.
 struct FwdTally {
-    red: [coverage::Extremes; 10],
-    mul: [coverage::Extremes; 10],
-    sum: [coverage::Extremes; 10],
+    red: [LaneExtremes; 10],
+    mul: [LaneExtremes; 10],
+    sum: [LaneExtremes; 10],
 }
 
 impl FwdTally {
-    const NONE: FwdTally = FwdTally {
-        red: [coverage::Extremes::NONE; 10],
-        mul: [coverage::Extremes::NONE; 10],
-        sum: [coverage::Extremes::NONE; 10],
-    };
+    const NONE: FwdTally =
+        FwdTally { red: [LaneExtremes::NONE; 10], mul: [LaneExtremes::NONE; 10], sum: [LaneExtremes::NONE; 10] };
 
     fn record(&self, steps: &Steps) {
         for layer in 0..10 {
@@ -342,19 +359,16 @@ fn fwd_last(a: &mut [i16], logn: u32, tally: &mut Option<FwdTally>) {
 }
 
 #[inline(always)]
-fn gs_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q, steps: [&'static str; 2]) {
-    observe_sum(steps[0], r[x], r[y], false);
-    observe_sum(steps[1], r[x], r[y], true);
+fn gs_v(r: &mut [Q; 8], x: usize, y: usize, w: Q, wbr: Q, layer: usize, tally: &mut Option<InvTally>) {
+    InvTally::butterfly(tally, layer, r[x], r[y]);
     let s = vaddq_s16(r[x], r[y]);
     let d = vsubq_s16(r[x], r[y]);
     r[x] = red(s);
     r[y] = mul_v(d, w, wbr);
 }
 
-fn inv_first(a: &mut [i16], logn: u32) {
+fn inv_first(a: &mut [i16], logn: u32, tally: &mut Option<InvTally>) {
     let n = 1usize << logn;
-    let steps = steps_of(logn);
-    let layer = |l: usize| [steps.inv_sum[l], steps.inv_dif[l]];
     let last = logn as usize - 1;
     for c in 0..n / 64 {
         let base = 64 * c;
@@ -364,23 +378,22 @@ fn inv_first(a: &mut [i16], logn: u32) {
         }
         let (w4, wb4) = (vld4q_s16(&IZETA[n / 2 + 32 * c..]), vld4q_s16(&IZETA_BR[n / 2 + 32 * c..]));
         for k in (0..8).step_by(2) {
-            gs_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1], layer(last));
+            gs_v(&mut r, k, k + 1, w4[k >> 1], wb4[k >> 1], last, tally);
         }
         let (w2, wb2) = (vld2q_s16(&IZETA[n / 4 + 16 * c..]), vld2q_s16(&IZETA_BR[n / 4 + 16 * c..]));
         for k in (0..8).filter(|k| k & 2 == 0) {
-            gs_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2], layer(last - 1));
+            gs_v(&mut r, k, k + 2, w2[k >> 2], wb2[k >> 2], last - 1, tally);
         }
         let (w, wb) = (vld1q_s16(&IZETA[n / 8 + 8 * c..]), vld1q_s16(&IZETA_BR[n / 8 + 8 * c..]));
         for k in 0..4 {
-            gs_v(&mut r, k, k + 4, w, wb, layer(last - 2));
+            gs_v(&mut r, k, k + 4, w, wb, last - 2, tally);
         }
         // The kernel's eight scatters with transpose_offsets.
         vstrhq_scatter_transpose8_s16(&mut a[base..], r);
     }
 }
 
-fn inv_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
-    let steps = steps_of(logn);
+fn inv_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32, tally: &mut Option<InvTally>) {
     let nl = NR.trailing_zeros();
     let n = 1usize << logn;
     let ni = ninv(logn);
@@ -396,8 +409,7 @@ fn inv_pass<const NR: usize>(a: &mut [i16], logn: u32, l0: u32) {
             macro_rules! butterfly {
                 ($s:literal, $k:literal, $dist:literal) => {{
                     let (s, k, dist) = ($s, $k, $dist);
-                    observe_sum(steps.inv_sum[(l0 + s) as usize], r[k], r[k + dist], false);
-                    observe_sum(steps.inv_dif[(l0 + s) as usize], r[k], r[k + dist], true);
+                    InvTally::butterfly(tally, (l0 + s) as usize, r[k], r[k + dist]);
                     let sum = vaddq_s16(r[k], r[k + dist]);
                     let dif = vsubq_s16(r[k], r[k + dist]);
                     if l0 + s == 0 {
@@ -445,13 +457,17 @@ pub fn ntt_fwd(logn: u32, a: &mut [i16]) {
 /// `fndsa_ntt{512,1024}_inv`: inverse NTT in place with the scaling by 1/n, NTT order in, natural order out.
 pub fn ntt_inv(logn: u32, a: &mut [i16]) {
     assert_eq!(a.len(), 1 << logn);
-    inv_first(a, logn);
+    let mut tally = coverage::enabled().then_some(InvTally::NONE);
+    inv_first(a, logn, &mut tally);
     for &(l0, nl) in passes(logn).iter().rev() {
         match nl {
-            3 => inv_pass::<8>(a, logn, l0),
-            2 => inv_pass::<4>(a, logn, l0),
+            3 => inv_pass::<8>(a, logn, l0, &mut tally),
+            2 => inv_pass::<4>(a, logn, l0, &mut tally),
             _ => unreachable!("passes of 2 or 3 layers"),
         }
+    }
+    if let Some(t) = tally {
+        t.record(steps_of(logn));
     }
 }
 
@@ -469,23 +485,26 @@ pub fn pointwise(a: &[i16], b: &[i16]) -> Vec<i16> {
     assert_eq!(a.len(), b.len());
     let steps = pointwise_steps::of(a.len());
     let mut r = vec![0i16; a.len()];
+    // Gathered over the call, recorded at its end.
+    let recording = coverage::enabled();
+    let (mut products, mut reduced) = (LaneExtremes::NONE, LaneExtremes::NONE);
     for i in (0..a.len()).step_by(8) {
         let (x, y) = (vld1q_s16(&a[i..]), vld1q_s16(&b[i..]));
-        if coverage::enabled() {
-            let (lo, hi, count) =
-                coverage::extremes(x.i16().into_iter().zip(y.i16()).map(|(x, y)| i64::from(x) * i64::from(y)));
-            coverage::observe_extremes(steps.product, lo, hi, count);
-        }
         let p = montgomery(x, y);
-        observe_s16(steps.montgomery, p);
+        if recording {
+            products.s16_product(x, y);
+            reduced.s16(p);
+        }
         vst1q_s16(&mut r[i..], mul_n(p, MONT_C, barrett_companion(MONT_C)));
     }
+    products.record(steps.product);
+    reduced.record(steps.montgomery);
     r
 }
 
 /// Models of the portable baselines (`fndsa_ntt_scalar.c`): canonical [0, q-1] outputs, reference NTT order.
 pub mod scalar {
-    use super::{IZETA, Q, ZETA, ninv};
+    use super::{IZETA, LaneExtremes, Q, ZETA, ninv};
 
     const QU: u32 = Q as u32;
 
@@ -539,18 +558,23 @@ pub mod scalar {
 
     pub fn pointwise(a: &[i16], b: &[i16]) -> Vec<i16> {
         let steps = super::pointwise_steps::of(a.len());
+        // Gathered over the call, recorded at its end.
+        let recording = crate::coverage::enabled();
+        let (mut remainders, mut products) = (LaneExtremes::NONE, LaneExtremes::NONE);
         let product = |(&x, &y): (&i16, &i16)| {
-            if crate::coverage::enabled() {
-                // C's truncating remainder, before `canon` adds q to a negative one.
-                for v in [x, y] {
-                    crate::coverage::observe(steps.remainder, i64::from(v % Q));
-                }
-            }
             let p = canon(x) * canon(y);
-            crate::coverage::observe(steps.scalar_product, i64::from(p));
+            if recording {
+                // C's truncating remainder, before `canon` adds q to a negative one.
+                remainders.one(i32::from(x % Q));
+                remainders.one(i32::from(y % Q));
+                products.one(p as i32);
+            }
             (p % QU) as i16
         };
-        a.iter().zip(b).map(product).collect()
+        let r = a.iter().zip(b).map(product).collect();
+        remainders.record(steps.remainder);
+        products.record(steps.scalar_product);
+        r
     }
 }
 

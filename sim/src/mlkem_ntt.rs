@@ -10,7 +10,7 @@
 
 use std::sync::LazyLock;
 
-use crate::coverage::{self, observe};
+use crate::coverage::{self, LaneExtremes};
 use crate::mve::*;
 
 // The family's constants, defined here once: the model, the bounds proof (`bounds`, `sim/tests/mlkem_ntt_bounds.rs`)
@@ -148,6 +148,52 @@ pub const SCALAR_STEPS: Steps = Steps {
     bm_odd: "mlkem.basemul.scalar/odd.barrett",
 };
 
+/// What an NTT model gathers of its steps over one call ([`coverage::Extremes`]), per layer, recorded once at its
+/// end: an observed value or vector is then a few comparisons, not a look-up. `mulmod` is the multiplication's input
+/// (forward: x[v]; inverse: v - u), `sum` the butterfly's sums (forward: u + t and u - t; inverse: u + v).
+struct Tally {
+    mulmod: [LaneExtremes; 7],
+    sum: [LaneExtremes; 7],
+    reduce_in: LaneExtremes,
+    reduce_mid: LaneExtremes,
+}
+
+impl Tally {
+    const NONE: Tally = Tally {
+        mulmod: [LaneExtremes::NONE; 7],
+        sum: [LaneExtremes::NONE; 7],
+        reduce_in: LaneExtremes::NONE,
+        reduce_mid: LaneExtremes::NONE,
+    };
+
+    /// A tally when this thread records coverage, else none (and nothing is gathered).
+    fn start() -> Option<Tally> {
+        coverage::enabled().then_some(Tally::NONE)
+    }
+
+    /// Records a forward NTT's steps.
+    fn record_fwd(tally: Option<Tally>, s: &Steps) {
+        if let Some(t) = tally {
+            for layer in 0..7 {
+                t.mulmod[layer].record(s.fwd_mulmod[layer]);
+                t.sum[layer].record(s.fwd_sum[layer]);
+            }
+        }
+    }
+
+    /// Records an inverse NTT's steps.
+    fn record_inv(tally: Option<Tally>, s: &Steps) {
+        if let Some(t) = tally {
+            t.reduce_in.record(s.inv_reduce_in);
+            t.reduce_mid.record(s.inv_reduce_mid);
+            for layer in 0..7 {
+                t.sum[layer].record(s.inv_sum[layer]);
+                t.mulmod[layer].record(s.inv_mulmod[layer]);
+            }
+        }
+    }
+}
+
 // ---- scalar arithmetic (the C baselines, and the reference of the per-lane arithmetic) ----
 
 /// Barrett multiplication with a twisted constant: a z - q round(a z' / 2^15).
@@ -168,7 +214,7 @@ pub fn barrett32(x: i32) -> i16 {
 
 /// `mlkem_ntt_fwd_scalar`: FIPS order in and out.
 pub fn ntt_fwd_scalar(p: &mut Poly) {
-    let s = &SCALAR_STEPS;
+    let mut tally = Tally::start();
     let mut k = 1;
     let mut len = 128;
     let mut layer = 0;
@@ -177,29 +223,33 @@ pub fn ntt_fwd_scalar(p: &mut Poly) {
             let (z, zt) = (ZETA[k], ZETA_TW[k]);
             k += 1;
             for j in start..start + len {
-                observe(s.fwd_mulmod[layer], i64::from(p[j + len]));
                 let t = mulmod(p[j + len], z, zt);
                 let u = p[j];
+                if let Some(tally) = tally.as_mut() {
+                    tally.mulmod[layer].one(p[j + len].into());
+                    tally.sum[layer].one(i32::from(u) - i32::from(t));
+                    tally.sum[layer].one(i32::from(u) + i32::from(t));
+                }
                 p[j + len] = u.wrapping_sub(t);
                 p[j] = u.wrapping_add(t);
-                observe(s.fwd_sum[layer], i64::from(u) - i64::from(t));
-                observe(s.fwd_sum[layer], i64::from(u) + i64::from(t));
             }
         }
         len /= 2;
         layer += 1;
     }
+    Tally::record_fwd(tally, &SCALAR_STEPS);
 }
 
-fn inv_layer(p: &mut Poly, len: usize, layer: usize) {
-    let s = &SCALAR_STEPS;
+fn inv_layer(p: &mut Poly, len: usize, layer: usize, tally: &mut Option<Tally>) {
     let mut k = N / len - 1;
     for start in (0..N).step_by(2 * len) {
         let (z, zt) = (ZETA[k], ZETA_TW[k]);
         for j in start..start + len {
             let (u, v) = (p[j], p[j + len]);
-            observe(s.inv_sum[layer], i64::from(u) + i64::from(v));
-            observe(s.inv_mulmod[layer], i64::from(v) - i64::from(u));
+            if let Some(tally) = tally.as_mut() {
+                tally.sum[layer].one(i32::from(u) + i32::from(v));
+                tally.mulmod[layer].one(i32::from(v) - i32::from(u));
+            }
             p[j] = u.wrapping_add(v);
             p[j + len] = mulmod(v.wrapping_sub(u), z, zt);
         }
@@ -209,44 +259,55 @@ fn inv_layer(p: &mut Poly, len: usize, layer: usize) {
 
 /// `mlkem_ntt_inv_scalar`: FIPS order in and out, scaled by 128^-1.
 pub fn ntt_inv_scalar(p: &mut Poly) {
-    let s = &SCALAR_STEPS;
-    let reduce = |p: &mut Poly, step| {
-        p.iter_mut().for_each(|x| {
-            observe(step, i64::from(*x));
-            *x = reduce1(*x);
-        })
+    let mut tally = Tally::start();
+    let reduce = |p: &mut Poly, seen: Option<&mut LaneExtremes>| {
+        if let Some(seen) = seen {
+            p.iter().for_each(|&x| seen.one(x.into()));
+        }
+        p.iter_mut().for_each(|x| *x = reduce1(*x));
     };
-    reduce(p, s.inv_reduce_in);
+    reduce(p, tally.as_mut().map(|t| &mut t.reduce_in));
     for (layer, len) in [2, 4, 8].into_iter().enumerate() {
-        inv_layer(p, len, layer);
+        inv_layer(p, len, layer, &mut tally);
     }
-    reduce(p, s.inv_reduce_mid);
+    reduce(p, tally.as_mut().map(|t| &mut t.reduce_mid));
     for (layer, len) in [16, 32, 64].into_iter().enumerate() {
-        inv_layer(p, len, 3 + layer);
+        inv_layer(p, len, 3 + layer, &mut tally);
     }
     for j in 0..128 {
         let (u, v) = (p[j], p[j + 128]);
-        observe(s.inv_sum[6], i64::from(u) + i64::from(v));
-        observe(s.inv_mulmod[6], i64::from(v) - i64::from(u));
+        if let Some(tally) = tally.as_mut() {
+            tally.sum[6].one(i32::from(u) + i32::from(v));
+            tally.mulmod[6].one(i32::from(v) - i32::from(u));
+        }
         p[j] = mulmod(u.wrapping_add(v), F, twist(F));
         p[j + 128] = mulmod(v.wrapping_sub(u), ZF, twist(ZF));
     }
+    Tally::record_inv(tally, &SCALAR_STEPS);
 }
 
 /// `mlkem_basemul_scalar`: FIPS order.
 pub fn basemul_scalar(a: &Poly, b: &Poly) -> Poly {
     let mut out = [0; N];
+    // Gathered over the call, recorded at its end: gamma's input, then the two sums.
+    let recording = coverage::enabled();
+    let (mut gamma, mut evens, mut odds) = (LaneExtremes::NONE, LaneExtremes::NONE, LaneExtremes::NONE);
     for i in 0..128 {
         let (a0, a1) = (i32::from(a[2 * i]), i32::from(a[2 * i + 1]));
         let (b0, b1) = (i32::from(b[2 * i]), i32::from(b[2 * i + 1]));
-        observe(SCALAR_STEPS.bm_gamma, i64::from(b1));
         let bg = i32::from(mulmod(b1 as i16, GAMMA[i], GAMMA_TW[i]));
         let (even, odd) = ((a0 * b0).wrapping_add(a1 * bg), (a0 * b1).wrapping_add(a1 * b0));
-        observe(SCALAR_STEPS.bm_even, i64::from(even));
-        observe(SCALAR_STEPS.bm_odd, i64::from(odd));
+        if recording {
+            gamma.one(b1);
+            evens.one(even);
+            odds.one(odd);
+        }
         out[2 * i] = barrett32(even);
         out[2 * i + 1] = barrett32(odd);
     }
+    gamma.record(SCALAR_STEPS.bm_gamma);
+    evens.record(SCALAR_STEPS.bm_even);
+    odds.record(SCALAR_STEPS.bm_odd);
     out
 }
 
@@ -326,21 +387,25 @@ fn reduce1_v(a: Q) -> Q {
 
 /// Cooley-Tukey butterfly of layer `layer` (0-based) on x[u], x[v] with t = x[v] * zeta.
 #[inline(always)]
-fn ct(x: &mut [Q], u: usize, v: usize, layer: usize, t: impl Fn(Q) -> Q) {
-    coverage::observe_s16(MVE_STEPS.fwd_mulmod[layer], x[v]);
+fn ct(x: &mut [Q], u: usize, v: usize, layer: usize, t: impl Fn(Q) -> Q, tally: &mut Option<Tally>) {
     let t = t(x[v]);
-    // The sums as integers: a lane past 16 bits shows as past the proven bound, not wrapped back inside it.
-    coverage::observe_s16_sum(MVE_STEPS.fwd_sum[layer], x[u], t, false);
-    coverage::observe_s16_sum(MVE_STEPS.fwd_sum[layer], x[u], t, true);
+    if let Some(tally) = tally.as_mut() {
+        tally.mulmod[layer].s16(x[v]);
+        // The sums as integers: a lane past 16 bits shows as past the proven bound, not wrapped back inside it.
+        tally.sum[layer].s16_sum(x[u], t, false);
+        tally.sum[layer].s16_sum(x[u], t, true);
+    }
     x[v] = vsubq_s16(x[u], t);
     x[u] = vaddq_s16(x[u], t);
 }
 
 /// Gentleman-Sande butterfly of layer `layer`: (u, v) -> (u + v, (v - u) * zeta).
 #[inline(always)]
-fn gs(x: &mut [Q], u: usize, v: usize, layer: usize, m: impl Fn(Q) -> Q) {
-    coverage::observe_s16_sum(MVE_STEPS.inv_sum[layer], x[u], x[v], false);
-    coverage::observe_s16_sum(MVE_STEPS.inv_mulmod[layer], x[v], x[u], true);
+fn gs(x: &mut [Q], u: usize, v: usize, layer: usize, m: impl Fn(Q) -> Q, tally: &mut Option<Tally>) {
+    if let Some(tally) = tally.as_mut() {
+        tally.sum[layer].s16_sum(x[u], x[v], false);
+        tally.mulmod[layer].s16_sum(x[v], x[u], true);
+    }
     let d = vsubq_s16(x[v], x[u]);
     x[u] = vaddq_s16(x[u], x[v]);
     x[v] = m(d);
@@ -388,29 +453,30 @@ fn store4(p: &mut [i16], offsets: [usize; 4], x: [Q; 4]) {
 /// `mlkem_ntt_fwd_mve`: MVE order in and out.
 pub fn ntt_fwd_mve(p: &mut Poly) {
     let t = &*TABLES;
+    let mut tally = Tally::start();
     for j in 0..8 {
         let o = [8 * j, 8 * j + 64, 8 * j + 128, 8 * j + 192];
         let mut x = load4(p, o);
-        ct(&mut x, 0, 2, 0, zeta_n(1));
-        ct(&mut x, 1, 3, 0, zeta_n(1));
-        ct(&mut x, 0, 1, 1, zeta_n(2));
-        ct(&mut x, 2, 3, 1, zeta_n(3));
+        ct(&mut x, 0, 2, 0, zeta_n(1), &mut tally);
+        ct(&mut x, 1, 3, 0, zeta_n(1), &mut tally);
+        ct(&mut x, 0, 1, 1, zeta_n(2), &mut tally);
+        ct(&mut x, 2, 3, 1, zeta_n(3), &mut tally);
         store4(p, o, x);
     }
     for g in 0..8 {
         let m = g >> 1;
         let o = [32 * g, 32 * g + 8, 32 * g + 16, 32 * g + 24];
         let mut x = load4(p, o);
-        ct(&mut x, 0, 2, 2, zeta_n(4 + m));
-        ct(&mut x, 1, 3, 2, zeta_n(4 + m));
-        ct(&mut x, 0, 1, 3, zeta_n(8 + 2 * m));
-        ct(&mut x, 2, 3, 3, zeta_n(9 + 2 * m));
+        ct(&mut x, 0, 2, 2, zeta_n(4 + m), &mut tally);
+        ct(&mut x, 1, 3, 2, zeta_n(4 + m), &mut tally);
+        ct(&mut x, 0, 1, 3, zeta_n(8 + 2 * m), &mut tally);
+        ct(&mut x, 2, 3, 3, zeta_n(9 + 2 * m), &mut tally);
         store4(p, o, x);
     }
     for i in 0..16 {
         let r = 64 * (i >> 2) + 8 * (i & 3);
         let mut x = [vld1q_s16(&p[r..]), vld1q_s16(&p[r + 32..])];
-        ct(&mut x, 0, 1, 4, zeta_n(16 + i));
+        ct(&mut x, 0, 1, 4, zeta_n(16 + i), &mut tally);
         vst1q_s16(&mut p[r..], x[0]);
         vst1q_s16(&mut p[r + 32..], x[1]);
     }
@@ -418,38 +484,42 @@ pub fn ntt_fwd_mve(p: &mut Poly) {
         let r = 32 * blk;
         let z = &t.fwd_d[3 * blk..3 * blk + 3];
         let mut a = vld4q_s16(&p[r..]);
-        ct(&mut a, 0, 2, 5, zeta_v(&z[0]));
-        ct(&mut a, 1, 3, 5, zeta_v(&z[0]));
-        ct(&mut a, 0, 1, 6, zeta_v(&z[1]));
-        ct(&mut a, 2, 3, 6, zeta_v(&z[2]));
+        ct(&mut a, 0, 2, 5, zeta_v(&z[0]), &mut tally);
+        ct(&mut a, 1, 3, 5, zeta_v(&z[0]), &mut tally);
+        ct(&mut a, 0, 1, 6, zeta_v(&z[1]), &mut tally);
+        ct(&mut a, 2, 3, 6, zeta_v(&z[2]), &mut tally);
         vst4q_s16(&mut p[r..], a);
     }
+    Tally::record_fwd(tally, &MVE_STEPS);
 }
 
 /// `mlkem_ntt_inv_mve`: MVE order in and out, scaled by 128^-1.
 pub fn ntt_inv_mve(p: &mut Poly) {
     let t = &*TABLES;
+    let mut tally = Tally::start();
     for blk in 0..8 {
         let r = 32 * blk;
         let z = &t.inv_d[3 * blk..3 * blk + 3];
         // Written out: `[Q; 4]::map` left reduce1_v as a call per vector.
         let [a0, a1, a2, a3] = vld4q_s16(&p[r..]);
-        for v in [a0, a1, a2, a3] {
-            coverage::observe_s16(MVE_STEPS.inv_reduce_in, v);
+        if let Some(tally) = tally.as_mut() {
+            [a0, a1, a2, a3].into_iter().for_each(|v| tally.reduce_in.s16(v));
         }
         let mut a = [reduce1_v(a0), reduce1_v(a1), reduce1_v(a2), reduce1_v(a3)];
-        gs(&mut a, 0, 1, 0, zeta_v(&z[0]));
-        gs(&mut a, 2, 3, 0, zeta_v(&z[1]));
-        gs(&mut a, 0, 2, 1, zeta_v(&z[2]));
-        gs(&mut a, 1, 3, 1, zeta_v(&z[2]));
+        gs(&mut a, 0, 1, 0, zeta_v(&z[0]), &mut tally);
+        gs(&mut a, 2, 3, 0, zeta_v(&z[1]), &mut tally);
+        gs(&mut a, 0, 2, 1, zeta_v(&z[2]), &mut tally);
+        gs(&mut a, 1, 3, 1, zeta_v(&z[2]), &mut tally);
         vst4q_s16(&mut p[r..], a);
     }
     for i in 0..16 {
         let r = 64 * (i >> 2) + 8 * (i & 3);
         let mut x = [vld1q_s16(&p[r..]), vld1q_s16(&p[r + 32..])];
-        gs(&mut x, 0, 1, 2, zeta_n(31 - i));
-        coverage::observe_s16(MVE_STEPS.inv_reduce_mid, x[0]);
-        coverage::observe_s16(MVE_STEPS.inv_reduce_mid, x[1]);
+        gs(&mut x, 0, 1, 2, zeta_n(31 - i), &mut tally);
+        if let Some(tally) = tally.as_mut() {
+            tally.reduce_mid.s16(x[0]);
+            tally.reduce_mid.s16(x[1]);
+        }
         vst1q_s16(&mut p[r..], reduce1_v(x[0]));
         vst1q_s16(&mut p[r + 32..], reduce1_v(x[1]));
     }
@@ -457,20 +527,22 @@ pub fn ntt_inv_mve(p: &mut Poly) {
         let m = g >> 1;
         let o = [32 * g, 32 * g + 8, 32 * g + 16, 32 * g + 24];
         let mut x = load4(p, o);
-        gs(&mut x, 0, 1, 3, zeta_n(15 - 2 * m));
-        gs(&mut x, 2, 3, 3, zeta_n(14 - 2 * m));
-        gs(&mut x, 0, 2, 4, zeta_n(7 - m));
-        gs(&mut x, 1, 3, 4, zeta_n(7 - m));
+        gs(&mut x, 0, 1, 3, zeta_n(15 - 2 * m), &mut tally);
+        gs(&mut x, 2, 3, 3, zeta_n(14 - 2 * m), &mut tally);
+        gs(&mut x, 0, 2, 4, zeta_n(7 - m), &mut tally);
+        gs(&mut x, 1, 3, 4, zeta_n(7 - m), &mut tally);
         store4(p, o, x);
     }
     for j in 0..8 {
         let o = [8 * j, 8 * j + 64, 8 * j + 128, 8 * j + 192];
         let mut x = load4(p, o);
-        gs(&mut x, 0, 1, 5, zeta_n(3));
-        gs(&mut x, 2, 3, 5, zeta_n(2));
-        for (u, v) in [(x[0], x[2]), (x[1], x[3])] {
-            coverage::observe_s16_sum(MVE_STEPS.inv_sum[6], u, v, false);
-            coverage::observe_s16_sum(MVE_STEPS.inv_mulmod[6], v, u, true);
+        gs(&mut x, 0, 1, 5, zeta_n(3), &mut tally);
+        gs(&mut x, 2, 3, 5, zeta_n(2), &mut tally);
+        if let Some(tally) = tally.as_mut() {
+            for (u, v) in [(x[0], x[2]), (x[1], x[3])] {
+                tally.sum[6].s16_sum(u, v, false);
+                tally.mulmod[6].s16_sum(v, u, true);
+            }
         }
         let (d0, d1) = (vsubq_s16(x[2], x[0]), vsubq_s16(x[3], x[1]));
         x[0] = mulmod_n(vaddq_s16(x[0], x[2]), F, twist(F));
@@ -479,6 +551,7 @@ pub fn ntt_inv_mve(p: &mut Poly) {
         x[3] = mulmod_n(d1, ZF, twist(ZF));
         store4(p, o, x);
     }
+    Tally::record_inv(tally, &MVE_STEPS);
 }
 
 fn barrett32_pair(even: Q, odd: Q, inactive: Q) -> Q {
@@ -491,27 +564,32 @@ fn barrett32_pair(even: Q, odd: Q, inactive: Q) -> Q {
 pub fn basemul_mve(a: &Poly, b: &Poly) -> Poly {
     let t = &*TABLES;
     let mut out = [0; N];
+    // Gathered over the call, recorded at its end: gamma's input, then the two sums.
+    let recording = coverage::enabled();
+    let (mut gamma, mut evens, mut odds) = (LaneExtremes::NONE, LaneExtremes::NONE, LaneExtremes::NONE);
     for blk in 0..8 {
         let (x, y) = (vld4q_s16(&a[32 * blk..]), vld4q_s16(&b[32 * blk..]));
         let g = &t.bm_g[4 * blk..4 * blk + 4];
-        let product = |k: usize| {
-            if coverage::enabled() {
-                // b1 sits in the odd lanes of y[k]; the even lanes' products are discarded.
-                let (lo, hi, count) = coverage::extremes(y[k].i16().into_iter().skip(1).step_by(2).map(i64::from));
-                coverage::observe_extremes(MVE_STEPS.bm_gamma, lo, hi, count);
-            }
+        let mut product = |k: usize| {
             let bg = mulmod_v(y[k], &g[k]);
             let bs = vrev32q_s16(y[k]);
             let even = vaddq_s32(vmullbq_int_s16(x[k], y[k]), vmulltq_int_s16(x[k], bg));
             let odd = vaddq_s32(vmullbq_int_s16(x[k], bs), vmulltq_int_s16(x[k], bs));
-            coverage::observe_s32(MVE_STEPS.bm_even, even);
-            coverage::observe_s32(MVE_STEPS.bm_odd, odd);
+            if recording {
+                // b1 sits in the odd lanes of y[k]; the even lanes' products are discarded.
+                y[k].i16().into_iter().skip(1).step_by(2).for_each(|b1| gamma.one(b1.into()));
+                evens.s32(even);
+                odds.s32(odd);
+            }
             barrett32_pair(even, odd, bg)
         };
         // Written out: `array::from_fn` left the closure as a call per vector.
         let o = [product(0), product(1), product(2), product(3)];
         vst4q_s16(&mut out[32 * blk..], o);
     }
+    gamma.record(MVE_STEPS.bm_gamma);
+    evens.record(MVE_STEPS.bm_even);
+    odds.record(MVE_STEPS.bm_odd);
     out
 }
 

@@ -154,13 +154,7 @@ fn measure(
             guest_us_per_call: None,
             host_guest_ratio: None,
         });
-        let images = match image {
-            Some(image) => vec![image],
-            None => {
-                [BackendKind::Unicorn, BackendKind::Qemu].into_iter().filter_map(BackendKind::default_image).collect()
-            }
-        };
-        for image in images.into_iter().filter(|i| kernel.runs_on(i.backend())) {
+        for image in images(image).into_iter().filter(|i| kernel.runs_on(i.backend())) {
             let (backend, on) = (image.backend(), target_label(image.backend(), Some(image)));
             let mut emulator = image.open(Limits { timeout: Duration::from_secs(600) })?;
             let one = Call::new(kernel.symbol, args.clone());
@@ -266,6 +260,83 @@ fn measure(
         std::fs::write(path, serde_json::to_string_pretty(&rows)?).with_context(|| format!("{}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--host-guest`: per kernel and emulator, only the host's time per case in a campaign and the guest's time per call,
+/// [`ROUNDS`] rounds back to back (the host: the best round; the ratio: the median of the rounds'), so that the whole
+/// registry is measured in minutes. The guest loops on each of the first [`GUEST_CASES`] random cases in turn, the
+/// cases the host is timed on, so that a kernel whose work depends on its case (a degree drawn at random, a
+/// signature rejected early) is timed on a campaign's mix, not on one case. Kernels without object code on the
+/// emulator get no row.
+pub fn host_guest(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>) -> Result<ExitCode> {
+    let kernels = registry::matching(pattern);
+    if kernels.is_empty() {
+        bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
+    }
+    println!(
+        "{calls} guest calls per round over {GUEST_CASES} cases, {ROUNDS} rounds (host: the best round; ratio: the \
+         median of the rounds')\n"
+    );
+    println!("| kernel | on | host µs/case | guest µs/call | host / guest |");
+    println!("|---|---|---:|---:|---:|");
+    let repeat = u32::try_from(calls.div_ceil(GUEST_CASES)).expect("--calls is at most MAX_CALLS");
+    let mut rows = Vec::new();
+    for kernel in kernels {
+        let cases: Vec<Call> = (kernel.edge_cases..kernel.edge_cases + GUEST_CASES)
+            .map(|case| Call { repeat, ..Call::new(kernel.symbol, kernel.generate(case, &mut case_rng(1, case))) })
+            .collect();
+        for image in images(image).into_iter().filter(|i| kernel.runs_on(i.backend())) {
+            let on = target_label(image.backend(), Some(image));
+            let mut emulator = image.open(Limits { timeout: Duration::from_secs(600) })?;
+            emulator.call(&Call { repeat: 1, ..cases[0].clone() }).with_context(|| format!("{} on {on}", kernel.id))?;
+            let mut rounds = Vec::new();
+            for _ in 0..ROUNDS {
+                let host = diff::host_time_per_case(kernel, 1, HOST_MIN_CASES, HOST_TIME);
+                let started = Instant::now();
+                for call in &cases {
+                    emulator.call(call).with_context(|| format!("{} on {on}", kernel.id))?;
+                }
+                let guest = f64::from(repeat) * GUEST_CASES as f64 / started.elapsed().as_secs_f64();
+                rounds.push((host, guest));
+            }
+            let host = rounds.iter().map(|r| r.0).min().expect("rounds");
+            let guest = rounds.iter().map(|r| r.1).fold(0f64, f64::max);
+            let ratio = median(rounds.iter().map(|&(h, g)| diff::host_guest_ratio(h, g)).collect());
+            let (host_us, guest_us) = (host.as_secs_f64() * 1e6, 1e6 / guest);
+            println!("| {} | {on} | {host_us:.2} | {guest_us:.2} | {ratio:.3} |", kernel.id);
+            rows.push(HostGuestRow {
+                kernel: kernel.id.into(),
+                image: image.name().into(),
+                host_us_per_case: host_us,
+                guest_us_per_call: guest_us,
+                host_guest_ratio: ratio,
+            });
+        }
+    }
+    if let Some(path) = json {
+        std::fs::write(path, serde_json::to_string_pretty(&rows)?).with_context(|| format!("{}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The random cases `--host-guest` times the guest on (the first of those the host is timed on).
+const GUEST_CASES: u64 = 8;
+
+#[derive(Serialize)]
+struct HostGuestRow {
+    kernel: String,
+    image: String,
+    host_us_per_case: f64,
+    guest_us_per_call: f64,
+    host_guest_ratio: f64,
+}
+
+/// The images measured: the one asked for, else each emulator's default.
+fn images(image: Option<Image>) -> Vec<Image> {
+    match image {
+        Some(image) => vec![image],
+        None => [BackendKind::Unicorn, BackendKind::Qemu].into_iter().filter_map(BackendKind::default_image).collect(),
+    }
 }
 
 /// Measurement rounds per kernel and backend.
