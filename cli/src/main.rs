@@ -57,6 +57,11 @@ enum Command {
         seed: u64,
         #[arg(long, value_parser = cli::numbers::case())]
         case: u64,
+        /// With --manifest: run an object the lint refuses for this rule (repeatable: `undecodable`,
+        /// `potentially-undefined`, `unpredictable-operands`), for investigation: every result is marked, and the exit
+        /// code is 1 at best.
+        #[arg(long, requires = "manifest", value_name = "RULE")]
+        allow_lint: Vec<String>,
     },
     /// The known-answer tests alone.
     Kat {
@@ -121,7 +126,7 @@ fn main() -> ExitCode {
         Err(payload) => std::panic::resume_unwind(payload),
     };
     match outcome {
-        Ok(code) => code,
+        Ok(code) => cli::byo::verdict(code),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
@@ -161,8 +166,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Coverage(args) => cli::coverage::run(args),
         Command::Merge(args) => cli::merge::run(args),
-        Command::Repro { kernel, backend, image, manifest, seed, case } => {
-            cli::repro(&kernel, (backend, image, manifest.as_deref()), seed, case)
+        Command::Repro { kernel, backend, image, manifest, seed, case, allow_lint } => {
+            cli::repro(&kernel, (backend, image, manifest.as_deref()), seed, case, &allow_lint)
         }
         Command::Kat { suite, provider, image } => cli::kat(&suite, &provider, image),
         Command::Ct(args) => cli::ct::run(args),

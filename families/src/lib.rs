@@ -107,6 +107,24 @@ fn interned(name: String) -> &'static str {
     }
 }
 
+/// `, did you mean `NAME`?` for the candidate nearest to a mistyped name (Jaro-Winkler similarity of at least
+/// [`SIMILAR`], one edit away, or one name inside the other), or nothing when none is near.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    // One letter off, or one name inside the other, is near however short the names; the most similar is named.
+    let near =
+        |c: &str| strsim::levenshtein(word, c) <= 1 || (!word.is_empty() && (c.contains(word) || word.contains(c)));
+    let best = candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| (strsim::jaro_winkler(word, c), c))
+        .filter(|(similarity, c)| *similarity >= SIMILAR || near(c))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    best.map_or(String::new(), |(_, c)| format!(", did you mean `{c}`?"))
+}
+
+/// How similar (Jaro-Winkler, 0 to 1) a candidate must be to be suggested: a letter or two off in a name of ten.
+pub const SIMILAR: f64 = 0.85;
+
 /// Kernels whose id matches a glob pattern (`*` any run of characters, `?` one character).
 pub fn matching(pattern: &str) -> Vec<&'static Kernel> {
     let glob = Glob::new(pattern);
@@ -116,6 +134,16 @@ pub fn matching(pattern: &str) -> Vec<&'static Kernel> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mistyped_name_gets_the_nearest() {
+        let ids = ["mlkem.ntt.fwd", "mlkem.basemul", "keccak.f1600"];
+        assert_eq!(did_you_mean("mlkem.ntt.fw", ids), ", did you mean `mlkem.ntt.fwd`?");
+        assert_eq!(did_you_mean("mlkem.basmul", ids), ", did you mean `mlkem.basemul`?");
+        assert_eq!(did_you_mean("sha3", ids), "");
+        assert_eq!(did_you_mean("m56", ["m55", "m85", "m7"]), ", did you mean `m55`?");
+        assert_eq!(did_you_mean("keccak.f1600", ids), "");
+    }
 
     #[test]
     fn ids_are_unique_and_symbols_exist_in_their_images() {

@@ -57,14 +57,14 @@ struct Row {
 pub fn run(pattern: &str, calls: u64, image: Option<Image>, json: Option<&Path>) -> Result<ExitCode> {
     let kernels = registry::matching(pattern);
     if kernels.is_empty() {
-        bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
+        bail!("{}", super::no_match(pattern));
     }
     measure(kernels, calls, image, json)
 }
 
 /// `--manifest`: the manifest's symbols matching `pattern`, on the image linked from it.
 pub fn run_manifest(manifest: &Path, pattern: &str, calls: u64, json: Option<&Path>) -> Result<ExitCode> {
-    let loaded = super::byo::load(manifest, None)?;
+    let loaded = super::byo::load(manifest, None, &[])?;
     measure(super::byo::matching(&loaded, pattern)?, calls, Some(loaded.image), json)
 }
 
