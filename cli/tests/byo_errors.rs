@@ -203,7 +203,10 @@ fn mistakes_get_the_nearest_valid_name() {
     let source = example_source();
     let cases: [(&[(&str, &str)], &str); 5] = [
         (&[("mlkem.basemul.scalar\"", "mlkem.basemul.scaler\"")], "did you mean `mlkem.basemul.scalar`?"),
-        (&[("symbol = \"byo_basemul", "symbol = \"byo_basmul")], "did you mean `byo_basemul_bitrev_mont`?"),
+        (
+            &[("symbol = \"byo_basemul_bitrev_mont", "symbol = \"byo_basemul_bitrev_mnt")],
+            "did you mean `byo_basemul_bitrev_mont`?",
+        ),
         (
             &[("\"a\", \"b\", \"out\"", "\"a\", \"bb\", \"out\""), ("adapt.b]", "adapt.bb]")],
             "`bb` is not an argument of the contract, did you mean `b`?",
