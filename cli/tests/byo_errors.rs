@@ -174,9 +174,9 @@ fn repro_labels_each_buffer_with_its_layout_and_shows_what_it_compared() {
         line.rsplit(' ').next().unwrap().to_string()
     };
     assert!(out.contains("arg 0 in     (input, kernel layout) "), "{out}");
-    let reference = buffer("reference buffer 0 (reference, contract layout): ");
-    let theirs = buffer("qemu buffer 0 (output, kernel layout): ");
-    let undone = buffer("canon(qemu) buffer 0 (output, adapters undone, contract layout): ");
+    let reference = buffer("reference    buffer 0 (reference, contract layout): ");
+    let theirs = buffer("qemu         buffer 0 (output, kernel layout): ");
+    let undone = buffer("canon(qemu)  buffer 0 (output, adapters undone, contract layout): ");
     // Their output differs from the reference as shown, and equals it once the adapters are undone: what was compared.
     assert_ne!(theirs, reference);
     assert_eq!(undone, reference);

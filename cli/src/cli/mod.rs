@@ -310,10 +310,10 @@ pub fn repro(
     }
     let show = |name: &str, layout: &str, o: &Outcome| {
         for (i, b) in o.buffers.iter().enumerate() {
-            println!("{name} buffer {i} ({layout}): {}", hex::encode(b));
+            println!("{name:<12} buffer {i} ({layout}): {}", hex::encode(b));
         }
         if let Some(r) = o.ret {
-            println!("{name} returns {r:#x}");
+            println!("{name:<12} returns {r:#x}");
         }
     };
     // What the object code must produce: the model's outcome, or for two-way kernels the reference's.
