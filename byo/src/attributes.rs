@@ -47,7 +47,7 @@ impl std::fmt::Display for Arch {
 
 /// The architecture of an object, when it says.
 pub fn of(file: &object::File) -> Option<Arch> {
-    parse(&file.section_by_name(".ARM.attributes")?.data().ok()?)
+    parse(file.section_by_name(".ARM.attributes")?.data().ok()?)
 }
 
 fn uleb(data: &[u8], at: &mut usize) -> Option<u64> {
