@@ -79,6 +79,13 @@ pub enum Rule {
 }
 
 impl Rule {
+    pub const ALL: [Rule; 3] = [Rule::Undecodable, Rule::PotentiallyUndefined, Rule::UnpredictableOperands];
+
+    /// The rule of a name as [`Rule::name`] gives it.
+    pub fn named(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Rule::Undecodable => "undecodable",

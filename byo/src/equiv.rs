@@ -616,8 +616,10 @@ fn build(core: &Core, region: &Region, side: &str) -> Result<Image, String> {
     std::fs::write(&source, &generated).map_err(|e| e.to_string())?;
     let object = dir.path().join(format!("{side}.o"));
     let at = |e: String| format!("the {side} region: {e}");
-    crate::compile(core, &source, &[], &object).map_err(|e| at(in_their_file(&e, &source, &generated, region)))?;
-    crate::check_object(&object, crate::Isa::of_core(core.name).expect("a core's instruction set")).map_err(at)?;
+    crate::compile(core, &source, &[], &object, &mut Vec::new())
+        .map_err(|e| at(in_their_file(&e, &source, &generated, region)))?;
+    let built = crate::Built { path: object.clone(), shown: region.path.display().to_string() };
+    crate::check_object(&built, core, &[]).map_err(at)?;
     let elf = dir.path().join(format!("{side}.elf"));
     crate::link(core, dir.path(), &[object], &[WRAPPER], &Default::default(), &elf).map_err(at)?;
     let bytes = std::fs::read(&elf).map_err(|e| e.to_string())?;

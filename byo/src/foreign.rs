@@ -398,8 +398,8 @@ impl Behaviour for Foreign {
 /// Their kernel as a registered kernel (leaked: it lives as long as the process); `Err` says why the manifest's
 /// arguments and adapters do not fit the contract.
 pub fn foreign(spec: &ForeignSpec) -> Result<&'static Kernel, String> {
-    let base = pqhelium_families::find(&spec.contract)
-        .ok_or_else(|| format!("`{}`: no contract `{}` (see `pqhelium list`)", spec.symbol, spec.contract))?;
+    let base =
+        pqhelium_families::find(&spec.contract).ok_or_else(|| crate::no_contract(&spec.symbol, &spec.contract))?;
     foreign_on(spec, base)
 }
 
@@ -418,7 +418,8 @@ pub fn foreign_on(spec: &ForeignSpec, base: &'static Kernel) -> Result<&'static 
     let mut seen = vec![false; base.args.len()];
     let index_of = |name: &str| {
         names.iter().position(|n| *n == name).ok_or_else(|| {
-            fit(format!("`{name}` is not an argument of the contract (its arguments: {})", names.join(", ")))
+            let near = pqhelium_families::did_you_mean(name, names.iter().copied());
+            fit(format!("`{name}` is not an argument of the contract{near} (its arguments: {})", names.join(", ")))
         })
     };
     let mut mark = |index: usize| {

@@ -5,6 +5,7 @@
 //! Before anything links, every object is checked for the architecture and float ABI of the images and linted
 //! ([`pqhelium_analyses::lint`]): a finding refuses the link with its `symbol+offset`.
 
+mod attributes;
 pub mod declared;
 pub mod equiv;
 pub mod foreign;
@@ -27,9 +28,22 @@ use pqhelium_families::Kernel;
 use pqhelium_guest::backend::Image;
 use pqhelium_guest::elf::GuestElf;
 
+/// How a manifest is loaded beyond its text.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Lint rules (`undecodable`, `potentially-undefined`, `unpredictable-operands`) whose findings do not refuse the
+    /// link: an object run for investigation, never a pass ([`Loaded::allowed`]).
+    pub allow_lint: Vec<String>,
+}
+
 /// What `--manifest` gives the commands: their image, and their kernels in manifest order.
 #[derive(Debug)]
 pub struct Loaded {
+    /// What the build did that the user did not ask for in so many words (a `.s` preprocessed), one line each.
+    pub notes: Vec<String>,
+    /// The lint findings `--allow-lint` let through, each naming its source line: every result of this image is of
+    /// a refused object.
+    pub allowed: Vec<String>,
     pub image: Image,
     pub kernels: Vec<&'static Kernel>,
     /// The contract id of each kernel.
@@ -57,6 +71,8 @@ struct Core {
     /// The flags gcc links with (the M85 links against the M55's libgcc multilib, as our image does).
     link_flags: &'static [&'static str],
     harness: Harness,
+    /// The name of our image for this core (its file is `IMAGES_DIR/<name>.elf`).
+    image: &'static str,
 }
 
 const CORES: [Core; 3] = [
@@ -67,6 +83,7 @@ const CORES: [Core; 3] = [
         cpu_flags: M55_FLAGS,
         link_flags: M55_FLAGS,
         harness: pqhelium_kernels::M55_HARNESS,
+        image: pqhelium_kernels::M55_IMAGE.name,
     },
     Core {
         name: "m85",
@@ -75,6 +92,7 @@ const CORES: [Core; 3] = [
         cpu_flags: M85_FLAGS,
         link_flags: M55_FLAGS,
         harness: pqhelium_kernels::M85_HARNESS,
+        image: pqhelium_kernels::M85_IMAGE.name,
     },
     Core {
         name: "m7",
@@ -83,6 +101,7 @@ const CORES: [Core; 3] = [
         cpu_flags: M7_FLAGS,
         link_flags: M7_FLAGS,
         harness: pqhelium_kernels::M7_HARNESS,
+        image: pqhelium_kernels::M7_IMAGE.name,
     },
 ];
 
@@ -90,14 +109,29 @@ const CORES: [Core; 3] = [
 const EF_ARM_ABI_FLOAT_SOFT: u32 = 0x200;
 
 /// Reads the manifest, builds and links their code (to `output`, or to a file next to the manifest's temporary
-/// build), and returns their image and kernels. Every error is one line.
+/// build), and returns their image and kernels. Every error is one line, but for the compiler's own messages.
 pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, String> {
+    load_with(manifest_path, output, &Options::default())
+}
+
+/// [`load`] with options.
+pub fn load_with(manifest_path: &Path, output: Option<&Path>, options: &Options) -> Result<Loaded, String> {
+    for rule in &options.allow_lint {
+        if lint::Rule::named(rule).is_none() {
+            let names = lint::Rule::ALL.map(lint::Rule::name);
+            return Err(format!(
+                "--allow-lint: no rule `{rule}`{} (rules: {})",
+                pqhelium_families::did_you_mean(rule, names),
+                names.join(", ")
+            ));
+        }
+    }
     let manifest = manifest::read(manifest_path)?;
     let at = |what: String| format!("{}: {what}", manifest_path.display());
-    let core = CORES
-        .iter()
-        .find(|c| c.name == manifest.core)
-        .ok_or_else(|| at(format!("unknown core `{}` (m55, m85, m7)", manifest.core)))?;
+    let core = CORES.iter().find(|c| c.name == manifest.core).ok_or_else(|| {
+        let near = pqhelium_families::did_you_mean(&manifest.core, CORES.iter().map(|c| c.name));
+        at(format!("unknown core `{}`{near} (m55, m85, m7)", manifest.core))
+    })?;
     if manifest.kernels.is_empty() {
         return Err(at("no [[kernel]] entry".into()));
     }
@@ -109,7 +143,7 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
     }
     for k in &manifest.kernels {
         if pqhelium_families::find(&k.contract).is_none() && !manifest.contracts.iter().any(|c| c.id == k.contract) {
-            return Err(at(format!("`{}`: no contract `{}` (see `pqhelium list`)", k.symbol, k.contract)));
+            return Err(at(no_contract(&k.symbol, &k.contract)));
         }
     }
     for (theirs, ours) in &manifest.aliases {
@@ -118,11 +152,13 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
     let dir = manifest_path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
     let build = tempfile::Builder::new().prefix("pqhelium-link-").tempdir().map_err(|e| e.to_string())?;
-    let objects = build_objects(&manifest, core, &dir, build.path())?;
-    let isa = Isa::of_core(core.name).expect("every core has an instruction set");
-    for object in &objects {
-        check_object(object, isa)?;
+    let mut notes = Vec::new();
+    let built = build_objects(&manifest, core, &dir, build.path(), &mut notes)?;
+    let mut allowed = Vec::new();
+    for object in &built {
+        allowed.extend(check_object(object, core, &options.allow_lint)?);
     }
+    let objects: Vec<PathBuf> = built.into_iter().map(|b| b.path).collect();
     let temporary = match output {
         Some(_) => None,
         None => Some(
@@ -153,7 +189,8 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
     let defined = defined_symbols(&bytes)?;
     for symbol in &wanted {
         if !defined.contains(*symbol) {
-            return Err(at(format!("symbol `{symbol}` is not defined by your objects")));
+            let near = pqhelium_families::did_you_mean(symbol, defined.iter().map(String::as_str));
+            return Err(at(format!("symbol `{symbol}` is not defined by your objects{near}")));
         }
     }
     let name = format!("{}-{}", manifest_path.file_stem().map_or("user".into(), |s| s.to_string_lossy()), core.name);
@@ -179,7 +216,7 @@ pub fn load(manifest_path: &Path, output: Option<&Path>) -> Result<Loaded, Strin
         kernels.push(kernel.map_err(&at)?);
     }
     let contracts = manifest.kernels.iter().map(|k| k.contract.clone()).collect();
-    Ok(Loaded { image, kernels, contracts, elf: elf_path, _temporary: temporary })
+    Ok(Loaded { notes, allowed, image, kernels, contracts, elf: elf_path, _temporary: temporary })
 }
 
 /// The kernel of one manifest entry, as `load` makes it after linking: `address` gives the address of a symbol of
@@ -190,8 +227,8 @@ pub fn foreign_kernel(
     dir: &Path,
     address: &dyn Fn(&str) -> Option<u32>,
 ) -> Result<&'static Kernel, String> {
-    let contract = pqhelium_families::find(&entry.contract)
-        .ok_or_else(|| format!("`{}`: no contract `{}` (see `pqhelium list`)", entry.symbol, entry.contract))?;
+    let contract =
+        pqhelium_families::find(&entry.contract).ok_or_else(|| no_contract(&entry.symbol, &entry.contract))?;
     foreign::foreign(&foreign_spec(entry, contract, core, dir, address)?)
 }
 
@@ -281,8 +318,35 @@ fn defined_symbols(elf: &[u8]) -> Result<std::collections::HashSet<String>, Stri
     Ok(file.symbols().filter(|s| s.is_definition()).filter_map(|s| s.name().ok().map(str::to_string)).collect())
 }
 
-/// Their objects, archive members and compiled sources, as files in `build`.
-fn build_objects(manifest: &Manifest, core: &Core, dir: &Path, build: &Path) -> Result<Vec<PathBuf>, String> {
+/// One object to check and link, and how to name it to its author.
+struct Built {
+    path: PathBuf,
+    /// The manifest's source it was compiled from, or the object or archive member as the manifest names it.
+    shown: String,
+}
+
+/// The C preprocessor's directives: a `.s` holding one was meant for the preprocessor (which `.S` gets), and the
+/// assembler alone would take each as a comment.
+const DIRECTIVES: [&str; 9] = ["include", "define", "undef", "if", "ifdef", "ifndef", "elif", "else", "endif"];
+
+/// The first preprocessor directive of an assembly text: its line number (from 1) and the directive.
+pub fn preprocessor_line(text: &str) -> Option<(usize, &'static str)> {
+    text.lines().enumerate().find_map(|(i, line)| {
+        let rest = line.trim_start().strip_prefix('#')?.trim_start();
+        let word = rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next()?;
+        DIRECTIVES.iter().find(|d| **d == word).map(|d| (i + 1, *d))
+    })
+}
+
+/// Their objects, archive members and compiled sources, as files in `build`. Sources are compiled with `-g` before
+/// the manifest's flags (a `-g0` there turns it off), so that `ct` and the lint name source lines.
+fn build_objects(
+    manifest: &Manifest,
+    core: &Core,
+    dir: &Path,
+    build: &Path,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Built>, String> {
     let mut objects = Vec::new();
     for (i, source) in manifest.sources.iter().enumerate() {
         let path = dir.join(source);
@@ -295,8 +359,8 @@ fn build_objects(manifest: &Manifest, core: &Core, dir: &Path, build: &Path) -> 
         }
         let stem = path.file_stem().map_or("source".into(), |s| s.to_string_lossy().into_owned());
         let object = build.join(format!("user_{i}_{stem}.o"));
-        compile(core, &path, &manifest.flags, &object)?;
-        objects.push(object);
+        compile(core, &path, &manifest.flags, &object, notes)?;
+        objects.push(Built { path: object, shown: path.display().to_string() });
     }
     for (i, given) in manifest.objects.iter().enumerate() {
         let path = dir.join(given);
@@ -304,7 +368,7 @@ fn build_objects(manifest: &Manifest, core: &Core, dir: &Path, build: &Path) -> 
             return Err(format!("{}: no such file", path.display()));
         }
         match path.extension().and_then(|e| e.to_str()) {
-            Some("o") => objects.push(path),
+            Some("o") => objects.push(Built { shown: path.display().to_string(), path }),
             Some("a") => {
                 // Members are linted and checked one by one; the archive itself is linked, so that only the members
                 // it needs come in.
@@ -315,7 +379,10 @@ fn build_objects(manifest: &Manifest, core: &Core, dir: &Path, build: &Path) -> 
                 let mut listed: Vec<PathBuf> =
                     std::fs::read_dir(&members).map_err(|e| e.to_string())?.map(|e| e.unwrap().path()).collect();
                 listed.sort();
-                objects.extend(listed);
+                for member in listed {
+                    let name = member.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                    objects.push(Built { shown: format!("{}({name})", path.display()), path: member });
+                }
             }
             _ => return Err(format!("{}: an object is .o or .a", path.display())),
         }
@@ -326,8 +393,9 @@ fn build_objects(manifest: &Manifest, core: &Core, dir: &Path, build: &Path) -> 
     Ok(objects)
 }
 
-/// Compiles or assembles one source for `core` (clang for the M85, as our image is built).
-fn compile(core: &Core, source: &Path, flags: &[String], object: &Path) -> Result<(), String> {
+/// Compiles or assembles one source for `core` (clang for the M85, as our image is built), with `-g` before `flags`;
+/// a `.s` holding preprocessor lines goes through the preprocessor, with a note saying so.
+fn compile(core: &Core, source: &Path, flags: &[String], object: &Path, notes: &mut Vec<String>) -> Result<(), String> {
     let mut command = Command::new(if core.clang { CLANG } else { CROSS_CC });
     if core.clang {
         command.args(["--target=arm-none-eabi", "-Wa,--noexecstack"]);
@@ -335,17 +403,38 @@ fn compile(core: &Core, source: &Path, flags: &[String], object: &Path) -> Resul
             command.arg("-isystem").arg(include);
         }
     }
-    command.args(core.cpu_flags).arg("-mthumb").args(flags).arg("-c").arg(source).arg("-o").arg(object);
-    run(&mut command, &format!("compiling {}", source.display()))
+    command.args(core.cpu_flags).args(["-mthumb", "-g"]).args(flags).arg("-c");
+    if source.extension().is_some_and(|e| e == "s") {
+        let text = std::fs::read(source).map_err(|e| format!("{}: {e}", source.display()))?;
+        if let Some((line, directive)) = preprocessor_line(&String::from_utf8_lossy(&text)) {
+            notes.push(format!(
+                "{}:{line}: `#{directive}` in a .s file: assembled through the C preprocessor, as a .S file is",
+                source.display()
+            ));
+            command.args(["-x", "assembler-with-cpp"]);
+        }
+    }
+    command.arg(source).arg("-o").arg(object);
+    run(&mut command, &format!("compiling {} for {}", source.display(), core.name)).map_err(|e| {
+        match e.contains("selected processor does not support") || e.contains("requires: mve") {
+            true => format!("{e}\n(core = \"{}\" is a {}; MVE needs core = \"m55\" or \"m85\")", core.name, core.cpu),
+            false => e,
+        }
+    })
 }
 
-/// Architecture, float ABI and lint of one object.
-fn check_object(path: &Path, isa: Isa) -> Result<(), String> {
+/// The most lint findings an error or a banner lists; the others are counted.
+const FINDINGS_SHOWN: usize = 5;
+
+/// Architecture, float ABI and lint of one object: the findings of the rules `allow` lets through, each with its
+/// source line, or the error that refuses the object.
+fn check_object(object: &Built, core: &Core, allow: &[String]) -> Result<Vec<String>, String> {
     use object::Object;
-    let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let file = object::File::parse(&*data).map_err(|e| format!("{}: not an ELF object ({e})", path.display()))?;
+    let (path, shown) = (&object.path, &object.shown);
+    let data = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    let file = object::File::parse(&*data).map_err(|e| format!("{shown}: not an ELF object ({e})"))?;
     if file.architecture() != object::Architecture::Arm {
-        return Err(format!("{}: an object for {:?}, not 32-bit Arm (Cortex-M)", path.display(), file.architecture()));
+        return Err(format!("{shown}: an object for {:?}, not 32-bit Arm (Cortex-M)", file.architecture()));
     }
     let flags = match file.flags() {
         object::FileFlags::Elf { e_flags, .. } => e_flags,
@@ -353,17 +442,68 @@ fn check_object(path: &Path, isa: Isa) -> Result<(), String> {
     };
     if flags & EF_ARM_ABI_FLOAT_SOFT != 0 {
         return Err(format!(
-            "{}: built for the soft-float ABI; the bench's images use the hard-float ABI (-mfloat-abi=hard)",
-            path.display()
+            "{shown}: built for the soft-float ABI; the bench's images use the hard-float ABI (-mfloat-abi=hard)"
         ));
     }
-    let report = lint::lint_file(path, isa).map_err(|e| e.to_string())?;
-    if !report.findings.is_empty() {
-        let findings: Vec<String> = report.findings.iter().map(ToString::to_string).collect();
-        return Err(format!("{}: the lint refuses it: {}", path.display(), findings.join("; ")));
+    let isa = Isa::of_core(core.name).expect("every core has an instruction set");
+    if isa == Isa::V7em
+        && let Some(arch) = attributes::of(&file).filter(|a| a.is_v8m())
+    {
+        return Err(format!(
+            "{shown}: built for {arch}, which core = \"{}\" ({}, Armv7E-M) does not run; use core = \"m55\" or \"m85\"",
+            core.name, core.cpu
+        ));
     }
-    Ok(())
+    let report = lint::lint_file(path, isa).map_err(|e| format!("{shown}: {e}"))?;
+    let (allowed, refused): (Vec<_>, Vec<_>) =
+        report.findings.iter().partition(|f| allow.iter().any(|rule| rule == f.rule.name()));
+    let described = |findings: &[&lint::Finding]| -> Vec<String> {
+        let mut lines: Vec<String> =
+            findings.iter().take(FINDINGS_SHOWN).map(|f| format!("{}: {f}", source_line(path, f, shown))).collect();
+        if findings.len() > FINDINGS_SHOWN {
+            lines.push(format!("and {} more", findings.len() - FINDINGS_SHOWN));
+        }
+        lines
+    };
+    if !refused.is_empty() {
+        let rules: std::collections::BTreeSet<&str> = refused.iter().map(|f| f.rule.name()).collect();
+        return Err(format!(
+            "{shown}: the lint refuses it ({} finding{}): {} (`--allow-lint {}` runs it for investigation)",
+            refused.len(),
+            if refused.len() == 1 { "" } else { "s" },
+            described(&refused).join("; "),
+            rules.into_iter().collect::<Vec<_>>().join(" --allow-lint ")
+        ));
+    }
+    Ok(described(&allowed))
 }
+
+/// `file:line` of a finding from the object's debug lines (`arm-none-eabi-addr2line`, which applies an object's
+/// relocations), or the object as the manifest names it when it has none.
+fn source_line(object: &Path, finding: &lint::Finding, shown: &str) -> String {
+    let out = Command::new(ADDR2LINE)
+        .arg("-e")
+        .arg(object)
+        .args(["-j", &finding.section])
+        .arg(format!("{:#x}", finding.address))
+        .output();
+    let line = out.ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    // addr2line prints `??:0` or `file:?` when it knows nothing; a discriminator may follow the line.
+    let Some(line) = line.filter(|l| !l.starts_with("??") && !l.ends_with(":?") && !l.ends_with(":0")) else {
+        return shown.to_string();
+    };
+    let line = line.split(" (discriminator").next().unwrap_or(&line);
+    // The source as the manifest names it, rather than as the compiler recorded it; a header stays as recorded.
+    match line.rsplit_once(':') {
+        Some((file, number)) if Path::new(file).file_name() == Path::new(shown).file_name() => {
+            format!("{shown}:{number}")
+        }
+        _ => line.to_string(),
+    }
+}
+
+/// The binutils tool that maps an object's addresses to source lines.
+const ADDR2LINE: &str = "arm-none-eabi-addr2line";
 
 /// An alias must name a table (a data object) of our kernels for this core, and a name of theirs that is a plain
 /// symbol: the linker is given both as they are.
@@ -393,12 +533,15 @@ fn check_alias(core: &Core, theirs: &str, ours: &str) -> Result<(), String> {
         }
     }
     tables.sort();
-    let near: Vec<&str> = tables.iter().map(String::as_str).filter(|t| t.starts_with("pqh_")).take(6).collect();
+    tables.dedup();
+    let near = pqhelium_families::did_you_mean(ours, tables.iter().map(String::as_str));
     Err(format!(
-        "aliases: `{theirs}` = `{ours}`: our {} kernels have no table `{ours}` (tables: {}, ...; `arm-none-eabi-nm` on \
-         an image lists them all)",
+        "aliases: `{theirs}` = `{ours}`: our {} kernels have no table `{ours}`{near} (their tables: {}; the image: \
+         {}/{}.elf)",
         core.name,
-        near.join(", ")
+        tables.join(", "),
+        pqhelium_kernels::IMAGES_DIR,
+        core.image
     ))
 }
 
@@ -460,16 +603,24 @@ fn link(
     Err(format!("link failed: {}", first.unwrap_or("no message").trim()))
 }
 
+/// Runs a tool; its messages, when it fails, are the error whole (a compiler's are several lines).
 fn run(command: &mut Command, what: &str) -> Result<(), String> {
     let out =
         command.output().map_err(|e| format!("{what}: cannot run {:?}: {e}. {INSTALL_HINT}", command.get_program()))?;
     if out.status.success() {
         return Ok(());
     }
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    // gcc and clang say "error", gas "Error".
-    let first = stderr.lines().find(|l| l.to_ascii_lowercase().contains("error:")).or(stderr.lines().next());
-    Err(format!("{what}: {}", first.unwrap_or("no message").trim()))
+    let messages = String::from_utf8_lossy(&out.stderr);
+    match messages.trim_end() {
+        "" => Err(format!("{what}: failed ({}) with no message", out.status)),
+        messages => Err(format!("{what}:\n{messages}")),
+    }
+}
+
+/// The `"{symbol}: no contract"` error, with the nearest contract id.
+pub(crate) fn no_contract(symbol: &str, contract: &str) -> String {
+    let near = pqhelium_families::did_you_mean(contract, pqhelium_families::all().map(|k| k.id));
+    format!("`{symbol}`: no contract `{contract}`{near} (see `pqhelium list`)")
 }
 
 /// newlib's headers next to the cross gcc's `libc.a`, for clang (as the M85 image is built).

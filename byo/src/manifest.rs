@@ -184,8 +184,17 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
         let before = &text[..at.min(text.len())];
         let line = before.matches('\n').count() + 1;
         let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-        format!("{line}:{column}: {}", e.message().trim().replace('\n', " "))
+        let message = e.message().trim().replace('\n', " ");
+        format!("{line}:{column}: {message}{}", nearest_key(&message))
     })
+}
+
+/// `, did you mean ...` for serde's "unknown field `x`, expected one of `a`, `b`" (or "expected `a` or `b`").
+fn nearest_key(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else { return String::new() };
+    let Some((field, expected)) = rest.split_once('`') else { return String::new() };
+    let keys = expected.split('`').skip(1).step_by(2);
+    pqhelium_families::did_you_mean(field, keys)
 }
 
 #[cfg(test)]
@@ -197,6 +206,11 @@ mod tests {
         let e = parse("core = \"m55\"\n[[kernel]]\nsymbol = \"f\"\ncontract = \"mlkem.basemul\"\ncolour = 1\n")
             .unwrap_err();
         assert!(e.starts_with("5:1: unknown field `colour`"), "{e}");
+        let e = parse("core = \"m55\"\n[[kernel]]\nsymbol = \"f\"\ncontract = \"c\"\nstate = 4\n").unwrap_err();
+        assert!(e.ends_with(", did you mean `states`?"), "{e}");
+        let e =
+            parse("core = \"m55\"\nsource = [\"a.s\"]\n[[kernel]]\nsymbol = \"f\"\ncontract = \"c\"\n").unwrap_err();
+        assert!(e.ends_with(", did you mean `sources`?"), "{e}");
         let e = parse("core = 55\n[[kernel]]\nsymbol = \"f\"\ncontract = \"c\"\n").unwrap_err();
         assert!(e.starts_with("1:8: invalid type: integer `55`, expected a string"), "{e}");
     }

@@ -60,6 +60,11 @@ enum Command {
         /// The contract parameters the run pinned (`fuzz --param`; repeatable).
         #[arg(long = "param", value_name = "NAME=VALUE")]
         params: Vec<pqhelium_families::Pin>,
+        /// With --manifest: run an object the lint refuses for this rule (repeatable: `undecodable`,
+        /// `potentially-undefined`, `unpredictable-operands`), for investigation: every result is marked, and the exit
+        /// code is 1 at best.
+        #[arg(long, requires = "manifest", value_name = "RULE")]
+        allow_lint: Vec<String>,
     },
     /// The known-answer tests alone.
     Kat {
@@ -133,7 +138,7 @@ fn main() -> ExitCode {
         Err(payload) => std::panic::resume_unwind(payload),
     };
     match outcome {
-        Ok(code) => code,
+        Ok(code) => cli::byo::verdict(code),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
@@ -173,8 +178,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fuzz(args) => cli::fuzz::run(args),
         Command::Coverage(args) => cli::coverage::run(args),
         Command::Merge(args) => cli::merge::run(args),
-        Command::Repro { kernel, backend, image, manifest, seed, case, params } => {
-            cli::repro(&kernel, (backend, image, manifest.as_deref()), (seed, case, &params))
+        Command::Repro { kernel, backend, image, manifest, seed, case, params, allow_lint } => {
+            cli::repro(&kernel, (backend, image, manifest.as_deref()), (seed, case, &params), &allow_lint)
         }
         Command::Kat { suite, provider, image } => cli::kat(&suite, &provider, image),
         Command::Ct(args) => cli::ct::run(args),

@@ -181,7 +181,8 @@ fn a_bad_manifest_names_its_line_and_column() {
 fn an_object_with_an_unpredictable_encoding_is_refused_with_its_location() {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lint_unpredictable.S");
     let manifest = format!("core = \"m55\"\nsources = [\"{}\"]\n{BASEMUL}", fixture.display());
-    refused(&manifest, &[], "the lint refuses it: lint_writeback+0x0");
+    refused(&manifest, &[], "the lint refuses it (9 findings): ");
+    refused(&manifest, &[], "lint_unpredictable.S:11: lint_writeback+0x0 (.text 0x0) `ldrd r0, r1, [r0], #8`");
 }
 
 #[test]

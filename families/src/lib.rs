@@ -107,6 +107,37 @@ fn interned(name: String) -> &'static str {
     }
 }
 
+/// `, did you mean `NAME`?` for the candidate nearest to a mistyped name, or nothing when none is near. Near: at
+/// one edit away (two in a name of [`LONG`] letters or more), [`SIMILAR`] by normalised Damerau-Levenshtein similarity, one name inside the other, or every
+/// part of the name (split at `.`, `_`, `-`, `*`) a part of the candidate; the most similar is named.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    fn parts(s: &str) -> impl Iterator<Item = &str> {
+        s.split(['.', '_', '-', '*']).filter(|p| !p.is_empty())
+    }
+    let near = |c: &str, similarity: f64| {
+        similarity >= SIMILAR
+            || strsim::damerau_levenshtein(word, c) <= if word.len() < LONG { 1 } else { 2 }
+            || c.contains(word)
+            || word.contains(c)
+            || parts(word).all(|p| parts(c).any(|q| q == p))
+    };
+    let best = candidates
+        .into_iter()
+        .filter(|c| *c != word && !word.is_empty())
+        .map(|c| (strsim::normalized_damerau_levenshtein(word, c), strsim::jaro_winkler(word, c), c))
+        .filter(|&(similarity, _, c)| near(c, similarity))
+        // Ties (`m56`: `m55` and `m85`) go to the one sharing the longer prefix.
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    best.map_or(String::new(), |(_, _, c)| format!(", did you mean `{c}`?"))
+}
+
+/// A name this long may be two letters off.
+pub const LONG: usize = 6;
+
+/// How similar (normalised Damerau-Levenshtein, 0 to 1) a candidate must be to be suggested on that alone: two
+/// letters off in a name of ten.
+pub const SIMILAR: f64 = 0.8;
+
 /// Kernels whose id matches a glob pattern (`*` any run of characters, `?` one character).
 pub fn matching(pattern: &str) -> Vec<&'static Kernel> {
     let glob = Glob::new(pattern);
@@ -116,6 +147,22 @@ pub fn matching(pattern: &str) -> Vec<&'static Kernel> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mistyped_name_gets_the_nearest() {
+        let ids = ["mlkem.ntt.fwd", "mlkem.basemul", "keccak.f1600"];
+        assert_eq!(did_you_mean("mlkem.ntt.fw", ids), ", did you mean `mlkem.ntt.fwd`?");
+        assert_eq!(did_you_mean("mlkem.basmul", ids), ", did you mean `mlkem.basemul`?");
+        assert_eq!(did_you_mean("sha3", ids), "");
+        assert_eq!(did_you_mean("mlkem.nope", ids), "");
+        assert_eq!(
+            did_you_mean("pqh_zeta", ["pqh_mlkem_gamma", "pqh_mlkem_zeta", "fndsa_zeta"]),
+            ", did you mean `pqh_mlkem_zeta`?"
+        );
+        assert_eq!(did_you_mean("m56", ["m55", "m85", "m7"]), ", did you mean `m55`?");
+        assert_eq!(did_you_mean("m33", ["m55", "m85", "m7"]), "");
+        assert_eq!(did_you_mean("keccak.f1600", ids), "");
+    }
 
     #[test]
     fn ids_are_unique_and_symbols_exist_in_their_images() {

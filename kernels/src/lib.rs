@@ -23,6 +23,10 @@ pub struct GuestImage {
     pub elf: &'static [u8],
 }
 
+/// Where `build.rs` left the images as files (`<name>.elf`), each also embedded here: what `arm-none-eabi-nm` and
+/// `objdump` read.
+pub const IMAGES_DIR: &str = env!("OUT_DIR");
+
 /// Cortex-M55 (FP64 + MVE), built by gcc, for QEMU `mps3-an547`.
 pub const M55_IMAGE: GuestImage = GuestImage {
     name: "pqhelium-m55",

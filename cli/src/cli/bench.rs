@@ -58,7 +58,7 @@ struct Row {
 pub fn run(pattern: &str, (calls, pins): (u64, &[Pin]), image: Option<Image>, json: Option<&Path>) -> Result<ExitCode> {
     let kernels = registry::matching(pattern);
     if kernels.is_empty() {
-        bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
+        bail!("{}", super::no_match(pattern));
     }
     measure(super::pinned(kernels, pins)?, calls, image, json)
 }
@@ -70,7 +70,7 @@ pub fn run_manifest(
     (calls, pins): (u64, &[Pin]),
     json: Option<&Path>,
 ) -> Result<ExitCode> {
-    let loaded = super::byo::load(manifest, None)?;
+    let loaded = super::byo::load(manifest, None, &[])?;
     let kernels = super::pinned(super::byo::matching(&loaded, pattern)?, pins)?;
     measure(kernels, calls, Some(loaded.image), json)
 }

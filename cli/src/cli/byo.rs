@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, anyhow, bail};
 use pqhelium_byo::{self as byo, Loaded};
@@ -21,8 +22,36 @@ pub struct LinkArgs {
 }
 
 /// Builds, lints and links the manifest's code; an `-o` of `link` is used as it is (no rebuild) when it is given.
-pub fn load(manifest: &Path, output: Option<&Path>) -> Result<Loaded> {
-    byo::load(manifest, output).map_err(|e| anyhow!(e))
+/// The build's notes go to stderr; lint findings `allow_lint` let through are a banner on stdout, before any result,
+/// and make the run one that does not pass ([`verdict`]).
+pub fn load(manifest: &Path, output: Option<&Path>, allow_lint: &[String]) -> Result<Loaded> {
+    let options = byo::Options { allow_lint: allow_lint.to_vec() };
+    let loaded = byo::load_with(manifest, output, &options).map_err(|e| anyhow!(e))?;
+    for note in &loaded.notes {
+        eprintln!("note: {note}");
+    }
+    if !loaded.allowed.is_empty() {
+        INVESTIGATED.store(true, Ordering::Relaxed);
+        println!("{INVESTIGATION}: the lint refuses {}: {}", manifest.display(), loaded.allowed.join("; "));
+        println!("{INVESTIGATION}: run with --allow-lint; no result below is a pass, the exit code is 1 at best\n");
+    }
+    Ok(loaded)
+}
+
+/// What marks every result of an object the lint refuses, run with `--allow-lint`.
+pub const INVESTIGATION: &str = "INVESTIGATION ONLY";
+
+/// Whether this process ran an object the lint refuses.
+static INVESTIGATED: AtomicBool = AtomicBool::new(false);
+
+/// The exit code of a command: a success becomes a failure (1), with a last line saying why, when the command ran an
+/// object the lint refuses.
+pub fn verdict(code: ExitCode) -> ExitCode {
+    if INVESTIGATED.load(Ordering::Relaxed) && code == ExitCode::SUCCESS {
+        println!("{INVESTIGATION}: the results above are of an object the lint refuses (--allow-lint): not a pass");
+        return ExitCode::FAILURE;
+    }
+    code
 }
 
 /// How a reproduction command names where a failure ran: `--manifest m.toml` for your image.
@@ -40,14 +69,15 @@ pub fn matching(loaded: &Loaded, pattern: &str) -> Result<Vec<&'static Kernel>> 
     let kernels = loaded.matching(pattern);
     if kernels.is_empty() {
         let names: Vec<&str> = loaded.kernels.iter().map(|k| k.id).collect();
-        bail!("no symbol of the manifest matches `{pattern}` (its symbols: {})", names.join(", "));
+        let near = pqhelium_families::did_you_mean(pattern, names.iter().copied());
+        bail!("no symbol of the manifest matches `{pattern}`{near} (its symbols: {})", names.join(", "));
     }
     Ok(kernels)
 }
 
 /// `pqhelium link`.
 pub fn link(args: LinkArgs) -> Result<ExitCode> {
-    let loaded = load(&args.manifest, Some(&args.output))?;
+    let loaded = load(&args.manifest, Some(&args.output), &[])?;
     let symbols: Vec<String> =
         loaded.kernels.iter().zip(&loaded.contracts).map(|(k, c)| format!("{} ({c})", k.id)).collect();
     let core = loaded.image.guest().cpu;
@@ -57,9 +87,10 @@ pub fn link(args: LinkArgs) -> Result<ExitCode> {
 
 /// `pqhelium check --manifest`: their objects linted (when loaded), then a differential campaign of each of their
 /// symbols on their image.
-pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize) -> Result<ExitCode> {
-    let loaded = load(manifest, None)?;
-    println!("## Your kernels ({}: linted, linked and checked against their contracts)\n", manifest.display());
+pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize, allow_lint: &[String]) -> Result<ExitCode> {
+    let loaded = load(manifest, None, allow_lint)?;
+    let linted = if loaded.allowed.is_empty() { "linted" } else { "REFUSED by the lint, run with --allow-lint" };
+    println!("## Your kernels ({}: {linted}, linked and checked against their contracts)\n", manifest.display());
     println!("| symbol | contract | target | cases | mismatches | faults | cases/s | instructions/call | result |");
     println!("|---|---|---|---:|---:|---:|---:|---:|---|");
     let mut results = Vec::new();
@@ -67,7 +98,12 @@ pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize) -> Result<Exit
         let image = loaded.image;
         let campaign = Campaign { image: Some(image), ..Campaign::new(kernel, image.backend(), seed, cases, jobs) };
         let r = diff::run(&campaign);
-        println!("{}", super::campaign_row(&r, Some(contract), None));
+        let row = super::campaign_row(&r, Some(contract), None);
+        // The result column of a refused object's campaign says what it is.
+        match loaded.allowed.is_empty() {
+            true => println!("{row}"),
+            false => println!("{} {INVESTIGATION} |", row.trim_end_matches(" |").trim_end_matches(|c| c != '|')),
+        }
         results.push(r);
     }
     println!();

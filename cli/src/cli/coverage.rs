@@ -30,7 +30,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let matching = registry::matching(&args.kernel);
     if matching.is_empty() {
-        bail!("no kernel matches `{}` (see `pqhelium list`)", args.kernel);
+        bail!("{}", super::no_match(&args.kernel));
     }
     let kernels: Vec<&'static Kernel> = matching.into_iter().filter(|k| !k.coverage_steps().is_empty()).collect();
     if kernels.is_empty() {

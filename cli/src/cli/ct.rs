@@ -13,6 +13,11 @@ use serde::Serialize;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// With --manifest: run an object the lint refuses for this rule (repeatable: `undecodable`,
+    /// `potentially-undefined`, `unpredictable-operands`), for investigation: every result is marked, and the exit
+    /// code is 1 at best.
+    #[arg(long, requires = "manifest", value_name = "RULE")]
+    allow_lint: Vec<String>,
     /// Kernel id or glob; with --manifest, its symbols (all when absent).
     #[arg(long, required_unless_present_any = ["manifest", "table"])]
     kernel: Option<String>,
@@ -51,13 +56,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let pattern = args.kernel.as_deref().unwrap_or("*");
-    let loaded = args.manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
+    let loaded = args.manifest.as_deref().map(|m| super::byo::load(m, None, &args.allow_lint)).transpose()?;
     let (kernels, mut images) = match &loaded {
         Some(loaded) => (super::byo::matching(loaded, pattern)?, vec![loaded.image]),
         None => (registry::matching(pattern), args.image.clone()),
     };
     if kernels.is_empty() {
-        bail!("no kernel matches `{pattern}` (see `pqhelium list`)");
+        bail!("{}", super::no_match(pattern));
     }
     if let Some(path) = &args.report {
         super::ensure_writable("--report", path)?;

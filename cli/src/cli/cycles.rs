@@ -12,6 +12,11 @@ use pqhelium_schemes::operations::{self, OperationPart, Scheme};
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// With --manifest: run an object the lint refuses for this rule (repeatable: `undecodable`,
+    /// `potentially-undefined`, `unpredictable-operands`), for investigation: every result is marked, and the exit
+    /// code is 1 at best.
+    #[arg(long, requires = "manifest", value_name = "RULE")]
+    allow_lint: Vec<String>,
     /// Kernel id or glob; with --manifest, its symbols.
     #[arg(long, default_value = "*")]
     kernel: String,
@@ -68,7 +73,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !args.operation.is_empty() {
         return operation_parts(&args);
     }
-    let loaded = args.manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
+    let loaded = args.manifest.as_deref().map(|m| super::byo::load(m, None, &args.allow_lint)).transpose()?;
     let (kernels, targets): (Vec<_>, Vec<(Core, Image)>) = match &loaded {
         Some(loaded) => {
             let cpu = loaded.image.guest().cpu;

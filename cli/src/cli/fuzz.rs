@@ -27,9 +27,15 @@ use pqhelium_guest::backend::{BackendKind, Image, Limits, target_label};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Kernel id or glob pattern (`keccak.*`, `*`); with --manifest, its symbols (all when absent).
-    #[arg(long, required_unless_present = "manifest", default_value = "*")]
-    kernel: String,
+    /// With --manifest: run an object the lint refuses for this rule (repeatable: `undecodable`,
+    /// `potentially-undefined`, `unpredictable-operands`), for investigation: every result is marked, and the exit
+    /// code is 1 at best.
+    #[arg(long, value_name = "RULE")]
+    allow_lint: Vec<String>,
+    /// Kernel id or glob pattern (`keccak.*`, `*`); with --manifest, its symbols (all when absent); with --resume,
+    /// the checkpoint's.
+    #[arg(long, required_unless_present_any = ["manifest", "resume"])]
+    kernel: Option<String>,
     /// Your kernels' manifest instead (README "Check your own kernel"): its symbols on the image linked from it.
     #[arg(long, conflicts_with = "image")]
     manifest: Option<PathBuf>,
@@ -153,17 +159,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // A checkpoint that this command line contradicts, or whose manifest changed, is refused before anything links.
     let resumed = args.resume.as_deref().map(|path| resumed(path, &args)).transpose()?;
     let manifest = manifest_of_run(&args, resumed.as_ref());
-    let user = manifest.as_deref().map(|m| super::byo::load(m, None)).transpose()?;
+    let recorded = resumed.as_ref().and_then(|r| r.plan.as_ref()).map(|p| p.kernel.clone());
+    let pattern = args.kernel.clone().or(recorded).unwrap_or_else(|| "*".into());
+    let user = manifest.as_deref().map(|m| super::byo::load(m, None, &args.allow_lint)).transpose()?;
     let kernels = match &user {
-        Some(loaded) => super::byo::matching(loaded, &args.kernel)?,
-        None => registry::matching(&args.kernel),
+        Some(loaded) => super::byo::matching(loaded, &pattern)?,
+        None => registry::matching(&pattern),
     };
     if kernels.is_empty() {
-        bail!("no kernel matches `{}` (see `pqhelium list`)", args.kernel);
+        bail!("{}", super::no_match(&pattern));
     }
     let kernels = super::pinned(kernels, &args.params)?;
     let plan = Plan {
-        kernel: args.kernel.clone(),
+        kernel: pattern.clone(),
         backends: args.backend.iter().map(|b| b.name().to_string()).collect(),
         cases: args.duration.is_none().then_some(args.cases.unwrap_or(DEFAULT_CASES)),
         image: args.image.map(|i| i.name().to_string()),
@@ -205,7 +213,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     if pairs.is_empty() {
-        bail!("nothing to run: no kernel matching `{}` has a build for the backends asked for", args.kernel);
+        bail!("nothing to run: no kernel matching `{}` has a build for the backends asked for", pattern);
     }
     // Written before anything runs, so that a campaign killed while it starts can be resumed.
     report.save(&state_path).with_context(|| format!("writing {}", state_path.display()))?;
@@ -276,11 +284,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mismatches = results.iter().map(|r| r.mismatches()).sum();
     let faults = results.iter().map(|r| r.faults()).sum();
     if interrupted {
-        println!(
-            "interrupted: resume with `pqhelium fuzz --kernel '{}' --resume {}`",
-            args.kernel,
-            state_path.display()
-        );
+        println!("interrupted: resume with `pqhelium fuzz --kernel '{}' --resume {}`", pattern, state_path.display());
     }
     println!("{}", summary_line(cases_run, mismatches, faults, elapsed));
     Ok(if interrupted { ExitCode::from(130) } else { super::exit(report.passed()) })
@@ -311,8 +315,8 @@ fn resumed(path: &Path, args: &Args) -> Result<Report> {
         );
     }
     if let Some(plan) = &report.plan {
-        if args.kernel != plan.kernel {
-            return Err(differs("--kernel", format!("`{}`", args.kernel), format!("`{}`", plan.kernel)));
+        if let Some(kernel) = args.kernel.as_ref().filter(|k| **k != plan.kernel) {
+            return Err(differs("--kernel", format!("`{kernel}`"), format!("`{}`", plan.kernel)));
         }
         let backends: Vec<String> = args.backend.iter().map(|b| b.name().to_string()).collect();
         if !backends.is_empty() && backends != plan.backends {

@@ -122,7 +122,18 @@ pub fn target(backend: Option<BackendKind>, image: Option<Image>) -> Result<(Bac
 }
 
 pub fn find_kernel(id: &str) -> Result<&'static Kernel> {
-    registry::find(id).with_context(|| format!("unknown kernel `{id}` (see `pqhelium list`)"))
+    registry::find(id).with_context(|| {
+        format!(
+            "unknown kernel `{id}`{} (see `pqhelium list`)",
+            registry::did_you_mean(id, registry::all().map(|k| k.id))
+        )
+    })
+}
+
+/// The error of a kernel id or glob that matches none of ours, with the nearest id.
+pub fn no_match(pattern: &str) -> String {
+    let near = registry::did_you_mean(pattern, registry::all().map(|k| k.id));
+    format!("no kernel matches `{pattern}`{near} (see `pqhelium list`)")
 }
 
 /// `--param NAME=VALUE` (repeatable): each kernel with those contract parameters pinned; a name the contract does
@@ -279,10 +290,11 @@ pub fn repro(
     kernel: &str,
     (backend, image, manifest): (Option<BackendKind>, Option<Image>, Option<&std::path::Path>),
     (seed, case, pins): (u64, u64, &[Pin]),
+    allow_lint: &[String],
 ) -> Result<ExitCode> {
     let (backend, image, kernel) = match manifest {
         Some(manifest) => {
-            let loaded = byo::load(manifest, None)?;
+            let loaded = byo::load(manifest, None, allow_lint)?;
             let found = byo::matching(&loaded, kernel)?;
             (loaded.image.backend(), Some(loaded.image), found[0])
         }
@@ -298,18 +310,22 @@ pub fn repro(
     let args = kernel.generate(case, &mut case_rng(seed, case));
     let signature = kernel.prototype().unwrap_or_else(|| kernel.summary.clone());
     println!("kernel {} ({signature}), seed {seed}, case {case}{}", kernel.id, param_flags(pins));
+    // A kernel of yours keeps its buffers in a layout of its own (order, factor), which its adapters undo before the
+    // comparison; ours keep the contract's.
+    let adapted = kernel.canonicalises_object_code();
+    let (kernel_layout, contract_layout) = if adapted { (", kernel layout", ", contract layout") } else { ("", "") };
     for (i, arg) in args.iter().enumerate() {
         match arg {
-            Arg::In(b) => println!("arg {i} in     {}", hex::encode(b)),
-            Arg::InOut(b) => println!("arg {i} in/out {}", hex::encode(b)),
+            Arg::In(b) => println!("arg {i} in     (input{kernel_layout}) {}", hex::encode(b)),
+            Arg::InOut(b) => println!("arg {i} in/out (input{kernel_layout}) {}", hex::encode(b)),
             Arg::Out(n) => println!("arg {i} out    {n} bytes"),
             Arg::U32(v) => println!("arg {i} u32    {v:#x}"),
             Arg::F64(x) => println!("arg {i} f64    {x:e} ({:#018x})", x.to_bits()),
         }
     }
-    let show = |name: &str, o: &Outcome| {
+    let show = |name: &str, layout: &str, o: &Outcome| {
         for (i, b) in o.buffers.iter().enumerate() {
-            println!("{name:<12} buffer {i}: {}", hex::encode(b));
+            println!("{name:<12} buffer {i} ({layout}): {}", hex::encode(b));
         }
         if let Some(r) = o.ret {
             println!("{name:<12} returns {r:#x}");
@@ -318,10 +334,10 @@ pub fn repro(
     // What the object code must produce: the model's outcome, or for two-way kernels the reference's.
     let (expected, host_failure) = diff::check_model(kernel, &args);
     if let Ok(evaluation) = kernel.evaluate(&args) {
-        show("reference", &evaluation.reference);
+        show("reference", &format!("reference{contract_layout}"), &evaluation.reference);
         if let Some(model) = &evaluation.model {
-            show("canon(model)", &kernel.canon(model));
-            show("model", model);
+            show("canon(model)", &format!("model, canonical{contract_layout}"), &kernel.canon(model));
+            show("model", &format!("output{kernel_layout}"), model);
         }
     }
     let mut failure = host_failure;
@@ -329,7 +345,13 @@ pub fn repro(
         let mut emulator = backend.open_image(image, Limits::default())?;
         let result = emulator.call(&Call::new(kernel.symbol, args.clone()));
         if let Ok(output) = &result {
-            show(backend.name(), &kernel.outcome_of(&args, output.clone()));
+            let outcome = kernel.outcome_of(&args, output.clone());
+            show(backend.name(), &format!("output{kernel_layout}"), &outcome);
+            if adapted {
+                let name = format!("canon({backend})");
+                show(&name, "output, adapters undone, contract layout", &kernel.canon(&outcome));
+                println!("compared: reference and {name}, both in the contract's layout");
+            }
             println!("{} executed {} instructions", backend, output.instructions);
         }
         let (_, object_failure) = diff::check_object_code(kernel, backend, &args, &expected, result);

@@ -94,6 +94,58 @@ impl fmt::Display for FaultKind {
     }
 }
 
+/// The bits of the Configurable Fault Status Register (Armv8-M ARM, B3.6 "CFSR": MMFSR bits 0..8, BFSR 8..16, UFSR
+/// 16..32), each with what it means to a kernel's author.
+const CFSR_BITS: [(u32, &str, &str); 18] = [
+    (0, "IACCVIOL", "instruction fetch from memory that does not permit execution"),
+    (1, "DACCVIOL", "data access to memory the MPU does not permit"),
+    (3, "MUNSTKERR", "MemManage fault while unstacking on exception return"),
+    (4, "MSTKERR", "MemManage fault while stacking on exception entry"),
+    (5, "MLSPERR", "MemManage fault during lazy floating-point state preservation"),
+    (8, "IBUSERR", "bus error on an instruction fetch"),
+    (9, "PRECISERR", "precise data bus error"),
+    (10, "IMPRECISERR", "imprecise data bus error"),
+    (11, "UNSTKERR", "bus error while unstacking on exception return"),
+    (12, "STKERR", "bus error while stacking on exception entry"),
+    (13, "LSPERR", "bus error during lazy floating-point state preservation"),
+    (16, "UNDEFINSTR", "undefined instruction"),
+    (17, "INVSTATE", "invalid state (a branch to an address with bit 0 clear, or a bad IT state)"),
+    (18, "INVPC", "invalid EXC_RETURN or PC on exception return"),
+    (19, "NOCP", "coprocessor, FPU or MVE instruction while it is disabled or absent"),
+    (20, "STKOF", "stack overflow (a stack limit register)"),
+    (24, "UNALIGNED", "unaligned access"),
+    (25, "DIVBYZERO", "division by zero"),
+];
+
+/// MMFSR.MMARVALID and BFSR.BFARVALID: MMFAR and BFAR hold the faulting data address.
+const MMARVALID: u32 = 1 << 7;
+const BFARVALID: u32 = 1 << 15;
+
+/// What a CFSR value says, bit by bit (`unaligned access (UNALIGNED)`), with the address of a data access when MMFAR
+/// or BFAR holds it, and the raw value. Every bit is guest-written and only shown.
+pub fn decode_cfsr(cfsr: u32, mmfar: u32, bfar: u32) -> String {
+    let mut parts = Vec::new();
+    for &(bit, name, meaning) in &CFSR_BITS {
+        if cfsr & (1 << bit) == 0 {
+            continue;
+        }
+        let address = match name {
+            "DACCVIOL" if cfsr & MMARVALID != 0 => format!(" at {mmfar:#010x}"),
+            "PRECISERR" if cfsr & BFARVALID != 0 => format!(" at {bfar:#010x}"),
+            _ => String::new(),
+        };
+        parts.push(format!("{meaning}{address} ({name})"));
+    }
+    let known = CFSR_BITS.iter().fold(MMARVALID | BFARVALID, |mask, (bit, _, _)| mask | 1 << bit);
+    if cfsr & !known != 0 {
+        parts.push(format!("reserved bits {:#010x}", cfsr & !known));
+    }
+    if parts.is_empty() {
+        parts.push("no fault status bit set".into());
+    }
+    format!("{}, CFSR {cfsr:#010x}", parts.join("; "))
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fault {
     pub kind: FaultKind,
@@ -400,5 +452,39 @@ pub fn target_label(backend: impl fmt::Display, image: Option<Image>) -> String 
 impl fmt::Display for BackendKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode_cfsr;
+
+    /// CFSR values built from the Armv8-M Architecture Reference Manual's bit positions, not from the table.
+    #[test]
+    fn cfsr_bits_are_named() {
+        let cases = [
+            (1 << 24, "unaligned access (UNALIGNED), CFSR 0x01000000"),
+            (1 << 25, "division by zero (DIVBYZERO), CFSR 0x02000000"),
+            (1 << 16, "undefined instruction (UNDEFINSTR), CFSR 0x00010000"),
+            (1 << 19, "coprocessor, FPU or MVE instruction while it is disabled or absent (NOCP), CFSR 0x00080000"),
+            (1 << 0, "instruction fetch from memory that does not permit execution (IACCVIOL), CFSR 0x00000001"),
+        ];
+        for (cfsr, text) in cases {
+            assert_eq!(decode_cfsr(cfsr, 0, 0), text);
+        }
+        assert!(decode_cfsr(1 << 17, 0, 0).starts_with("invalid state (a branch to an address with bit 0 clear"));
+        // DACCVIOL with MMARVALID: the address is MMFAR's; without it, none is claimed.
+        assert_eq!(
+            decode_cfsr(1 << 1 | 1 << 7, 0x2000_0003, 0),
+            "data access to memory the MPU does not permit at 0x20000003 (DACCVIOL), CFSR 0x00000082"
+        );
+        assert_eq!(decode_cfsr(1 << 1, 0x2000_0003, 0).find("0x20000003"), None);
+        // PRECISERR with BFARVALID, and two faults at once.
+        assert_eq!(
+            decode_cfsr(1 << 9 | 1 << 15 | 1 << 25, 0, 0x6000_0000),
+            "precise data bus error at 0x60000000 (PRECISERR); division by zero (DIVBYZERO), CFSR 0x02008200"
+        );
+        assert_eq!(decode_cfsr(1 << 30, 0, 0), "reserved bits 0x40000000, CFSR 0x40000000");
+        assert_eq!(decode_cfsr(0, 0, 0), "no fault status bit set, CFSR 0x00000000");
     }
 }

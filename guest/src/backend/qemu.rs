@@ -276,9 +276,9 @@ impl QemuBackend {
             };
             FaultKind::MemoryAccess { address }
         } else if cfsr >> 16 != 0 {
-            FaultKind::Usage(format!("CFSR {cfsr:#010x}"))
+            FaultKind::Usage(super::decode_cfsr(cfsr, 0, 0))
         } else {
-            FaultKind::Other(format!("exception {exception} CFSR {cfsr:#010x} HFSR {hfsr:#010x}"))
+            FaultKind::Other(format!("exception {exception}: {}, HFSR {hfsr:#010x}", super::decode_cfsr(cfsr, 0, 0)))
         };
         Ok(Fault { kind, pc, location: self.elf.locate(pc) })
     }
