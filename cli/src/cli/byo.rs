@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, anyhow, bail};
+use pqhelium::author::{Kernels, Options};
 use pqhelium_byo::{self as byo, Loaded};
-use pqhelium_engine::diff::{self, Campaign};
 use pqhelium_families::Kernel;
 use pqhelium_guest::backend::Image;
 
@@ -58,22 +58,19 @@ pub fn link(args: LinkArgs) -> Result<ExitCode> {
 /// `pqhelium check --manifest`: their objects linted (when loaded), then a differential campaign of each of their
 /// symbols on their image.
 pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize) -> Result<ExitCode> {
-    let loaded = load(manifest, None)?;
+    let kernels = Kernels::load(manifest).map_err(|e| anyhow!(e))?;
     println!("## Your kernels ({}: linted, linked and checked against their contracts)\n", manifest.display());
     println!("| symbol | contract | target | cases | mismatches | faults | cases/s | instructions/call | result |");
     println!("|---|---|---|---:|---:|---:|---:|---:|---|");
-    let mut results = Vec::new();
-    for (&kernel, contract) in loaded.kernels.iter().zip(&loaded.contracts) {
-        let image = loaded.image;
-        let campaign = Campaign { image: Some(image), ..Campaign::new(kernel, image.backend(), seed, cases, jobs) };
-        let r = diff::run(&campaign);
-        println!("{}", super::campaign_row(&r, Some(contract), None));
-        results.push(r);
+    let report = kernels.check(&Options { cases, seed, jobs });
+    for kernel in &report.kernels {
+        println!("{}", super::campaign_row(&kernel.campaign, Some(&kernel.contract), None));
     }
     println!();
-    for kernel in &loaded.kernels {
+    for kernel in &kernels.loaded().kernels {
         println!("{}: {}", kernel.id, kernel.computes);
     }
+    let results: Vec<_> = report.kernels.into_iter().map(|k| k.campaign).collect();
     for r in &results {
         super::print_failures(r);
     }
