@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, anyhow, bail};
+use pqhelium::author::{Kernels, Options};
 use pqhelium_byo::{self as byo, Loaded};
-use pqhelium_engine::diff::{self, Campaign};
 use pqhelium_families::Kernel;
 use pqhelium_guest::backend::Image;
 
@@ -88,28 +88,27 @@ pub fn link(args: LinkArgs) -> Result<ExitCode> {
 /// `pqhelium check --manifest`: their objects linted (when loaded), then a differential campaign of each of their
 /// symbols on their image.
 pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize, allow_lint: &[String]) -> Result<ExitCode> {
-    let loaded = load(manifest, None, allow_lint)?;
-    let linted = if loaded.allowed.is_empty() { "linted" } else { "REFUSED by the lint, run with --allow-lint" };
-    println!("## Your kernels ({}: {linted}, linked and checked against their contracts)\n", manifest.display());
+    let kernels = Kernels::from_loaded(load(manifest, None, allow_lint)?);
+    let investigated = !kernels.loaded().allowed.is_empty();
+    let linted = if investigated { "REFUSED by the lint, run with --allow-lint" } else { "linted" };
+    println!("## Your kernels ({}: {linted}, linked and checked against their contracts)
+", manifest.display());
     println!("| symbol | contract | target | cases | mismatches | faults | cases/s | instructions/call | result |");
     println!("|---|---|---|---:|---:|---:|---:|---:|---|");
-    let mut results = Vec::new();
-    for (&kernel, contract) in loaded.kernels.iter().zip(&loaded.contracts) {
-        let image = loaded.image;
-        let campaign = Campaign { image: Some(image), ..Campaign::new(kernel, image.backend(), seed, cases, jobs) };
-        let r = diff::run(&campaign);
-        let row = super::campaign_row(&r, Some(contract), None);
+    let report = kernels.check(&Options { cases, seed, jobs });
+    for kernel in &report.kernels {
+        let row = super::campaign_row(&kernel.campaign, Some(&kernel.contract), None);
         // The result column of a refused object's campaign says what it is.
-        match loaded.allowed.is_empty() {
-            true => println!("{row}"),
-            false => println!("{} {INVESTIGATION} |", row.trim_end_matches(" |").trim_end_matches(|c| c != '|')),
+        match investigated {
+            false => println!("{row}"),
+            true => println!("{} {INVESTIGATION} |", row.trim_end_matches(" |").trim_end_matches(|c| c != '|')),
         }
-        results.push(r);
     }
     println!();
-    for kernel in &loaded.kernels {
+    for kernel in &kernels.loaded().kernels {
         println!("{}: {}", kernel.id, kernel.computes);
     }
+    let results: Vec<_> = report.kernels.into_iter().map(|k| k.campaign).collect();
     for r in &results {
         super::print_failures(r, &[]);
     }
