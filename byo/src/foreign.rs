@@ -17,6 +17,7 @@ use pqhelium_families::{
     Outcome,
 };
 use pqhelium_guest::backend::Arg;
+use rand::Rng;
 
 /// Where their buffer keeps element `i` of the contract's.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,8 +95,9 @@ impl Default for Adapter {
 /// One argument of their function.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ForeignArg {
-    /// A contract argument, by name, with its adapter.
-    Contract { name: String, adapter: Adapter },
+    /// A contract argument, by name, with the adapter of what is written to it (its input) and of what is read back
+    /// (its output); an input-only argument uses the first, an output-only one the second.
+    Contract { name: String, input_adapter: Adapter, output_adapter: Adapter },
     /// The address of a symbol of their objects (a table), resolved in the linked image.
     Symbol { name: String, address: u32 },
     /// A scratch buffer of this many bytes (written by the kernel, never compared).
@@ -107,6 +109,13 @@ pub enum ForeignArg {
     InputOf { name: String, adapter: Adapter },
     /// One buffer for the contract's input `input` and its output `output`: their function works in place.
     InPlace { input: String, output: String, input_adapter: Adapter, output_adapter: Adapter },
+}
+
+impl ForeignArg {
+    /// The contract argument `name` with one adapter for both directions.
+    pub fn both(name: &str, adapter: Adapter) -> Self {
+        ForeignArg::Contract { name: name.into(), input_adapter: adapter.clone(), output_adapter: adapter }
+    }
 }
 
 /// What the manifest says about one of their symbols.
@@ -158,7 +167,8 @@ enum Role {
 enum Slot {
     Contract {
         index: usize,
-        adapter: Adapter,
+        input_adapter: Adapter,
+        output_adapter: Adapter,
         role: Role,
     },
     /// One buffer their function works on in place: the contract's input `input` in, its output `output` out.
@@ -175,7 +185,9 @@ impl Slot {
     /// The adapter of the contract's output `index`, if this argument carries it back.
     fn carries_output(&self, index: usize) -> Option<&Adapter> {
         match self {
-            Slot::Contract { index: i, adapter, role } if *i == index && *role != Role::InputOf => Some(adapter),
+            Slot::Contract { index: i, output_adapter, role, .. } if *i == index && *role != Role::InputOf => {
+                Some(output_adapter)
+            }
             Slot::InPlace { output, output_adapter, .. } if *output == index => Some(output_adapter),
             _ => None,
         }
@@ -211,6 +223,16 @@ fn scale_from(x: i64, f: i64, q: i64, lo: i64) -> i64 {
 
 fn inverse_mod(f: i64, q: i64) -> Option<i64> {
     (1..q).find(|&g| (f.rem_euclid(q) * g) % q == 1)
+}
+
+/// One value in this many of a wider domain is one of its ends (the rest are random representatives).
+const EDGE_ODDS: u32 = 16;
+
+/// Their input bound reaches outside the contract's input domain (on an argument with a modulus).
+fn widens(spec: &ArgSpec, adapter: &Adapter) -> bool {
+    let Some((lo, hi)) = adapter.input_bound else { return false };
+    let (clo, chi) = range_of(spec.input.unwrap_or(Bound::Any), spec.elem);
+    spec.modulus.is_some() && (lo < clo || hi > chi)
 }
 
 fn is_integer(elem: Elem) -> bool {
@@ -257,8 +279,16 @@ impl Foreign {
         adapter.factor != 1 || adapter.form.is_some()
     }
 
-    /// The contract's buffer in their order and representation.
-    fn adapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8]) -> Vec<u8> {
+    /// Their inputs are reduced mod q before the contract's reference sees them: they are in another representation,
+    /// or in a domain wider than the contract's.
+    fn reduces_inputs(&self, spec: &ArgSpec, adapter: &Adapter) -> bool {
+        self.transforms(adapter) || widens(spec, adapter)
+    }
+
+    /// The contract's buffer in their order and representation. On a domain wider than the contract's, each value is
+    /// a random representative of its residue in their bound, or one of the bound's ends.
+    fn adapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8], rng: &mut CaseRng) -> Vec<u8> {
+        let wide = widens(spec, adapter);
         let n = data.len() / spec.elem.bytes();
         let mut out = vec![0; data.len()];
         for s in 0..n {
@@ -272,9 +302,16 @@ impl Foreign {
                     x = scale_from(x, adapter.factor, q, lo);
                 }
                 if let Some((lo, hi)) = adapter.input_bound
-                    && !(lo..=hi).contains(&x)
+                    && (wide || !(lo..=hi).contains(&x))
                 {
                     x = reduce_from(x, q, lo);
+                    if wide {
+                        x = match rng.gen_range(0..EDGE_ODDS) {
+                            0 => lo,
+                            1 => hi,
+                            _ => x + q * rng.gen_range(0..=(hi - x) / q),
+                        };
+                    }
                 }
             }
             put(spec.elem, &mut out, s, x);
@@ -309,9 +346,9 @@ impl Foreign {
         for (slot, arg) in self.slots.iter().zip(args) {
             match (slot, arg) {
                 (Slot::Fixed(_) | Slot::Contract { role: Role::OutputOf, .. }, _) => {}
-                (Slot::Contract { index, adapter, role }, arg) => {
+                (Slot::Contract { index, input_adapter: adapter, role, .. }, arg) => {
                     let spec = &self.base.args[*index];
-                    let reduce = self.transforms(adapter);
+                    let reduce = self.reduces_inputs(spec, adapter);
                     contract[*index] = Some(match (arg, role) {
                         (Arg::In(b), Role::InputOf) => Arg::InOut(self.unadapt(spec, adapter, b, reduce)),
                         (Arg::In(b), _) => Arg::In(self.unadapt(spec, adapter, b, reduce)),
@@ -321,7 +358,7 @@ impl Foreign {
                 }
                 (Slot::InPlace { input, output, input_adapter, .. }, Arg::InOut(b)) => {
                     let spec = &self.base.args[*input];
-                    let reduce = self.transforms(input_adapter);
+                    let reduce = self.reduces_inputs(spec, input_adapter);
                     contract[*input] = Some(Arg::In(self.unadapt(spec, input_adapter, b, reduce)));
                     contract[*output] = Some(Arg::Out(b.len()));
                 }
@@ -339,18 +376,18 @@ impl Behaviour for Foreign {
             .iter()
             .map(|slot| match slot {
                 Slot::Fixed(arg) => arg.clone(),
-                Slot::Contract { index, adapter, role } => {
+                Slot::Contract { index, input_adapter: adapter, role, .. } => {
                     let spec = &self.base.args[*index];
                     match (&contract[*index], role) {
-                        (Arg::InOut(b), Role::InputOf) => Arg::In(self.adapt(spec, adapter, b)),
+                        (Arg::InOut(b), Role::InputOf) => Arg::In(self.adapt(spec, adapter, b, rng)),
                         (Arg::InOut(b), Role::OutputOf) => Arg::Out(b.len()),
-                        (Arg::In(b), _) => Arg::In(self.adapt(spec, adapter, b)),
-                        (Arg::InOut(b), _) => Arg::InOut(self.adapt(spec, adapter, b)),
+                        (Arg::In(b), _) => Arg::In(self.adapt(spec, adapter, b, rng)),
+                        (Arg::InOut(b), _) => Arg::InOut(self.adapt(spec, adapter, b, rng)),
                         (other, _) => other.clone(),
                     }
                 }
                 Slot::InPlace { input, input_adapter, .. } => match &contract[*input] {
-                    Arg::In(b) => Arg::InOut(self.adapt(&self.base.args[*input], input_adapter, b)),
+                    Arg::In(b) => Arg::InOut(self.adapt(&self.base.args[*input], input_adapter, b, rng)),
                     other => other.clone(),
                 },
             })
@@ -452,16 +489,43 @@ pub fn foreign_on(spec: &ForeignSpec, base: &'static Kernel) -> Result<&'static 
         .collect();
     for arg in &spec.args {
         match arg {
-            ForeignArg::Contract { name, adapter } => {
+            ForeignArg::Contract { name, input_adapter, output_adapter } => {
                 let index = index_of(name)?;
                 mark(index)?;
-                let (adapter, mut their) = resolve(index, adapter)?;
                 let role = if split.contains(&name.as_str()) { Role::OutputOf } else { Role::Whole };
+                let (dir, differ) = (base.args[index].dir, input_adapter != output_adapter);
+                // Each direction's adapter; the flat form (the same adapter both ways) is accepted on any argument.
+                let (input_adapter, output_adapter, mut their) = match (dir, role) {
+                    (Dir::In, _) if differ && *output_adapter != Adapter::default() => {
+                        return Err(fit(format!("`{name}` is input only: it takes no output adapter")));
+                    }
+                    (Dir::Out, _) if differ && *input_adapter != Adapter::default() => {
+                        return Err(fit(format!("`{name}` is output only: it takes no input adapter")));
+                    }
+                    (Dir::In, _) => {
+                        let (a, their) = resolve(index, input_adapter)?;
+                        (a, Adapter::default(), their)
+                    }
+                    (_, Role::OutputOf) | (Dir::Out, _) => {
+                        let (a, their) = resolve(index, output_adapter)?;
+                        (Adapter::default(), a, their)
+                    }
+                    (Dir::InOut, _) => {
+                        let (i, their_in) = resolve(index, input_adapter)?;
+                        let (o, their_out) = resolve(index, output_adapter)?;
+                        let repr = if differ {
+                            leak(format!("in: {}; out: {}", their_in.repr, their_out.repr))
+                        } else {
+                            their_in.repr
+                        };
+                        (i, o, ArgSpec { output: their_out.output, repr, ..their_in })
+                    }
+                };
                 if role == Role::OutputOf {
                     (their.dir, their.input) = (Dir::Out, None);
                 }
                 specs.push(their);
-                slots.push(Slot::Contract { index, adapter, role });
+                slots.push(Slot::Contract { index, input_adapter, output_adapter, role });
             }
             ForeignArg::InputOf { name, adapter } => {
                 let index = index_of(name)?;
@@ -473,7 +537,12 @@ pub fn foreign_on(spec: &ForeignSpec, base: &'static Kernel) -> Result<&'static 
                 let (adapter, mut their) = resolve(index, adapter)?;
                 (their.name, their.dir, their.output) = (leak(format!("{name} (input)")), Dir::In, None);
                 specs.push(their);
-                slots.push(Slot::Contract { index, adapter, role: Role::InputOf });
+                slots.push(Slot::Contract {
+                    index,
+                    input_adapter: adapter,
+                    output_adapter: Adapter::default(),
+                    role: Role::InputOf,
+                });
             }
             ForeignArg::InPlace { input, output, input_adapter, output_adapter } => {
                 let (i, o) = (index_of(input)?, index_of(output)?);
@@ -543,9 +612,16 @@ pub fn foreign_on(spec: &ForeignSpec, base: &'static Kernel) -> Result<&'static 
         .args
         .iter()
         .filter_map(|a| match a {
-            ForeignArg::Contract { name, adapter } if *adapter != Adapter::default() => {
+            ForeignArg::Contract { name, input_adapter, output_adapter }
+                if *input_adapter != Adapter::default() || *output_adapter != Adapter::default() =>
+            {
                 let modulus = base.args.iter().find(|a| a.name == name).and_then(|a| a.modulus);
-                Some(format!("{name}: {}", describe(adapter, modulus)))
+                Some(if input_adapter == output_adapter {
+                    format!("{name}: {}", describe(input_adapter, modulus))
+                } else {
+                    let (i, o) = (describe(input_adapter, modulus), describe(output_adapter, modulus));
+                    format!("{name}: in: {i}; out: {o}")
+                })
             }
             ForeignArg::InputOf { name, .. } => Some(format!("{name}: out of place, its input in a buffer of its own")),
             ForeignArg::InPlace { input, output, .. } => Some(format!("{input} and {output}: one buffer, in place")),
@@ -814,13 +890,10 @@ fn adapted_spec(base: &ArgSpec, adapter: &Adapter) -> Result<ArgSpec, String> {
             if i128::from(hi) - i128::from(lo) + 1 < i128::from(q) {
                 return Err(format!("input bound [{lo}, {hi}] holds fewer than q = {q} residues"));
             }
+            // The contract computes mod q on this argument, so a domain wider than its own is reduced into it.
             let (elo, ehi) = range_of(Bound::Any, base.elem);
-            let (clo, chi) = range_of(base.input.unwrap_or(Bound::Any), base.elem);
-            if lo < elo || hi > ehi || (!transforms && (lo < clo || hi > chi)) {
-                return Err(format!(
-                    "input bound [{lo}, {hi}] is not inside the contract's {}",
-                    spec.input.unwrap_or(Bound::Any)
-                ));
+            if lo < elo || hi > ehi {
+                return Err(format!("input bound [{lo}, {hi}] does not fit {} elements", base.elem.name()));
             }
             spec.input = Some(Bound::Range { lo, hi });
         }
@@ -904,10 +977,7 @@ mod tests {
         let spec = ForeignSpec {
             symbol: "their_compress_dv4_mont".into(),
             contract: "mlkem.compress.dv4.scalar".into(),
-            args: vec![
-                ForeignArg::Contract { name: "out".into(), adapter: Adapter::default() },
-                ForeignArg::Contract { name: "p".into(), adapter },
-            ],
+            args: vec![ForeignArg::both("out", Adapter::default()), ForeignArg::both("p", adapter)],
             core: "m7".into(),
             states: 1,
             layout: Layout::Consecutive,
@@ -953,8 +1023,8 @@ mod tests {
             symbol: "theirs".into(),
             contract: "mlkem.compress.dv4.scalar".into(),
             args: vec![
-                ForeignArg::Contract { name: "out".into(), adapter: Adapter { factor: 2, ..Adapter::default() } },
-                ForeignArg::Contract { name: "p".into(), adapter: Adapter::default() },
+                ForeignArg::both("out", Adapter { factor: 2, ..Adapter::default() }),
+                ForeignArg::both("p", Adapter::default()),
             ],
             core: "m7".into(),
             states: 1,
@@ -975,14 +1045,14 @@ mod tests {
             contract: "mlkem.basemul.scalar".into(),
             args: ["b", "out", "a"]
                 .iter()
-                .map(|n| ForeignArg::Contract {
-                    name: n.to_string(),
-                    adapter: Adapter {
+                .map(|n| {
+                    let adapter = Adapter {
                         order: Order::BitReversal,
                         factor: 2285,
                         form: Some(Form::Centred),
                         ..Adapter::default()
-                    },
+                    };
+                    ForeignArg::both(n, adapter)
                 })
                 .collect(),
             core: "m55".into(),
@@ -1003,5 +1073,100 @@ mod tests {
             assert!(x.abs() <= 1664);
         }
         assert_eq!(kernel.evaluate(&theirs).unwrap().reference, base.evaluate(&ours).unwrap().reference);
+    }
+
+    /// FIPS 203 Algorithm 9 (NTT), mod q = 3329 with zeta = 17, on any representatives.
+    fn fips_ntt(p: &[i64]) -> Vec<i64> {
+        let (q, mut f, mut k) = (3329i64, p.iter().map(|x| x.rem_euclid(3329)).collect::<Vec<_>>(), 1usize);
+        let zeta = |k: usize| (0..(k as u8).reverse_bits() >> 1).fold(1i64, |z, _| z * 17 % q);
+        let mut len = 128;
+        while len >= 2 {
+            for start in (0..256).step_by(2 * len) {
+                let z = zeta(k);
+                k += 1;
+                for j in start..start + len {
+                    let t = z * f[j + len] % q;
+                    (f[j + len], f[j]) = ((f[j] - t).rem_euclid(q), (f[j] + t) % q);
+                }
+            }
+            len /= 2;
+        }
+        f
+    }
+
+    /// Their forward NTT: natural-order input in [-16384, 16384] (wider than the contract's), output in bit-reversed
+    /// order and the Montgomery domain (times 2^16 mod q). Sub-tables per direction describe it; the flat form (one
+    /// adapter both ways) does not.
+    #[test]
+    fn directions_take_adapters_of_their_own_and_a_wider_domain() {
+        let output = Adapter { order: Order::BitReversal, factor: 2285, ..Adapter::default() };
+        let input = Adapter { input_bound: Some((-16384, 16384)), ..Adapter::default() };
+        let kernel = |input_adapter: Adapter, output_adapter: Adapter| {
+            let args = vec![ForeignArg::Contract { name: "p".into(), input_adapter, output_adapter }];
+            let spec = ForeignSpec {
+                symbol: "their_ntt".into(),
+                contract: "mlkem.ntt.fwd.scalar".into(),
+                args,
+                core: "m55".into(),
+                states: 1,
+                layout: Layout::Consecutive,
+            };
+            foreign(&spec).unwrap()
+        };
+        let theirs = |p: &[u8]| {
+            let x: Vec<i64> = (0..256).map(|i| get(Elem::I16, p, i)).collect();
+            let y = fips_ntt(&x);
+            let mut out = vec![0u8; 512];
+            for s in 0..256 {
+                put(Elem::I16, &mut out, s, y[Order::BitReversal.contract_index(s, 256)] * 2285 % 3329);
+            }
+            Outcome { buffers: vec![out], ret: None }
+        };
+        let directed = kernel(input.clone(), output.clone());
+        let flat = kernel(output.clone(), output);
+        let (mut beyond, mut ends, mut flat_failures) = (0, 0, 0);
+        let cases = 40;
+        for case in 0..cases {
+            let args = directed.generate(case, &mut pqhelium_families::case_rng(3, case));
+            pqhelium_families::check_input_bounds(directed, &args).unwrap();
+            let p = pqhelium_families::buffer(&args[0]);
+            let values: Vec<i64> = (0..256).map(|i| get(Elem::I16, p, i)).collect();
+            beyond += values.iter().filter(|x| x.abs() > 8192).count();
+            ends += values.iter().filter(|x| x.abs() == 16384).count();
+            let reference = directed.evaluate(&args).unwrap().reference;
+            assert_eq!(directed.canon(&theirs(p)), reference, "case {case}");
+            let args = flat.generate(case, &mut pqhelium_families::case_rng(3, case));
+            let p = pqhelium_families::buffer(&args[0]);
+            flat_failures += usize::from(flat.canon(&theirs(p)) != flat.evaluate(&args).unwrap().reference);
+        }
+        assert!(beyond > 1000 && ends > 100, "{beyond} values beyond 8192, {ends} at the ends");
+        assert!(
+            flat_failures as u64 > cases / 2,
+            "the flat form passed {} of {cases} cases",
+            cases - flat_failures as u64
+        );
+    }
+
+    /// An output adapter on an input-only argument is refused.
+    #[test]
+    fn an_input_takes_no_output_adapter() {
+        let spec = ForeignSpec {
+            symbol: "theirs".into(),
+            contract: "mlkem.basemul.scalar".into(),
+            args: vec![
+                ForeignArg::both("out", Adapter::default()),
+                ForeignArg::Contract {
+                    name: "a".into(),
+                    input_adapter: Adapter::default(),
+                    output_adapter: Adapter { factor: 2285, ..Adapter::default() },
+                },
+                ForeignArg::both("b", Adapter::default()),
+            ],
+            core: "m55".into(),
+            states: 1,
+            layout: Layout::Consecutive,
+        };
+        let e = foreign(&spec).unwrap_err();
+        assert!(e.contains("`a` is input only: it takes no output adapter"), "{e}");
     }
 }

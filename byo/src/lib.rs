@@ -243,8 +243,9 @@ fn foreign_spec(
         Some(args) => args.clone(),
         None => contract.args.iter().map(|a| ArgEntry::Name(a.name.to_string())).collect(),
     };
-    let adapter = |name: &str| match entry.adapt.get(name) {
-        Some(a) => a.adapter(dir).map_err(|e| format!("`{}` argument `{name}`: {e}", entry.symbol)),
+    // The adapters of an argument's input and output.
+    let adapters = |name: &str| match entry.adapt.get(name) {
+        Some(a) => a.adapters(dir).map_err(|e| format!("`{}` argument `{name}`: {e}", entry.symbol)),
         None => Ok(Default::default()),
     };
     let mut args = Vec::new();
@@ -253,7 +254,8 @@ fn foreign_spec(
         args.push(match arg {
             ArgEntry::Name(name) => {
                 adapted.push(name.clone());
-                ForeignArg::Contract { adapter: adapter(&name)?, name }
+                let (input_adapter, output_adapter) = adapters(&name)?;
+                ForeignArg::Contract { input_adapter, output_adapter, name }
             }
             ArgEntry::Extra(extra) => match extra {
                 manifest::Extra { symbol: Some(name), scratch: None, constant: None, input: None, in_place: None } => {
@@ -268,7 +270,7 @@ fn foreign_spec(
                     ForeignArg::Constant(value)
                 }
                 manifest::Extra { symbol: None, scratch: None, constant: None, input: Some(name), in_place: None } => {
-                    ForeignArg::InputOf { adapter: adapter(&name)?, name }
+                    ForeignArg::InputOf { adapter: adapters(&name)?.0, name }
                 }
                 manifest::Extra {
                     symbol: None,
@@ -279,8 +281,8 @@ fn foreign_spec(
                 } => {
                     adapted.extend([input.clone(), output.clone()]);
                     ForeignArg::InPlace {
-                        input_adapter: adapter(&input)?,
-                        output_adapter: adapter(&output)?,
+                        input_adapter: adapters(&input)?.0,
+                        output_adapter: adapters(&output)?.1,
                         input,
                         output,
                     }

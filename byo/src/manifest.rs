@@ -95,7 +95,7 @@ pub struct Extra {
     pub in_place: Option<[String; 2]>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct AdapterEntry {
     /// `identity` or `bit-reversal`.
@@ -112,9 +112,41 @@ pub struct AdapterEntry {
     /// `[lo, hi]`, inclusive.
     pub input_bound: Option<[i64; 2]>,
     pub output_bound: Option<[i64; 2]>,
+    /// `[kernel.adapt.NAME.input]`: the adapter of what is written to the argument (instead of the flat keys, which
+    /// apply to both directions).
+    pub input: Option<Box<AdapterEntry>>,
+    /// `[kernel.adapt.NAME.output]`: the adapter of what is read back.
+    pub output: Option<Box<AdapterEntry>>,
 }
 
 impl AdapterEntry {
+    /// The adapters of its input and its output: the flat keys for both, or each direction's sub-table (a direction
+    /// without one is unadapted).
+    pub fn adapters(&self, dir: &Path) -> Result<(Adapter, Adapter), String> {
+        if self.input.is_none() && self.output.is_none() {
+            let adapter = self.adapter(dir)?;
+            return Ok((adapter.clone(), adapter));
+        }
+        let flat = AdapterEntry { input: None, output: None, ..Self::default() };
+        if *self != (AdapterEntry { input: self.input.clone(), output: self.output.clone(), ..flat }) {
+            return Err("with an `input` or `output` sub-table, every key goes in a sub-table (the flat keys are \
+                        for both directions)"
+                .into());
+        }
+        let side = |entry: &Option<Box<AdapterEntry>>, what: &str| match entry {
+            None => Ok(Adapter::default()),
+            Some(e) if e.input.is_some() || e.output.is_some() => Err(format!("`{what}` takes no sub-table")),
+            Some(e) => e.adapter(dir).map_err(|err| format!("{what}: {err}")),
+        };
+        if self.input.as_ref().is_some_and(|e| e.output_bound.is_some()) {
+            return Err("an output-bound goes in the `output` sub-table".into());
+        }
+        if self.output.as_ref().is_some_and(|e| e.input_bound.is_some()) {
+            return Err("an input-bound goes in the `input` sub-table".into());
+        }
+        Ok((side(&self.input, "input")?, side(&self.output, "output")?))
+    }
+
     /// The adapter; `dir` is the manifest's directory (an order file is relative to it).
     pub fn adapter(&self, dir: &Path) -> Result<Adapter, String> {
         let order = match (self.order.as_deref(), &self.order_file, &self.order_formula) {
@@ -227,5 +259,23 @@ mod tests {
         assert_eq!(adapter.order, Order::BitReversal);
         assert_eq!((adapter.factor, adapter.form, adapter.output_bound), (2285, Some(Form::Unsigned), Some((-9, 9))));
         assert_eq!(m.kernels[0].args.as_ref().unwrap().len(), 4);
+    }
+
+    #[test]
+    fn adapters_per_direction() {
+        let kernel = |adapt: &str| {
+            parse(&format!("core = \"m55\"\n[[kernel]]\nsymbol = \"f\"\ncontract = \"c\"\n{adapt}")).unwrap()
+        };
+        let m =
+            kernel("[kernel.adapt.p.input]\ninput-bound = [-16384, 16384]\n[kernel.adapt.p.output]\nfactor = 2285\n");
+        let (input, output) = m.kernels[0].adapt["p"].adapters(Path::new(".")).unwrap();
+        assert_eq!((input.input_bound, input.factor), (Some((-16384, 16384)), 1));
+        assert_eq!((output.input_bound, output.factor), (None, 2285));
+        let m = kernel("[kernel.adapt.p]\nfactor = 2285\n[kernel.adapt.p.output]\nfactor = 2285\n");
+        let e = m.kernels[0].adapt["p"].adapters(Path::new(".")).unwrap_err();
+        assert!(e.contains("every key goes in a sub-table"), "{e}");
+        let m = kernel("[kernel.adapt.p.output]\ninput-bound = [0, 3328]\n");
+        let e = m.kernels[0].adapt["p"].adapters(Path::new(".")).unwrap_err();
+        assert!(e.contains("an input-bound goes in the `input` sub-table"), "{e}");
     }
 }
