@@ -91,8 +91,7 @@ pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize, allow_lint: &[
     let kernels = Kernels::from_loaded(load(manifest, None, allow_lint)?);
     let investigated = !kernels.loaded().allowed.is_empty();
     let linted = if investigated { "REFUSED by the lint, run with --allow-lint" } else { "linted" };
-    println!("## Your kernels ({}: {linted}, linked and checked against their contracts)
-", manifest.display());
+    println!("## Your kernels ({}: {linted}, linked and checked against their contracts)\n", manifest.display());
     println!("| symbol | contract | target | cases | mismatches | faults | cases/s | instructions/call | result |");
     println!("|---|---|---|---:|---:|---:|---:|---:|---|");
     let report = kernels.check(&Options { cases, seed, jobs });
