@@ -845,6 +845,9 @@ fn describe(adapter: &Adapter, modulus: Option<Modulus>) -> String {
     if let Some((lo, hi)) = adapter.output_bound {
         parts.push(format!("outputs in [{lo}, {hi}], reduced mod q before the comparison"));
     }
+    if parts.is_empty() {
+        return "as the contract's".into();
+    }
     parts.join(", ")
 }
 

@@ -564,3 +564,52 @@ fn a_table_aliased_to_one_of_ours_links_and_passes_and_a_wrong_or_unknown_table_
         assert!(err.contains(expected), "expected `{expected}` in: {err}");
     }
 }
+
+/// A kernel whose output's order and domain differ from its input's: it reduces an ML-KEM polynomial
+/// (`mlkem.poly.reduce.scalar`, natural order in) and writes it bit-reversed and times 2^16 mod q (2285), in place
+/// and out of place. Its adapters are given per direction; one adapter for both directions, or a wrong factor, fails.
+#[test]
+fn adapters_per_direction() {
+    let source = |factor: u32| {
+        format!(
+            "#include <stdint.h>\n\
+             static int16_t out_of(const int16_t *in, int s) {{\n    \
+             int r = 0;\n    for (int b = 0; b < 8; b++) r |= ((s >> b) & 1) << (7 - b);\n    \
+             int32_t x = ((int32_t)in[r] * {factor}) % 3329;\n    return (int16_t)x;\n}}\n\
+             void k(int16_t *p) {{\n    int16_t in[256];\n    for (int i = 0; i < 256; i++) in[i] = p[i];\n    \
+             for (int s = 0; s < 256; s++) p[s] = out_of(in, s);\n}}\n\
+             void k_oop(int16_t *out, const int16_t *in) {{\n    \
+             for (int s = 0; s < 256; s++) out[s] = out_of(in, s);\n}}\n"
+        )
+    };
+    let head = "core = \"m55\"\nsources = [\"k.c\"]\nflags = [\"-O2\"]\n\
+                [[kernel]]\nsymbol = \"k\"\ncontract = \"mlkem.poly.reduce.scalar\"\n";
+    let oop =
+        "[[kernel]]\nsymbol = \"k_oop\"\ncontract = \"mlkem.poly.reduce.scalar\"\nargs = [\"p\", { input = \"p\" }]\n";
+    let output = "order = \"bit-reversal\"\nfactor = 2285\n";
+    let split = format!("{head}[kernel.adapt.p.output]\n{output}{oop}[kernel.adapt.p.output]\n{output}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), &split, &[("k.c", &source(65536))]);
+    let (code, out, err) = check(&path, "60");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("p: in: as the contract's; out: bit-reversed order, times 2285 mod 3329"), "{out}");
+    // The same adapter for both directions: the input is bit-reversed and scaled too.
+    let flat = format!("{head}[kernel.adapt.p]\n{output}");
+    let path = write(dir.path(), &flat, &[]);
+    let (code, out, err) = check(&path, "60");
+    assert_eq!(code, 1, "{out}{err}");
+    // A factor of 2^16 + 1: caught.
+    let path = write(dir.path(), &split, &[("k.c", &source(65537))]);
+    let (code, out, err) = check(&path, "60");
+    assert_eq!(code, 1, "{out}{err}");
+
+    let files = [("k.c", source(65536))];
+    let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    refused(
+        &format!("{head}[kernel.adapt.p]\nfactor = 2\n[kernel.adapt.p.output]\nfactor = 2285\n"),
+        &files,
+        "with an `input` or `output` sub-table, every key goes in a sub-table",
+    );
+    let basemul = format!("core = \"m55\"\nsources = [\"k.S\"]\n{BASEMUL}[kernel.adapt.a.output]\nfactor = 2\n");
+    refused(&basemul, &[("k.S", K_SOURCE)], "`a` is input only: it takes no output adapter");
+}
