@@ -102,7 +102,8 @@ pub struct Representation {
 }
 
 /// The names a manifest's `representation` takes.
-pub const REPRESENTATIONS: [&str; 6] = ["plain", "montgomery", "signed", "unsigned", "standard-lanes", "bit-interleaved"];
+pub const REPRESENTATIONS: [&str; 6] =
+    ["plain", "montgomery", "signed", "unsigned", "standard-lanes", "bit-interleaved"];
 
 impl Representation {
     /// The representation of these names, or the first unknown one.
@@ -1017,7 +1018,10 @@ impl Behaviour for States {
     fn in_kernel_layout(&self, reference: &Outcome) -> Option<Vec<(usize, Vec<u8>)>> {
         let states: Vec<Vec<(usize, Vec<u8>)>> = (0..self.k)
             .map(|j| {
-                let buffers = reference.buffers.iter().map(|b| b.chunks((b.len() / self.k).max(1)).nth(j).unwrap_or(&[]).to_vec());
+                let buffers = reference
+                    .buffers
+                    .iter()
+                    .map(|b| b.chunks((b.len() / self.k).max(1)).nth(j).unwrap_or(&[]).to_vec());
                 self.one.in_kernel_layout(&Outcome { buffers: buffers.collect(), ret: None })
             })
             .collect::<Option<_>>()?;

@@ -693,8 +693,13 @@ fn a_wrong_output_adapter_fails_with_a_hint() {
     let (code, out, err) = check(&path, "40");
     assert_eq!(code, 1, "{out}{err}");
     // 3303 = 128^-1 mod q: undoing it multiplies the outputs by 128 once more, 128^2 = 3068 mod q.
-    assert!(out.contains("are the reference's times 3068 mod 3329 at every place: an output factor of 128 (the \
-                          manifest says 3303) would match"), "{out}");
+    assert!(
+        out.contains(
+            "are the reference's times 3068 mod 3329 at every place: an output factor of 128 (the \
+                          manifest says 3303) would match"
+        ),
+        "{out}"
+    );
 
     let path = example_edited(dir.path(), "ntt_fwd.toml", &FWD_SOURCES, &[("order = \"bit-reversal\"\n", "")]);
     let (code, out, err) = check(&path, "40");
@@ -729,7 +734,7 @@ fn named_representations_convert_each_direction() {
     let path = example_edited(dir.path(), "ntt_fwd.toml", &FWD_SOURCES, &montgomery);
     let (code, out, err) = check(&path, "20");
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("out: bit-reversed order, times 2285 mod 3329, Montgomery domain"), "{out}");
+    assert!(out.contains("out: bit-reversed order, Montgomery domain, outputs in"), "{out}");
 
     // The output order as a file: index s holds the contract's coefficient BitRev8(s), listed here.
     let list: Vec<String> = (0..256u32).map(|s| ((s as u8).reverse_bits()).to_string()).collect();
@@ -757,7 +762,10 @@ fn named_representations_convert_each_direction() {
     let path = Path::new(&example("keccak_standard.toml")).to_path_buf();
     let (code, out, err) = check(&path, "16");
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("| byo_keccak_f1600_standard | keccak.f1600 | qemu (keccak_standard-m55) | 16 | 0 | 0 |"), "{out}");
+    assert!(
+        out.contains("| byo_keccak_f1600_standard | keccak.f1600 | qemu (keccak_standard-m55) | 16 | 0 | 0 |"),
+        "{out}"
+    );
     let undeclared = [("[kernel.adapt.s]\nrepresentation = \"standard-lanes\"\n", "")];
     let path = example_edited(dir.path(), "keccak_standard.toml", &["keccak_standard.c"], &undeclared);
     let (code, out, err) = check(&path, "16");

@@ -306,7 +306,8 @@ fn logs_never_interleave_with_the_table() {
 #[test]
 fn the_compilers_messages_are_shown_whole() {
     let source = "void k(int *p) {\n    p[0] = undeclared_one;\n    p[1] = undeclared_two;\n}\n";
-    let manifest = "core = \"m55\"\nsources = [\"k.c\"]\n[[kernel]]\nsymbol = \"k\"\ncontract = \"mlkem.poly.reduce.scalar\"\n";
+    let manifest =
+        "core = \"m55\"\nsources = [\"k.c\"]\n[[kernel]]\nsymbol = \"k\"\ncontract = \"mlkem.poly.reduce.scalar\"\n";
     let dir = project(manifest, &[("k.c", source)]);
     let (code, out, err) = pqhelium_in(dir.path(), &["link", "--manifest", "m.toml", "-o", "their.elf"]);
     assert_eq!(code, 2, "{out}{err}");
