@@ -84,11 +84,72 @@ pub struct Adapter {
     pub input_bound: Option<(i64, i64)>,
     /// Their output bound (a lazy bound instead of canonical residues).
     pub output_bound: Option<(i64, i64)>,
+    /// Named representations (`representation = [...]` in a manifest).
+    pub representation: Representation,
+}
+
+/// A representation named in a manifest, with its conversion to and from the contract's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Representation {
+    /// `montgomery`: residues times R = 2^(element bits) mod q, resolved into the adapter's factor.
+    pub montgomery: bool,
+    /// `signed` or `unsigned`: their elements read and written as integers of that signedness (the width is the
+    /// contract's), inputs as centred or unsigned representatives.
+    pub signedness: Option<Form>,
+    /// `standard-lanes`: a Keccak-f[1600] state as 25 standard 64-bit lanes (low word first), where the contract has
+    /// 50 bit-interleaved words.
+    pub standard_lanes: bool,
+}
+
+/// The names a manifest's `representation` takes.
+pub const REPRESENTATIONS: [&str; 6] =
+    ["plain", "montgomery", "signed", "unsigned", "standard-lanes", "bit-interleaved"];
+
+impl Representation {
+    /// The representation of these names, or the first unknown one.
+    pub fn named(names: &[String]) -> Result<Representation, String> {
+        let mut r = Representation::default();
+        for name in names {
+            match name.as_str() {
+                "plain" | "bit-interleaved" => {}
+                "montgomery" => r.montgomery = true,
+                "signed" => r.signedness = Some(Form::Centred),
+                "unsigned" => r.signedness = Some(Form::Unsigned),
+                "standard-lanes" => r.standard_lanes = true,
+                other => {
+                    let near = pqhelium_families::did_you_mean(other, REPRESENTATIONS);
+                    return Err(format!("unknown representation `{other}`{near} ({})", REPRESENTATIONS.join(", ")));
+                }
+            }
+        }
+        Ok(r)
+    }
+}
+
+/// Their element type: the contract's with their signedness.
+fn their_elem(elem: Elem, signedness: Option<Form>) -> Result<Elem, String> {
+    Ok(match (elem, signedness) {
+        (e, None) => e,
+        (Elem::I16 | Elem::U16, Some(Form::Centred)) => Elem::I16,
+        (Elem::I16 | Elem::U16, Some(Form::Unsigned)) => Elem::U16,
+        (Elem::I32 | Elem::U32, Some(Form::Centred)) => Elem::I32,
+        (Elem::I32 | Elem::U32, Some(Form::Unsigned)) => Elem::U32,
+        (Elem::I64 | Elem::U64, Some(Form::Centred)) => Elem::I64,
+        (Elem::I64 | Elem::U64, Some(Form::Unsigned)) => Elem::U64,
+        (e, Some(_)) => return Err(format!("{} elements take no signed or unsigned representation", e.name())),
+    })
 }
 
 impl Default for Adapter {
     fn default() -> Self {
-        Self { order: Order::Identity, factor: 1, form: None, input_bound: None, output_bound: None }
+        Self {
+            order: Order::Identity,
+            factor: 1,
+            form: None,
+            input_bound: None,
+            output_bound: None,
+            representation: Representation::default(),
+        }
     }
 }
 
@@ -164,6 +225,7 @@ enum Role {
 }
 
 /// An argument resolved against the contract.
+#[derive(Clone)]
 enum Slot {
     Contract {
         index: usize,
@@ -194,6 +256,7 @@ impl Slot {
     }
 }
 
+#[derive(Clone)]
 struct Foreign {
     base: &'static Kernel,
     slots: Vec<Slot>,
@@ -276,7 +339,7 @@ fn range_of(bound: Bound, elem: Elem) -> (i64, i64) {
 
 impl Foreign {
     fn transforms(&self, adapter: &Adapter) -> bool {
-        adapter.factor != 1 || adapter.form.is_some()
+        adapter.factor != 1 || adapter.form.is_some() || adapter.representation.signedness.is_some()
     }
 
     /// Their inputs are reduced mod q before the contract's reference sees them: they are in another representation,
@@ -289,13 +352,21 @@ impl Foreign {
     /// a random representative of its residue in their bound, or one of the bound's ends.
     fn adapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8], rng: &mut CaseRng) -> Vec<u8> {
         let wide = widens(spec, adapter);
+        let standard;
+        let data = if adapter.representation.standard_lanes {
+            standard = pqhelium_families::keccak_deinterleave(data);
+            &standard
+        } else {
+            data
+        };
+        let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
         let n = data.len() / spec.elem.bytes();
         let mut out = vec![0; data.len()];
         for s in 0..n {
             let mut x = get(spec.elem, data, adapter.order.contract_index(s, n));
             if let Some(q) = q_of(spec) {
                 if self.transforms(adapter) {
-                    let lo = match adapter.form.unwrap_or(Form::Centred) {
+                    let lo = match adapter.form.or(adapter.representation.signedness).unwrap_or(Form::Centred) {
                         Form::Centred => -(q - 1) / 2,
                         Form::Unsigned => 0,
                     };
@@ -314,7 +385,7 @@ impl Foreign {
                     }
                 }
             }
-            put(spec.elem, &mut out, s, x);
+            put(elem, &mut out, s, x);
         }
         out
     }
@@ -325,8 +396,9 @@ impl Foreign {
         let n = data.len() / spec.elem.bytes();
         let mut out = vec![0; data.len()];
         let inverse = q_of(spec).and_then(|q| inverse_mod(adapter.factor, q)).unwrap_or(1);
+        let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
         for s in 0..n {
-            let mut x = get(spec.elem, data, s);
+            let mut x = get(elem, data, s);
             if let (Some(q), true) = (q_of(spec), reduce) {
                 let (lo, hi) = range_of(spec.input.unwrap_or(Bound::Any), spec.elem);
                 let from = if lo <= 0 && hi >= q - 1 { 0 } else { -(q - 1) / 2 };
@@ -334,7 +406,118 @@ impl Foreign {
             }
             put(spec.elem, &mut out, adapter.order.contract_index(s, n), x);
         }
+        if adapter.representation.standard_lanes {
+            return pqhelium_families::keccak_interleave(&out);
+        }
         out
+    }
+
+    /// The contract's buffer `data` (canonical residues) in their order and representation: the inverse of
+    /// [`Foreign::unadapt`], residues times their factor in `0..q`.
+    fn relayout(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8]) -> Vec<u8> {
+        let standard;
+        let data = if adapter.representation.standard_lanes {
+            standard = pqhelium_families::keccak_deinterleave(data);
+            &standard
+        } else {
+            data
+        };
+        let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
+        let n = data.len() / spec.elem.bytes();
+        let mut out = vec![0; data.len()];
+        for s in 0..n {
+            let mut x = get(spec.elem, data, adapter.order.contract_index(s, n));
+            if let Some(q) = q_of(spec) {
+                x = scale_from(x, adapter.factor, q, 0);
+            }
+            put(elem, &mut out, s, x);
+        }
+        out
+    }
+
+    /// This kernel with the in-out argument `index`'s adapters replaced (a flat adapter tried one way only).
+    fn with_adapters(&self, index: usize, input: &Adapter, output: &Adapter) -> Foreign {
+        let mut other = self.clone();
+        for slot in &mut other.slots {
+            if let Slot::Contract { index: i, input_adapter, output_adapter, .. } = slot
+                && *i == index
+            {
+                (*input_adapter, *output_adapter) = (input.clone(), output.clone());
+            }
+        }
+        other
+    }
+
+    /// Whether their outcome on `args` matches the reference once their adapters are undone.
+    fn matches(&self, args: &[Arg], outcome: &Outcome) -> bool {
+        self.evaluate(args).is_ok_and(|e| e.reference == self.canonical(outcome))
+    }
+
+    /// A flat adapter (both directions) on an in-out argument whose outcome matches with it on one direction only.
+    fn direction_hint(&self, args: &[Arg], outcome: &Outcome) -> Option<String> {
+        self.slots.iter().find_map(|slot| {
+            let Slot::Contract { index, input_adapter, output_adapter, role: Role::Whole } = slot else { return None };
+            let name = self.base.args[*index].name;
+            let flat = input_adapter == output_adapter && *input_adapter != Adapter::default();
+            if !flat || self.base.args[*index].dir != Dir::InOut {
+                return None;
+            }
+            let none = Adapter::default();
+            let meant = if self.with_adapters(*index, &none, output_adapter).matches(args, outcome) {
+                "output"
+            } else if self.with_adapters(*index, input_adapter, &none).matches(args, outcome) {
+                "input"
+            } else {
+                return None;
+            };
+            Some(format!(
+                "the flat [kernel.adapt.{name}] applies to both directions of `{name}`; with it on the {meant} alone \
+                 this case passes: did you mean [kernel.adapt.{name}.{meant}]?"
+            ))
+        })
+    }
+
+    /// Their outputs, adapters undone, against the reference: every residue times one constant, or the same values
+    /// in another order.
+    fn value_hint(&self, args: &[Arg], outcome: &Outcome) -> Option<String> {
+        let reference = self.evaluate(args).ok()?.reference;
+        let canon = self.canonical(outcome);
+        let contract_outputs = self.base.args.iter().enumerate().filter(|(_, a)| a.dir != Dir::In);
+        for (b, (index, spec)) in contract_outputs.enumerate() {
+            let (Some(ours), Some(theirs)) = (reference.buffers.get(b), canon.buffers.get(b)) else { continue };
+            let Some(q) = q_of(spec) else { continue };
+            if ours == theirs || ours.len() != theirs.len() {
+                continue;
+            }
+            let n = ours.len() / spec.elem.bytes();
+            let value = |buffer: &[u8], i| get(spec.elem, buffer, i).rem_euclid(q);
+            let adapter = self.slots.iter().find_map(|s| s.carries_output(index))?;
+            let first = (0..n).find(|&i| value(ours, i) != 0);
+            let ratio = first.and_then(|i| inverse_mod(value(ours, i), q).map(|inv| value(theirs, i) * inv % q));
+            if let Some(c) = ratio
+                && (0..n).all(|i| value(theirs, i) == value(ours, i) * c % q)
+            {
+                let factor = (i128::from(adapter.factor) * i128::from(c)).rem_euclid(i128::from(q));
+                return Some(format!(
+                    "`{}`'s outputs, adapters undone, are the reference's times {c} mod {q} at every place: an output \
+                     factor of {factor} (the manifest says {}) would match",
+                    spec.name, adapter.factor
+                ));
+            }
+            let sorted = |buffer: &[u8]| {
+                let mut v: Vec<i64> = (0..n).map(|i| value(buffer, i)).collect();
+                v.sort_unstable();
+                v
+            };
+            if sorted(ours) == sorted(theirs) {
+                return Some(format!(
+                    "`{}`'s outputs, adapters undone, are the reference's values in another order: check its output \
+                     `order`",
+                    spec.name
+                ));
+            }
+        }
+        None
     }
 
     /// Their arguments back as the contract's (their inputs put back in the contract's order and representation).
@@ -422,6 +605,20 @@ impl Behaviour for Foreign {
         true
     }
 
+    fn hint(&self, args: &[Arg], outcome: &Outcome) -> Option<String> {
+        self.direction_hint(args, outcome).or_else(|| self.value_hint(args, outcome))
+    }
+
+    fn in_kernel_layout(&self, reference: &Outcome) -> Option<Vec<(usize, Vec<u8>)>> {
+        let contract_outputs = self.base.args.iter().enumerate().filter(|(_, a)| a.dir != Dir::In);
+        let mut buffers = Vec::new();
+        for ((&theirs, (index, spec)), data) in self.outputs.iter().zip(contract_outputs).zip(&reference.buffers) {
+            let adapter = self.slots.iter().find_map(|s| s.carries_output(index))?;
+            buffers.push((theirs, self.relayout(spec, adapter, data)));
+        }
+        Some(buffers)
+    }
+
     fn checked(&self) -> Checked {
         Checked::TwoWay
     }
@@ -476,6 +673,7 @@ pub fn foreign_on(spec: &ForeignSpec, base: &'static Kernel) -> Result<&'static 
             };
             adapter.order = adapter.order.resolve(n).map_err(|e| fit(format!("`{name}`: {e}")))?;
         }
+        resolve_representation(&base_spec, &mut adapter).map_err(|e| fit(format!("`{name}`: {e}")))?;
         let spec = adapted_spec(&base_spec, &adapter).map_err(|e| fit(format!("`{name}`: {e}")))?;
         Ok((adapter, spec))
     };
@@ -691,6 +889,19 @@ impl States {
         }
     }
 
+    /// Their arguments that come back as buffers of their outcome, in order.
+    fn buffered(&self) -> Vec<&Slot> {
+        self.one
+            .slots
+            .iter()
+            .filter(|s| match s {
+                Slot::Contract { index, .. } => self.one.base.args[*index].dir != Dir::In,
+                Slot::Fixed(arg) => matches!(arg, Arg::Out(_)),
+                Slot::InPlace { .. } => true,
+            })
+            .collect()
+    }
+
     /// `k` buffers of one state each, laid out in one.
     fn merge(&self, parts: &[&[u8]], unit: usize) -> Vec<u8> {
         let n = parts[0].len() / unit;
@@ -779,16 +990,7 @@ impl Behaviour for States {
 
     /// Each state of their outcome canonicalised as one call's.
     fn canonical(&self, outcome: &Outcome) -> Outcome {
-        let buffered: Vec<&Slot> = self
-            .one
-            .slots
-            .iter()
-            .filter(|s| match s {
-                Slot::Contract { index, .. } => self.one.base.args[*index].dir != Dir::In,
-                Slot::Fixed(arg) => matches!(arg, Arg::Out(_)),
-                Slot::InPlace { .. } => true,
-            })
-            .collect();
+        let buffered = self.buffered();
         if buffered.len() != outcome.buffers.len() {
             return outcome.clone();
         }
@@ -812,6 +1014,26 @@ impl Behaviour for States {
         true
     }
 
+    /// Each state's reference in their layout, the states laid out in each buffer as their kernel lays them out.
+    fn in_kernel_layout(&self, reference: &Outcome) -> Option<Vec<(usize, Vec<u8>)>> {
+        let states: Vec<Vec<(usize, Vec<u8>)>> = (0..self.k)
+            .map(|j| {
+                let buffers = reference
+                    .buffers
+                    .iter()
+                    .map(|b| b.chunks((b.len() / self.k).max(1)).nth(j).unwrap_or(&[]).to_vec());
+                self.one.in_kernel_layout(&Outcome { buffers: buffers.collect(), ret: None })
+            })
+            .collect::<Option<_>>()?;
+        let units: Vec<usize> = self.buffered().iter().map(|s| self.unit(s).unwrap_or(1)).collect();
+        let merged = (0..states[0].len()).map(|b| {
+            let theirs = states[0][b].0;
+            let parts: Vec<&[u8]> = states.iter().map(|s| s[b].1.as_slice()).collect();
+            (theirs, self.merge(&parts, units.get(theirs).copied().unwrap_or(1)))
+        });
+        Some(merged.collect())
+    }
+
     fn checked(&self) -> Checked {
         Checked::TwoWay
     }
@@ -830,7 +1052,7 @@ fn describe(adapter: &Adapter, modulus: Option<Modulus>) -> String {
         Order::Listed { source, .. } => parts.push(format!("order from {source}")),
     }
     if let Some(modulus) = modulus
-        && (adapter.factor != 1 || adapter.form.is_some())
+        && (adapter.factor != 1 || adapter.form.is_some() || adapter.representation.signedness.is_some())
     {
         parts.push(format!("times {} {modulus}", adapter.factor));
     }
@@ -838,6 +1060,18 @@ fn describe(adapter: &Adapter, modulus: Option<Modulus>) -> String {
         Some(Form::Centred) => parts.push("centred".into()),
         Some(Form::Unsigned) => parts.push("unsigned".into()),
         None => {}
+    }
+    let r = &adapter.representation;
+    if r.montgomery {
+        parts.push("Montgomery domain".into());
+    }
+    match r.signedness {
+        Some(Form::Centred) => parts.push("signed elements".into()),
+        Some(Form::Unsigned) => parts.push("unsigned elements".into()),
+        None => {}
+    }
+    if r.standard_lanes {
+        parts.push("standard 64-bit lanes".into());
     }
     if let Some((lo, hi)) = adapter.input_bound {
         parts.push(format!("inputs in [{lo}, {hi}]"));
@@ -851,10 +1085,40 @@ fn describe(adapter: &Adapter, modulus: Option<Modulus>) -> String {
     parts.join(", ")
 }
 
+/// Their named representation resolved against the contract's argument: `montgomery` into its factor; or why it does
+/// not fit.
+fn resolve_representation(base: &ArgSpec, adapter: &mut Adapter) -> Result<(), String> {
+    let r = &adapter.representation;
+    if r.standard_lanes && (base.repr != pqhelium_families::KECCAK_INTERLEAVED || base.len != Len::Fixed(50)) {
+        return Err(format!(
+            "standard-lanes converts a {} Keccak-f[1600] state; this argument is `{}`",
+            pqhelium_families::KECCAK_INTERLEAVED,
+            base.repr
+        ));
+    }
+    if r.signedness.is_some() && q_of(base).is_none() {
+        return Err("holds no residues mod q (the contract gives it no modulus): signed or unsigned does not \
+                    apply"
+            .into());
+    }
+    if r.montgomery {
+        let Some(q) = q_of(base) else {
+            return Err("holds no residues mod q (the contract gives it no modulus): montgomery does not apply".into());
+        };
+        if adapter.factor != 1 {
+            return Err("montgomery is a factor (2^bits mod q): not with `factor`".into());
+        }
+        let bits = 8 * base.elem.bytes() as u32;
+        adapter.factor = (1..=bits).fold(1i64, |r, _| r * 2 % q);
+    }
+    Ok(())
+}
+
 /// Their argument: the contract's with their bounds and representation, or why the adapter does not fit.
 fn adapted_spec(base: &ArgSpec, adapter: &Adapter) -> Result<ArgSpec, String> {
     let q = q_of(base);
-    let transforms = adapter.factor != 1 || adapter.form.is_some();
+    let signedness = adapter.representation.signedness;
+    let transforms = adapter.factor != 1 || adapter.form.is_some() || signedness.is_some();
     let scalar = base.len == Len::Scalar;
     if scalar && *adapter != Adapter::default() {
         return Err("a scalar takes no adapter".into());
@@ -876,12 +1140,13 @@ fn adapted_spec(base: &ArgSpec, adapter: &Adapter) -> Result<ArgSpec, String> {
             .into());
     }
     let mut spec = *base;
+    spec.elem = their_elem(base.elem, signedness)?;
     if let Some(q) = q {
         if transforms && inverse_mod(adapter.factor, q).is_none() {
             return Err(format!("factor {} has no inverse mod {q}", adapter.factor));
         }
         if transforms && base.dir != Dir::Out {
-            spec.input = Some(match adapter.form.unwrap_or(Form::Centred) {
+            spec.input = Some(match adapter.form.or(signedness).unwrap_or(Form::Centred) {
                 Form::Centred => Bound::magnitude((q - 1) / 2),
                 Form::Unsigned => Bound::Canonical { q },
             });
@@ -894,9 +1159,9 @@ fn adapted_spec(base: &ArgSpec, adapter: &Adapter) -> Result<ArgSpec, String> {
                 return Err(format!("input bound [{lo}, {hi}] holds fewer than q = {q} residues"));
             }
             // The contract computes mod q on this argument, so a domain wider than its own is reduced into it.
-            let (elo, ehi) = range_of(Bound::Any, base.elem);
+            let (elo, ehi) = range_of(Bound::Any, spec.elem);
             if lo < elo || hi > ehi {
-                return Err(format!("input bound [{lo}, {hi}] does not fit {} elements", base.elem.name()));
+                return Err(format!("input bound [{lo}, {hi}] does not fit {} elements", spec.elem.name()));
             }
             spec.input = Some(Bound::Range { lo, hi });
         }

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use std::sync::Arc;
 
 use super::formula::Formula;
-use crate::foreign::{Adapter, Form, Layout, Order};
+use crate::foreign::{Adapter, Form, Layout, Order, Representation};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -112,11 +112,30 @@ pub struct AdapterEntry {
     /// `[lo, hi]`, inclusive.
     pub input_bound: Option<[i64; 2]>,
     pub output_bound: Option<[i64; 2]>,
+    /// Named representations ([`crate::foreign::REPRESENTATIONS`]): one name or a list.
+    pub representation: Option<Names>,
     /// `[kernel.adapt.NAME.input]`: the adapter of what is written to the argument (instead of the flat keys, which
     /// apply to both directions).
     pub input: Option<Box<AdapterEntry>>,
     /// `[kernel.adapt.NAME.output]`: the adapter of what is read back.
     pub output: Option<Box<AdapterEntry>>,
+}
+
+/// One name or a list of names.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Names {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Names {
+    fn list(&self) -> Vec<String> {
+        match self {
+            Names::One(name) => vec![name.clone()],
+            Names::Many(names) => names.clone(),
+        }
+    }
 }
 
 impl AdapterEntry {
@@ -176,6 +195,7 @@ impl AdapterEntry {
             form,
             input_bound: bound(self.input_bound, "input-bound")?,
             output_bound: bound(self.output_bound, "output-bound")?,
+            representation: Representation::named(&self.representation.as_ref().map(Names::list).unwrap_or_default())?,
         })
     }
 }

@@ -613,3 +613,173 @@ fn adapters_per_direction() {
     let basemul = format!("core = \"m55\"\nsources = [\"k.S\"]\n{BASEMUL}[kernel.adapt.a.output]\nfactor = 2\n");
     refused(&basemul, &[("k.S", K_SOURCE)], "`a` is input only: it takes no output adapter");
 }
+
+/// An example's manifest and sources copied into `dir`, the manifest edited by `edits` (from, to); its path.
+fn example_edited(dir: &Path, manifest: &str, sources: &[&str], edits: &[(&str, &str)]) -> PathBuf {
+    for source in sources {
+        std::fs::copy(example(source), dir.join(source)).unwrap();
+    }
+    let text = std::fs::read_to_string(example(manifest)).unwrap();
+    let text = edits.iter().fold(text, |t, (from, to)| {
+        assert!(t.contains(from), "{from} in {manifest}");
+        t.replace(from, to)
+    });
+    write(dir, &text, &[])
+}
+
+const FWD_SOURCES: [&str; 2] = ["ntt_fwd_bitrev_mont.S", "mlkem_zetas.S"];
+const INV_SOURCES: [&str; 2] = ["intt_transposed.S", "mlkem_zetas.S"];
+
+/// Two NTTs of our own in assembly, each through its manifest alone: a forward NTT with natural input and
+/// bit-reversed Montgomery-domain output over a domain wider than the contract's, and an out-of-place inverse NTT with
+/// transposed input and natural output times 128.
+#[test]
+fn our_own_assembly_ntts_pass_from_their_manifests_with_no_shim() {
+    let (code, out, err) = check(Path::new(&example("ntt_fwd.toml")), "40");
+    assert_eq!(code, 0, "{out}{err}");
+    let row = "| byo_ntt_fwd_bitrev_mont | mlkem.ntt.fwd.scalar | qemu (ntt_fwd-m55) | 40 | 0 | 0 |";
+    assert!(out.contains(row), "{out}");
+    assert!(out.contains("p: in: inputs in [-32768, 32767]; out: bit-reversed order, times 2285 mod 3329"), "{out}");
+    let (code, out, err) = check(Path::new(&example("ntt_inv.toml")), "40");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("| byo_intt_transposed | mlkem.ntt.inv.scalar | qemu (ntt_inv-m55) | 40 | 0 | 0 |"), "{out}");
+    assert!(out.contains("p: out of place, its input in a buffer of its own"), "{out}");
+}
+
+/// The forward NTT's manifest declares any int16_t input: the generated inputs cover that domain (values beyond the
+/// contract's 8192 and the ends), and a build right only up to |x| = 16384 (-DNARROW) passes over the contract's
+/// domain and fails over the declared one.
+#[test]
+fn a_wider_input_domain_is_tested_as_declared() {
+    let manifest = example("ntt_fwd.toml");
+    let args = ["repro", "--manifest", &manifest, "--kernel", "byo_ntt_fwd_bitrev_mont", "--seed", "5"];
+    let (mut beyond, mut ends) = (0, 0);
+    for case in ["20", "21", "22", "23"] {
+        let (code, out, err) = pqhelium(&[&args[..], &["--case", case]].concat());
+        assert_eq!(code, 0, "{out}{err}");
+        let line = out.lines().find(|l| l.starts_with("arg 0 in/out (input, kernel layout) ")).expect(&out);
+        let bytes = hex::decode(line.rsplit(' ').next().unwrap()).unwrap();
+        let values: Vec<i16> = bytes.chunks(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+        beyond += values.iter().filter(|x| x.unsigned_abs() > 16384).count();
+        ends += values.iter().filter(|&&x| x == i16::MIN || x == i16::MAX).count();
+    }
+    assert!(beyond > 200 && ends > 10, "{beyond} values beyond 16384, {ends} at the ends");
+
+    let dir = tempfile::tempdir().unwrap();
+    let narrow = [("core = \"m55\"", "core = \"m55\"\nflags = [\"-DNARROW\"]")];
+    let path = example_edited(dir.path(), "ntt_fwd.toml", &FWD_SOURCES, &narrow);
+    let (code, out, err) = check(&path, "40");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("FAIL byo_ntt_fwd_bitrev_mont"), "{out}");
+    let contract_domain = [narrow[0], ("input-bound = [-32768, 32767]\n", "")];
+    let path = example_edited(dir.path(), "ntt_fwd.toml", &FWD_SOURCES, &contract_domain);
+    let (code, out, err) = check(&path, "40");
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// An output adapter with the wrong factor fails, with a hint giving the factor that would match; an output with its
+/// order left out fails with a hint about the order.
+#[test]
+fn a_wrong_output_adapter_fails_with_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = example_edited(dir.path(), "ntt_fwd.toml", &FWD_SOURCES, &[("factor = 2285", "factor = 1")]);
+    let (code, out, err) = check(&path, "40");
+    assert_eq!(code, 1, "{out}{err}");
+    let hint = "hint: `p`'s outputs, adapters undone, are the reference's times 2285 mod 3329 at every place: an \
+                output factor of 2285 (the manifest says 1) would match";
+    assert!(out.contains(hint), "{out}");
+
+    let path = example_edited(dir.path(), "ntt_inv.toml", &INV_SOURCES, &[("factor = 128", "factor = 3303")]);
+    let (code, out, err) = check(&path, "40");
+    assert_eq!(code, 1, "{out}{err}");
+    // 3303 = 128^-1 mod q: undoing it multiplies the outputs by 128 once more, 128^2 = 3068 mod q.
+    assert!(
+        out.contains(
+            "are the reference's times 3068 mod 3329 at every place: an output factor of 128 (the \
+                          manifest says 3303) would match"
+        ),
+        "{out}"
+    );
+
+    let path = example_edited(dir.path(), "ntt_fwd.toml", &FWD_SOURCES, &[("order = \"bit-reversal\"\n", "")]);
+    let (code, out, err) = check(&path, "40");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("hint: `p`'s outputs, adapters undone, are the reference's values in another order"), "{out}");
+}
+
+/// One adapter for both directions where the kernel meant only its output: the check fails, and the hint names the
+/// sub-table that passes the failing case.
+#[test]
+fn a_flat_adapter_meant_for_one_direction_gets_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let flat = [
+        ("[kernel.adapt.p.input]\ninput-bound = [-32768, 32767]\n", ""),
+        ("[kernel.adapt.p.output]", "[kernel.adapt.p]"),
+    ];
+    let path = example_edited(dir.path(), "ntt_fwd.toml", &FWD_SOURCES, &flat);
+    let (code, out, err) = check(&path, "10");
+    assert_eq!(code, 1, "{out}{err}");
+    let hint = "hint: the flat [kernel.adapt.p] applies to both directions of `p`; with it on the output alone this \
+                case passes: did you mean [kernel.adapt.p.output]?";
+    assert!(out.contains(hint), "{out}");
+}
+
+/// Named representations, each declared on one direction or both: Montgomery (the forward NTT's output factor by
+/// name), unsigned elements (a reduction writing lazy residues above 2^15), standard Keccak lanes (a textbook
+/// Keccak-f[1600] against the bit-interleaved contract), and a storage order from a file on the output alone.
+#[test]
+fn named_representations_convert_each_direction() {
+    let dir = tempfile::tempdir().unwrap();
+    let montgomery = [("factor = 2285", "representation = \"montgomery\"")];
+    let path = example_edited(dir.path(), "ntt_fwd.toml", &FWD_SOURCES, &montgomery);
+    let (code, out, err) = check(&path, "20");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("out: bit-reversed order, Montgomery domain, outputs in"), "{out}");
+
+    // The output order as a file: index s holds the contract's coefficient BitRev8(s), listed here.
+    let list: Vec<String> = (0..256u32).map(|s| ((s as u8).reverse_bits()).to_string()).collect();
+    std::fs::write(dir.path().join("bitrev8.txt"), list.join("\n")).unwrap();
+    let from_file = [("order = \"bit-reversal\"", "order-file = \"bitrev8.txt\"")];
+    let path = example_edited(dir.path(), "ntt_fwd.toml", &FWD_SOURCES, &from_file);
+    let (code, out, err) = check(&path, "20");
+    assert_eq!(code, 0, "{out}{err}");
+
+    // p[i] = (p[i] mod q) + 17 q as a uint16_t: from 53265 to 59921, read as int16_t another residue.
+    let source = "#include <stdint.h>\nvoid k(uint16_t *p) {\n    for (int i = 0; i < 256; i++) {\n        \
+                  int32_t x = (int16_t)p[i] % 3329;\n        p[i] = (uint16_t)(x + 17 * 3329);\n    }\n}\n";
+    let head = "core = \"m55\"\nsources = [\"k.c\"]\nflags = [\"-O2\"]\n\
+                [[kernel]]\nsymbol = \"k\"\ncontract = \"mlkem.poly.reduce.scalar\"\n";
+    let unsigned = format!("{head}[kernel.adapt.p.output]\nrepresentation = \"unsigned\"\n");
+    let path = write(dir.path(), &unsigned, &[("k.c", source)]);
+    let (code, out, err) = check(&path, "20");
+    assert_eq!(code, 0, "{out}{err}");
+    let path = write(dir.path(), head, &[("k.c", source)]);
+    let (code, out, err) = check(&path, "20");
+    assert_eq!(code, 1, "read as the contract's int16_t, it fails: {out}{err}");
+
+    // A textbook Keccak on standard lanes: it passes as declared, and fails every case against the bit-interleaved
+    // contract without its representation.
+    let path = Path::new(&example("keccak_standard.toml")).to_path_buf();
+    let (code, out, err) = check(&path, "16");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("| byo_keccak_f1600_standard | keccak.f1600 | qemu (keccak_standard-m55) | 16 | 0 | 0 |"),
+        "{out}"
+    );
+    let undeclared = [("[kernel.adapt.s]\nrepresentation = \"standard-lanes\"\n", "")];
+    let path = example_edited(dir.path(), "keccak_standard.toml", &["keccak_standard.c"], &undeclared);
+    let (code, out, err) = check(&path, "16");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("16 cases, 16 mismatches"), "{out}");
+
+    let wrong = [("representation = \"standard-lanes\"", "representation = \"standard-lane\"")];
+    let path = example_edited(dir.path(), "keccak_standard.toml", &["keccak_standard.c"], &wrong);
+    let (code, out, err) = check(&path, "1");
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("unknown representation `standard-lane`, did you mean `standard-lanes`?"), "{err}");
+    refused(
+        &format!("{head}[kernel.adapt.p]\nrepresentation = \"standard-lanes\"\n"),
+        &[("k.c", source)],
+        "standard-lanes converts a bit-interleaved Keccak-f[1600] state",
+    );
+}

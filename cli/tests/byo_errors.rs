@@ -180,6 +180,15 @@ fn repro_labels_each_buffer_with_its_layout_and_shows_what_it_compared() {
     // Their output differs from the reference as shown, and equals it once the adapters are undone: what was compared.
     assert_ne!(theirs, reference);
     assert_eq!(undone, reference);
+    // The reference in the kernel's layout (bit-reversed, times 2^16 mod q) holds their output's residues, place by
+    // place.
+    let residues = |hex_text: &str| -> Vec<i32> {
+        let bytes = hex::decode(hex_text).unwrap();
+        bytes.chunks(2).map(|b| i32::from(i16::from_le_bytes([b[0], b[1]])).rem_euclid(3329)).collect()
+    };
+    let in_their_layout = buffer("reference    buffer 0 (reference, kernel layout): ");
+    assert_ne!(in_their_layout, reference);
+    assert_eq!(residues(&in_their_layout), residues(&theirs));
     assert!(out.contains("compared: reference and canon(qemu), both in the contract's layout\n"), "{out}");
     assert!(out.trim_end().ends_with("no difference"), "{out}");
 }
@@ -267,5 +276,43 @@ fn the_commands_of_docs_byo_run_as_written() {
         assert_eq!(words[0], "pqhelium", "{line}");
         let (code, out, err) = pqhelium_in(dir.path(), &words[1..]);
         assert_eq!(code, expected, "{line}: {out}{err}");
+    }
+}
+
+/// stdout and stderr into one pipe, as on a terminal: the build's note comes before the heading, and the table's lines
+/// stay together whatever runs in parallel.
+#[test]
+fn logs_never_interleave_with_the_table() {
+    let source = example_source();
+    let manifest = example_manifest("plain.s", "m55");
+    let second = manifest.split("[[kernel]]").nth(1).unwrap().replace("contract =", "# the same, twice\ncontract =");
+    let dir = project(&format!("{manifest}\n[[kernel]]{second}"), &[("plain.s", &source)]);
+    let out = Command::new("sh")
+        .args(["-c", &format!("{} check --manifest m.toml --cases 40 --jobs 2 2>&1", env!("CARGO_BIN_EXE_pqhelium"))])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let note = lines.iter().position(|l| l.starts_with("note: ")).expect(&text);
+    let heading = lines.iter().position(|l| l.starts_with("## Your kernels")).expect(&text);
+    assert!(note < heading, "{text}");
+    let table: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with('|')).collect();
+    assert_eq!(table.len(), 4, "a heading, a rule and two rows: {text}");
+    assert_eq!(table[3] - table[0], 3, "the table's lines are together: {text}");
+}
+
+#[test]
+fn the_compilers_messages_are_shown_whole() {
+    let source = "void k(int *p) {\n    p[0] = undeclared_one;\n    p[1] = undeclared_two;\n}\n";
+    let manifest =
+        "core = \"m55\"\nsources = [\"k.c\"]\n[[kernel]]\nsymbol = \"k\"\ncontract = \"mlkem.poly.reduce.scalar\"\n";
+    let dir = project(manifest, &[("k.c", source)]);
+    let (code, out, err) = pqhelium_in(dir.path(), &["link", "--manifest", "m.toml", "-o", "their.elf"]);
+    assert_eq!(code, 2, "{out}{err}");
+    for (line, name) in [(2, "undeclared_one"), (3, "undeclared_two")] {
+        let message = format!("k.c:{line}:12: error: '{name}' undeclared");
+        assert!(err.contains(&message), "{message}: {err}");
     }
 }

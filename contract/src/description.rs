@@ -544,6 +544,16 @@ pub trait Behaviour: Send + Sync {
     fn steps(&self) -> Vec<Step> {
         Vec::new()
     }
+    /// What the object code's failing outcome on `args` suggests about a kernel of someone else's adapters (a wrong
+    /// factor, order or direction), when a simple pattern explains it.
+    fn hint(&self, _args: &[Arg], _outcome: &Outcome) -> Option<String> {
+        None
+    }
+    /// The reference's outcome put in a kernel of someone else's layout: for each of its output buffers that carries
+    /// a contract output, the buffer's index and its bytes. `None` for a kernel in the contract's layout.
+    fn in_kernel_layout(&self, _reference: &Outcome) -> Option<Vec<(usize, Vec<u8>)>> {
+        None
+    }
 }
 
 impl<C: Contract> Behaviour for C {

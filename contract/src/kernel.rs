@@ -124,6 +124,16 @@ impl Kernel {
         self.behaviour.canonical(outcome)
     }
 
+    /// What a failing outcome of the object code on `args` suggests about the adapters ([`Behaviour::hint`]).
+    pub fn hint(&self, args: &[Arg], outcome: &Outcome) -> Option<String> {
+        self.behaviour.hint(args, outcome)
+    }
+
+    /// The reference's outcome in the object code's own layout ([`Behaviour::in_kernel_layout`]).
+    pub fn in_kernel_layout(&self, reference: &Outcome) -> Option<Vec<(usize, Vec<u8>)>> {
+        self.behaviour.in_kernel_layout(reference)
+    }
+
     /// Whether the object code's outcome is canonicalised (through [`Kernel::canon`]) before it is compared with
     /// the reference: a kernel of someone else's, in their order and representation.
     pub fn canonicalises_object_code(&self) -> bool {

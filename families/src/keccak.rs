@@ -32,7 +32,7 @@ const X4_WORDS: usize = X4_STATES * 50;
 /// random, each kind in a different lane as the case index advances (so that a lane mix-up always changes a lane).
 const X4_EDGE_CASES: u64 = 1600;
 
-const INTERLEAVED: &str = "bit-interleaved";
+pub const INTERLEAVED: &str = "bit-interleaved";
 const LANES: &str = "keccak-lanes";
 const X4_LAYOUT: &str = "keccak-x4-interleaved";
 
@@ -337,7 +337,7 @@ fn even_bits(lane: u64) -> u32 {
 /// Standard layout -> interleaved, by definition: bit k of word 2i is lane bit 2k, of word 2i+1 lane bit 2k+1.
 /// (Through tables of the definition's bit loop, a byte at a time: it runs on every case of a campaign; the tests
 /// check every bit against the definition.)
-fn interleave_bitwise(standard: &[u8]) -> Vec<u8> {
+pub fn interleave_bitwise(standard: &[u8]) -> Vec<u8> {
     let mut words = [0u32; 50];
     for (i, lane) in lanes_of(standard).iter().enumerate() {
         words[2 * i] = even_bits(*lane);
@@ -347,7 +347,7 @@ fn interleave_bitwise(standard: &[u8]) -> Vec<u8> {
 }
 
 /// Interleaved -> standard layout, by definition (the inverse, through the same tables).
-fn deinterleave_bitwise(interleaved: &[u8]) -> Vec<u8> {
+pub fn deinterleave_bitwise(interleaved: &[u8]) -> Vec<u8> {
     let words = bytes_to_words(interleaved);
     let mut lanes = [0u64; 25];
     for (i, lane) in lanes.iter_mut().enumerate() {

@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Result, anyhow, bail};
 use pqhelium::author::{Kernels, Options};
 use pqhelium_byo::{self as byo, Loaded};
+use pqhelium_engine::diff::{CampaignResult, Failure};
 use pqhelium_families::Kernel;
-use pqhelium_guest::backend::Image;
+use pqhelium_guest::backend::{Call, Image, Limits};
 
 #[derive(clap::Args)]
 pub struct LinkArgs {
@@ -110,8 +111,20 @@ pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize, allow_lint: &[
     let results: Vec<_> = report.kernels.into_iter().map(|k| k.campaign).collect();
     for r in &results {
         super::print_failures(r, &[]);
+        if let Some(hint) = hint(kernels.loaded(), r) {
+            println!("     hint: {hint}");
+        }
     }
     let passed = results.iter().all(|r| r.passed());
     super::print_totals(&results, passed);
     Ok(super::exit(passed))
+}
+
+/// What a campaign's first mismatch suggests about the kernel's adapters: its case run again on their image.
+fn hint(loaded: &Loaded, result: &CampaignResult) -> Option<String> {
+    let failure = result.failures.iter().find(|f| matches!(f.failure, Failure::Mismatch { .. }))?;
+    let kernel = loaded.kernels.iter().find(|k| k.id == result.kernel)?;
+    let mut emulator = loaded.image.backend().open_image(Some(loaded.image), Limits::default()).ok()?;
+    let output = emulator.call(&Call::new(kernel.symbol, failure.args.clone())).ok()?;
+    kernel.hint(&failure.args, &kernel.outcome_of(&failure.args, output))
 }

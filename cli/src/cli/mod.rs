@@ -333,8 +333,12 @@ pub fn repro(
     };
     // What the object code must produce: the model's outcome, or for two-way kernels the reference's.
     let (expected, host_failure) = diff::check_model(kernel, &args);
-    if let Ok(evaluation) = kernel.evaluate(&args) {
+    let evaluation = kernel.evaluate(&args).ok();
+    if let Some(evaluation) = &evaluation {
         show("reference", &format!("reference{contract_layout}"), &evaluation.reference);
+        for (i, b) in kernel.in_kernel_layout(&evaluation.reference).unwrap_or_default() {
+            println!("{:<12} buffer {i} (reference, kernel layout): {}", "reference", hex::encode(b));
+        }
         if let Some(model) = &evaluation.model {
             show("canon(model)", &format!("model, canonical{contract_layout}"), &kernel.canon(model));
             show("model", &format!("output{kernel_layout}"), model);
@@ -354,7 +358,13 @@ pub fn repro(
             }
             println!("{} executed {} instructions", backend, output.instructions);
         }
+        let outcome = result.as_ref().ok().map(|output| kernel.outcome_of(&args, output.clone()));
         let (_, object_failure) = diff::check_object_code(kernel, backend, &args, &expected, result);
+        if let (Some(Failure::Mismatch { .. }), Some(outcome)) = (&object_failure, outcome)
+            && let Some(hint) = kernel.hint(&args, &outcome)
+        {
+            println!("hint: {hint}");
+        }
         failure = failure.or(object_failure);
     }
     match &failure {
