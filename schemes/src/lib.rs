@@ -11,6 +11,7 @@
 //! ```
 
 pub mod kat;
+pub mod on_guest;
 pub mod operations;
 pub mod providers;
 pub mod scheme_bench;
