@@ -305,7 +305,9 @@ pub fn object_sizes(archive: &[u8], objects: &[&str]) -> anyhow::Result<Size> {
             .filter_map(Result::ok)
             .find(|m| m.name() == wanted.as_bytes())
             .ok_or_else(|| anyhow::anyhow!("object {wanted} is not in the image's kernel archive"))?;
-        let file = object::File::parse(member.data(archive)?)?;
+        // Members sit at any offset in the archive; the ELF parser wants its header aligned: parse a copy.
+        let bytes = member.data(archive)?.to_vec();
+        let file = object::File::parse(&bytes[..])?;
         for section in file.sections() {
             let name = section.name().unwrap_or("");
             let bytes = section.size();

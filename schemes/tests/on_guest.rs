@@ -113,3 +113,17 @@ fn stack_probes_measure_a_planted_frame() {
     }
     assert_eq!(probed(Some(STACK_WINDOW)), (STACK_WINDOW, STACK_WINDOW));
 }
+
+/// The planted mutant (selftest/mlkem768_ss_mutant.c: our build with one wrong byte in the shared secret that
+/// encapsulation returns) fails the KAT: the published record and the host reference both disagree with it.
+#[test]
+fn shared_secret_mutant_fails_the_kat_m55() {
+    let mutant = on_guest::KemBuild { prefix: "mlkem768_ss_mutant_", ..MLKEM768_PORTABLE };
+    let mut guest = open(Image::M55);
+    let seed = on_guest::kat_seeds(1)[0];
+    let run = on_guest::run_entry(guest.as_mut(), &mutant, &seed).expect("the entry runs");
+    let expected = on_guest::mlkem768_reference(&seed);
+    assert_eq!((&run.values.pk, &run.values.ct), (&expected.pk, &expected.ct));
+    assert_ne!(run.values.ss, expected.ss);
+    assert!(!on_guest::is_mlkem768_record0(&run.values));
+}

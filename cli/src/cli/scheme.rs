@@ -154,10 +154,13 @@ fn print_table(build: &KemBuild, rows: &[Row], entries: usize, image: Image) {
     }
     println!();
     println!(
-        "instructions and cycles: entry 0 (the harness's count; cycles from the {} model, docs/cycles.md{}); stack: the \
-         largest over the entries (painted {STACK_WINDOW} bytes below sp before each operation)",
-        image.core(),
-        if cycles::CORES.contains(&image.core()) { "" } else { ": none for this core" }
+        "instructions and cycles: entry 0 (the harness's count; {}); stack: the largest over the entries (painted \
+         {STACK_WINDOW} bytes below sp before each operation)",
+        if cycles::CORES.contains(&image.core()) {
+            format!("cycles from the {} model, docs/cycles.md", image.core())
+        } else {
+            format!("no cycle model for the {}", image.core())
+        }
     );
 }
 
