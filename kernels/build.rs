@@ -203,7 +203,7 @@ fn image_compiles(
     let obj_dir = out.join(image.file.trim_end_matches(".elf"));
     std::fs::create_dir_all(&obj_dir).unwrap();
     let include_dirs: Vec<String> =
-        ["harness", "keccak", "mlkem_ntt"].iter().map(|d| format!("-I{}", arm.join(d).display())).collect();
+        ["harness", "keccak", "mlkem_ntt", "scheme"].iter().map(|d| format!("-I{}", arm.join(d).display())).collect();
     let compiler_flags: Vec<String> = match image.compiler {
         Compiler::Gcc => vec![],
         Compiler::Clang => vec![

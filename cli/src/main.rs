@@ -92,6 +92,9 @@ enum Command {
     /// Region equivalence: two code regions (before and after a rewrite, such as SLOTHY's) run from the same random
     /// register states on QEMU; the first differing register, flag or buffer byte is named (docs/slothy.md).
     Equiv(cli::equiv::Args),
+    /// A whole scheme on the guest through the pqm4 API: the NIST KAT procedure, per operation the result against the
+    /// host reference, instructions, estimated cycles, stack high-water mark, and code size (docs/schemes.md).
+    Scheme(cli::scheme::Args),
     /// Estimated Cortex-M55/M85 cycles per call: the blocks QEMU ran, timed by LLVM's scheduling models of the cores.
     Cycles(cli::cycles::Args),
     /// Throughput per kernel and backend, instructions per call, harness efficiency.
@@ -185,6 +188,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ct(args) => cli::ct::run(args),
         Command::Lint(args) => cli::lint::run(args),
         Command::Cycles(args) => cli::cycles::run(args),
+        Command::Scheme(args) => cli::scheme::run(args),
         Command::Link(args) => cli::byo::link(args),
         Command::Equiv(args) => cli::equiv::run(args),
         Command::Bench { schemes: true, calls, .. } => cli::bench::schemes(calls),

@@ -11,6 +11,7 @@ pub mod fuzz;
 pub mod lint;
 pub mod list;
 pub mod merge;
+pub mod scheme;
 
 use std::process::ExitCode;
 

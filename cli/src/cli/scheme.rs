@@ -1,0 +1,177 @@
+//! `pqhelium scheme`: a whole KEM on the guest through the pqm4 API, run by the NIST KAT procedure
+//! (`pqhelium_schemes::on_guest`): per operation pass or fail against the host reference, instructions, estimated
+//! cycles (M55, M85), stack high-water mark, and the build's code and data size (docs/schemes.md).
+
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use pqhelium_analyses::cycles::{self, Estimators};
+use pqhelium_guest::backend::{Arg, Core, Image, Limits};
+use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, KemValues, STACK_WINDOW};
+
+/// The most KAT entries a run takes: the NIST files have 100.
+const MAX_ENTRIES: u64 = 100;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The scheme (our build of it in the images).
+    #[arg(long, value_parser = scheme_build)]
+    scheme: KemBuild,
+    /// The core whose image runs it (m55, m85 on QEMU; m7 on unicorn).
+    #[arg(long, value_enum, default_value = "m55")]
+    core: Core,
+    /// NIST KAT entries to run (from count = 0; the seeds the NIST generator draws).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_ENTRIES))]
+    entries: u64,
+    /// No cycle estimates (they profile each operation once more on QEMU and run llvm-mca on its blocks).
+    #[arg(long)]
+    no_cycles: bool,
+}
+
+/// `--scheme`: a build we have.
+fn scheme_build(name: &str) -> Result<KemBuild, String> {
+    KemBuild::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = on_guest::KEM_BUILDS.iter().map(|b| b.name).collect();
+        format!("no scheme `{name}` on the guest (known: {})", known.join(", "))
+    })
+}
+
+/// One operation's row: entries passed, instructions and cycles of entry 0, the largest stack over the entries.
+struct Row {
+    passed: usize,
+    instructions: u64,
+    stack: u32,
+    saturated: bool,
+    cycles: Option<f64>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let (build, image) = (args.scheme, Image::of(args.core));
+    let mut guest = image.open(Limits::default())?;
+    let reference = match build.name {
+        "mlkem768" => on_guest::mlkem768_reference,
+        other => bail!("no host reference for {other}"),
+    };
+    println!(
+        "{} ({} build, pqm4 API) on the {image} image ({}), NIST KAT entries 0..{}",
+        build.algorithm,
+        build.build,
+        image.backend(),
+        args.entries
+    );
+    let mut rows: Vec<Row> = on_guest::Op::ALL
+        .iter()
+        .map(|_| Row { passed: 0, instructions: 0, stack: 0, saturated: false, cycles: None })
+        .collect();
+    let mut kat_passed = true;
+    let mut first: Option<EntryRun> = None;
+    for (count, seed) in on_guest::kat_seeds(args.entries as usize).iter().enumerate() {
+        let run = match on_guest::run_entry(guest.as_mut(), &build, seed) {
+            Ok(run) => run,
+            Err(e) => {
+                println!("entry {count}: {e}");
+                println!("scheme FAILED");
+                return Ok(ExitCode::FAILURE);
+            }
+        };
+        let expected = reference(seed);
+        let verdicts = verdicts(&run, &expected);
+        for ((row, op), ok) in rows.iter_mut().zip(&run.ops).zip(verdicts) {
+            row.passed += usize::from(ok);
+            row.stack = row.stack.max(op.stack);
+            row.saturated |= op.stack_saturated;
+            if count == 0 {
+                row.instructions = op.instructions;
+            }
+            if !ok {
+                println!("entry {count}: {} differs from the host reference", op.op.api_name());
+            }
+        }
+        if count == 0 {
+            let published = build.name == "mlkem768" && on_guest::is_mlkem768_record0(&run.values);
+            kat_passed &= published;
+            println!(
+                "entry 0: {} the published count = 0 record (SHA-256 of its .rsp lines, PQClean's nistkat-sha256)",
+                if published { "matches" } else { "DOES NOT match" }
+            );
+            first = Some(run);
+        }
+    }
+    if !args.no_cycles
+        && let Some(first) = &first
+    {
+        estimate_cycles(image, &build, first, &mut rows);
+    }
+    print_table(&build, &rows, args.entries as usize, image);
+    print_size(&build, image)?;
+    let passed = kat_passed && rows.iter().all(|r| r.passed == args.entries as usize);
+    println!("{}", if passed { "scheme passed" } else { "scheme FAILED" });
+    Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Per operation, whether the guest's outputs are the reference's: key pair (pk, sk), encapsulation (ct, ss),
+/// decapsulation (the shared secret back).
+fn verdicts(run: &EntryRun, expected: &KemValues) -> [bool; 3] {
+    let got = &run.values;
+    [
+        got.pk == expected.pk && got.sk == expected.sk,
+        got.ct == expected.ct && got.ss == expected.ss,
+        run.decapsulated == expected.ss,
+    ]
+}
+
+/// Estimated cycles of each operation of entry 0 on the M55 or M85 model: the operations run again, one profiled
+/// call each, on the same inputs (the DRBG seeded first for the key pair). No estimate for the M7.
+fn estimate_cycles(image: Image, build: &KemBuild, run: &EntryRun, rows: &mut [Row]) {
+    if !cycles::CORES.contains(&image.core()) {
+        return;
+    }
+    let mut estimators = Estimators::default();
+    let v = &run.values;
+    let init = [Arg::In(v.seed.to_vec()), Arg::U32(0), Arg::U32(256)];
+    if estimators.cycles(image, "randombytes_init", &init).is_none() {
+        return;
+    }
+    let args = [
+        vec![Arg::Out(build.public_key), Arg::Out(build.secret_key)],
+        vec![Arg::Out(build.ciphertext), Arg::Out(build.shared_secret), Arg::In(v.pk.clone())],
+        vec![Arg::Out(build.shared_secret), Arg::In(v.ct.clone()), Arg::In(v.sk.clone())],
+    ];
+    for ((row, op), args) in rows.iter_mut().zip(on_guest::Op::ALL).zip(args) {
+        // Between the key pair and the encapsulation the DRBG has moved on as in the KAT run: m is drawn alike.
+        row.cycles = estimators.cycles(image, &build.symbol(op), &args);
+    }
+}
+
+fn print_table(build: &KemBuild, rows: &[Row], entries: usize, image: Image) {
+    println!();
+    println!("| operation | KAT entries passed | instructions | est. cycles | stack (bytes) |");
+    println!("|---|---|---|---|---|");
+    for (row, op) in rows.iter().zip(on_guest::Op::ALL) {
+        let cycles = row.cycles.map_or("-".to_string(), |c| format!("{c:.0}"));
+        let stack = if row.saturated { format!(">= {STACK_WINDOW}") } else { row.stack.to_string() };
+        println!("| {} | {}/{entries} | {} | {cycles} | {stack} |", build.symbol(op), row.passed, row.instructions);
+    }
+    println!();
+    println!(
+        "instructions and cycles: entry 0 (the harness's count; {}); stack: the largest over the entries (painted \
+         {STACK_WINDOW} bytes below sp before each operation)",
+        if cycles::CORES.contains(&image.core()) {
+            format!("cycles from the {} model, docs/cycles.md", image.core())
+        } else {
+            format!("no cycle model for the {}", image.core())
+        }
+    );
+}
+
+fn print_size(build: &KemBuild, image: Image) -> Result<()> {
+    let size = on_guest::build_size(build, image)?;
+    println!(
+        "size: {} bytes of code and constants, {} of data, {} of bss ({})",
+        size.code,
+        size.data,
+        size.bss,
+        build.objects.join(", ")
+    );
+    Ok(())
+}

@@ -1,0 +1,35 @@
+//! `pqhelium scheme`: ML-KEM-768 on the guest through the pqm4 API, and the errors a user can make on its command
+//! line (exit code 2, one line).
+
+use std::process::Command;
+
+fn pqhelium(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("pqhelium runs");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
+    (out.status.code().expect("an exit code"), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn mlkem768_passes_its_kat_on_the_m55_image() {
+    let (code, stdout, stderr) = pqhelium(&["scheme", "--scheme", "mlkem768", "--core", "m55", "--no-cycles"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("entry 0: matches the published count = 0 record"), "{stdout}");
+    for op in ["keypair", "enc", "dec"] {
+        let row = format!("| mlkem768_portable_crypto_kem_{op} | 1/1 |");
+        assert!(stdout.contains(&row), "{stdout}");
+    }
+    assert!(stdout.lines().any(|l| l.starts_with("size: ")), "{stdout}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["scheme", "--scheme", "mlkem1024"][..],
+        &["scheme", "--scheme", "mlkem768", "--entries", "0"],
+        &["scheme", "--scheme", "mlkem768", "--entries", "101"],
+        &["scheme", "--scheme", "mlkem768", "--core", "m33"],
+    ] {
+        let (code, _, stderr) = pqhelium(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,24 @@
+/*
+ * ML-KEM-768 (FIPS 203), portable build: the pqm4 API. Our images hold several schemes, so the three functions carry
+ * the build's name as a prefix (pqm4 and PQClean namespace theirs the same way); the host calls them by that name.
+ */
+#ifndef PQH_MLKEM768_API_H
+#define PQH_MLKEM768_API_H
+#include <stdint.h>
+
+#define CRYPTO_ALGNAME "ML-KEM-768"
+#define CRYPTO_PUBLICKEYBYTES 1184
+#define CRYPTO_SECRETKEYBYTES 2400
+#define CRYPTO_CIPHERTEXTBYTES 1088
+#define CRYPTO_BYTES 32
+
+#ifndef crypto_kem_keypair /* a self-test build of these sources names its own (selftest/mlkem768_ss_mutant.c) */
+#define crypto_kem_keypair mlkem768_portable_crypto_kem_keypair
+#define crypto_kem_enc mlkem768_portable_crypto_kem_enc
+#define crypto_kem_dec mlkem768_portable_crypto_kem_dec
+#endif
+
+int crypto_kem_keypair(uint8_t *pk, uint8_t *sk);
+int crypto_kem_enc(uint8_t *ct, uint8_t *ss, const uint8_t *pk);
+int crypto_kem_dec(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
+#endif

@@ -1,0 +1,209 @@
+/*
+ * ML-KEM-768 (FIPS 203), portable build: scalar C throughout, the scalar Keccak-f[1600] kernel under FIPS 202
+ * (fips202.c), and the scalar ML-KEM kernels (mlkem_ntt_scalar.c, mlkem_poly_scalar.c) for the NTT, the products,
+ * compression and encoding, within the input bounds their contracts state (noted at each use). Randomness from
+ * randombytes (the NIST DRBG on the bench), drawn as the NIST KAT procedure expects: 64 bytes d || z for a key pair,
+ * 32 bytes m for an encapsulation. Like pqm4's and PQClean's, crypto_kem_enc does not run the encapsulation-key
+ * check of FIPS 203 section 7.2.
+ */
+#include "api.h"
+#include "fips202.h"
+#include "mlkem_poly.h"
+#include "randombytes.h"
+
+#define N 256
+#define K MLKEM_K
+#define SYM 32                 /* seeds, hashes, messages, shared secrets */
+#define POLY_BYTES 384         /* ByteEncode_12 */
+#define POLYVEC_BYTES (K * POLY_BYTES)
+#define DU_POLY_BYTES 320      /* ByteEncode_10 */
+#define DV_POLY_BYTES 128      /* ByteEncode_4 */
+#define ETA_PRF_BYTES 128      /* 64 eta with eta1 = eta2 = 2 */
+#define PK_BYTES (POLYVEC_BYTES + SYM)
+#define SK_PKE_BYTES POLYVEC_BYTES
+#define CT_U_BYTES (K * DU_POLY_BYTES)
+
+_Static_assert(CRYPTO_PUBLICKEYBYTES == PK_BYTES, "api.h");
+_Static_assert(CRYPTO_SECRETKEYBYTES == SK_PKE_BYTES + PK_BYTES + 2 * SYM, "api.h");
+_Static_assert(CRYPTO_CIPHERTEXTBYTES == CT_U_BYTES + DV_POLY_BYTES, "api.h");
+
+typedef int16_t poly[N];
+
+static void copy(uint8_t *dst, const uint8_t *src, unsigned len)
+{
+    for (unsigned i = 0; i < len; i++)
+        dst[i] = src[i];
+}
+
+/* SampleNTT (Algorithm 7) of XOF(rho || i || j): 12-bit candidates below q, canonical. */
+static void sample_ntt(int16_t *a, const uint8_t rho[SYM], uint8_t i, uint8_t j)
+{
+    struct pqh_keccak xof;
+    uint8_t ij[2] = {i, j}, block[PQH_SHAKE128_RATE];
+    pqh_keccak_init(&xof, PQH_SHAKE128_RATE);
+    pqh_keccak_absorb(&xof, rho, SYM);
+    pqh_keccak_absorb(&xof, ij, 2);
+    pqh_keccak_finalize(&xof, PQH_SHAKE_DOMAIN);
+    unsigned n = 0;
+    while (n < N) {
+        pqh_keccak_squeeze(&xof, block, sizeof block);
+        for (unsigned b = 0; b + 3 <= sizeof block && n < N; b += 3) {
+            uint16_t d1 = (uint16_t)(block[b] | ((block[b + 1] & 0x0Fu) << 8));
+            uint16_t d2 = (uint16_t)((block[b + 1] >> 4) | (block[b + 2] << 4));
+            if (d1 < MLKEM_Q)
+                a[n++] = (int16_t)d1;
+            if (d2 < MLKEM_Q && n < N)
+                a[n++] = (int16_t)d2;
+        }
+    }
+}
+
+/* The matrix A-hat (Algorithm 13: A[i][j] = SampleNTT(rho || j || i)), or its transpose, as matvec_k3's rows. */
+static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transposed)
+{
+    for (uint8_t i = 0; i < K; i++)
+        for (uint8_t j = 0; j < K; j++)
+            sample_ntt(&a[(K * i + j) * N], rho, transposed ? i : j, transposed ? j : i);
+}
+
+/* SamplePolyCBD_2(PRF_2(sigma, nonce)) (Algorithms 8, 2): coefficients in [-2, 2]. */
+static void sample_cbd2(int16_t p[N], const uint8_t sigma[SYM], uint8_t nonce)
+{
+    uint8_t in[SYM + 1], buf[ETA_PRF_BYTES];
+    copy(in, sigma, SYM);
+    in[SYM] = nonce;
+    pqh_shake256(buf, sizeof buf, in, sizeof in);
+    for (unsigned i = 0; i < ETA_PRF_BYTES; i++) {
+        uint8_t b = buf[i];
+        unsigned bits = (b & 0x55u) + ((b >> 1) & 0x55u); /* four 2-bit sums */
+        p[2 * i] = (int16_t)((int)(bits & 3u) - (int)((bits >> 2) & 3u));
+        p[2 * i + 1] = (int16_t)((int)((bits >> 4) & 3u) - (int)((bits >> 6) & 3u));
+    }
+}
+
+/* K-PKE.KeyGen (Algorithm 13) from d. */
+static void pke_keypair(uint8_t pk[PK_BYTES], uint8_t sk[SK_PKE_BYTES], const uint8_t d[SYM])
+{
+    int16_t a[K * K * N], s[K * N], e[K * N], t[K * N];
+    uint8_t seed_in[SYM + 1], rho_sigma[2 * SYM];
+    copy(seed_in, d, SYM);
+    seed_in[SYM] = K;
+    pqh_sha3_512(rho_sigma, seed_in, sizeof seed_in);
+    const uint8_t *rho = rho_sigma, *sigma = rho_sigma + SYM;
+    gen_matrix(a, rho, 0);
+    for (unsigned i = 0; i < K; i++) {
+        sample_cbd2(&s[i * N], sigma, (uint8_t)i);
+        sample_cbd2(&e[i * N], sigma, (uint8_t)(K + i));
+    }
+    for (unsigned i = 0; i < K; i++) {
+        mlkem_ntt_fwd_scalar(&s[i * N]); /* in |x| <= 2 */
+        mlkem_ntt_fwd_scalar(&e[i * N]);
+    }
+    mlkem_matvec_k3_scalar(t, a, s); /* a canonical (< MLKEM_DOT_A_MAX), s any */
+    for (unsigned i = 0; i < K; i++) {
+        /* |t| <= MLKEM_DOT_OUT_MAX, |e| <= MLKEM_FWD_OUT_MAX: within add's bounds */
+        mlkem_poly_add_scalar(&t[i * N], &t[i * N], &e[i * N]);
+        mlkem_poly_reduce_scalar(&t[i * N]);
+        mlkem_encode12_scalar(&pk[i * POLY_BYTES], &t[i * N]);
+        mlkem_poly_reduce_scalar(&s[i * N]);
+        mlkem_encode12_scalar(&sk[i * POLY_BYTES], &s[i * N]);
+    }
+    copy(&pk[POLYVEC_BYTES], rho, SYM);
+}
+
+/* K-PKE.Encrypt (Algorithm 14). */
+static void pke_encrypt(uint8_t ct[CRYPTO_CIPHERTEXTBYTES], const uint8_t pk[PK_BYTES], const uint8_t m[SYM],
+                        const uint8_t coins[SYM])
+{
+    int16_t at[K * K * N], t[K * N], r[K * N], e1[K * N], u[K * N];
+    poly e2, v, mu;
+    for (unsigned i = 0; i < K; i++)
+        mlkem_decode12_scalar(&t[i * N], &pk[i * POLY_BYTES]); /* canonical */
+    gen_matrix(at, &pk[POLYVEC_BYTES], 1);
+    for (unsigned i = 0; i < K; i++) {
+        sample_cbd2(&r[i * N], coins, (uint8_t)i);
+        sample_cbd2(&e1[i * N], coins, (uint8_t)(K + i));
+    }
+    sample_cbd2(e2, coins, 2 * K);
+    for (unsigned i = 0; i < K; i++)
+        mlkem_ntt_fwd_scalar(&r[i * N]);
+    mlkem_matvec_k3_scalar(u, at, r);
+    mlkem_dot_k3_scalar(v, t, r);
+    for (unsigned i = 0; i < K; i++) {
+        mlkem_ntt_inv_scalar(&u[i * N]); /* out |x| <= MLKEM_INV_OUT_MAX */
+        mlkem_poly_add_scalar(&u[i * N], &u[i * N], &e1[i * N]);
+        mlkem_compress_du10_scalar(&ct[i * DU_POLY_BYTES], &u[i * N]);
+    }
+    mlkem_ntt_inv_scalar(v);
+    mlkem_poly_add_scalar(v, v, e2);
+    mlkem_decompress_d1_scalar(mu, m); /* 0 or (q + 1) / 2 */
+    mlkem_poly_add_scalar(v, v, mu);
+    mlkem_compress_dv4_scalar(&ct[CT_U_BYTES], v);
+}
+
+/* K-PKE.Decrypt (Algorithm 15). */
+static void pke_decrypt(uint8_t m[SYM], const uint8_t sk[SK_PKE_BYTES], const uint8_t ct[CRYPTO_CIPHERTEXTBYTES])
+{
+    int16_t u[K * N], s[K * N];
+    poly v, w;
+    for (unsigned i = 0; i < K; i++) {
+        mlkem_decompress_du10_scalar(&u[i * N], &ct[i * DU_POLY_BYTES]); /* canonical */
+        mlkem_ntt_fwd_scalar(&u[i * N]);
+        mlkem_decode12_scalar(&s[i * N], &sk[i * POLY_BYTES]);
+    }
+    mlkem_decompress_dv4_scalar(v, &ct[CT_U_BYTES]);
+    mlkem_dot_k3_scalar(w, s, u);
+    mlkem_ntt_inv_scalar(w);
+    mlkem_poly_sub_scalar(w, v, w); /* |v| < q, |w| <= MLKEM_INV_OUT_MAX */
+    mlkem_compress_d1_scalar(m, w);
+}
+
+int crypto_kem_keypair(uint8_t *pk, uint8_t *sk)
+{
+    uint8_t coins[2 * SYM]; /* d || z */
+    randombytes(coins, sizeof coins);
+    pke_keypair(pk, sk, coins);
+    copy(&sk[SK_PKE_BYTES], pk, PK_BYTES);
+    pqh_sha3_256(&sk[SK_PKE_BYTES + PK_BYTES], pk, PK_BYTES);
+    copy(&sk[SK_PKE_BYTES + PK_BYTES + SYM], &coins[SYM], SYM);
+    return 0;
+}
+
+int crypto_kem_enc(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
+{
+    uint8_t m_h[2 * SYM], k_r[2 * SYM]; /* m || H(ek), then K || r */
+    randombytes(m_h, SYM);
+    pqh_sha3_256(&m_h[SYM], pk, PK_BYTES);
+    pqh_sha3_512(k_r, m_h, sizeof m_h);
+    pke_encrypt(ct, pk, m_h, &k_r[SYM]);
+    copy(ss, k_r, SYM);
+#ifdef PQH_SS_MUTANT
+    ss[SYM - 1] ^= 0x01u; /* the self-test mutant's wrong byte */
+#endif
+    return 0;
+}
+
+/* Decapsulation with implicit rejection (Algorithm 18): the comparison and the choice of key in constant time. */
+int crypto_kem_dec(uint8_t *ss, const uint8_t *ct, const uint8_t *sk)
+{
+    const uint8_t *pk = &sk[SK_PKE_BYTES], *h = &sk[SK_PKE_BYTES + PK_BYTES], *z = &h[SYM];
+    uint8_t m_h[2 * SYM], k_r[2 * SYM], reject[SYM], ct2[CRYPTO_CIPHERTEXTBYTES];
+    struct pqh_keccak j;
+    pke_decrypt(m_h, sk, ct);
+    copy(&m_h[SYM], h, SYM);
+    pqh_sha3_512(k_r, m_h, sizeof m_h);
+    pqh_keccak_init(&j, PQH_SHAKE256_RATE);
+    pqh_keccak_absorb(&j, z, SYM);
+    pqh_keccak_absorb(&j, ct, CRYPTO_CIPHERTEXTBYTES);
+    pqh_keccak_finalize(&j, PQH_SHAKE_DOMAIN);
+    pqh_keccak_squeeze(&j, reject, SYM);
+    pke_encrypt(ct2, pk, m_h, &k_r[SYM]);
+    uint32_t diff = 0;
+    for (unsigned i = 0; i < CRYPTO_CIPHERTEXTBYTES; i++)
+        diff |= (uint32_t)(ct[i] ^ ct2[i]);
+    __asm__("" : "+r"(diff)); /* keep the compiler from branching on the secret comparison */
+    uint8_t keep = (uint8_t)(0u - ((diff - 1u) >> 31)); /* 0xFF if equal */
+    for (unsigned i = 0; i < SYM; i++)
+        ss[i] = (uint8_t)((k_r[i] & keep) | (reject[i] & (uint8_t)~keep));
+    return 0;
+}
