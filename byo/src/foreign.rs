@@ -96,7 +96,7 @@ pub struct Representation {
     /// `signed` or `unsigned`: their elements read and written as integers of that signedness (the width is the
     /// contract's), inputs as centred or unsigned representatives.
     pub signedness: Option<Form>,
-    /// `standard-lanes`: a Keccak-f[1600] state as 25 standard 64-bit lanes (low word first), where the contract has
+    /// `standard-lanes`: a Keccak-f\[1600\] state as 25 standard 64-bit lanes (low word first), where the contract has
     /// 50 bit-interleaved words.
     pub standard_lanes: bool,
 }

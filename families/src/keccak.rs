@@ -50,7 +50,7 @@ pub(super) fn kernels() -> Vec<Kernel> {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
-    /// Keccak-f[1600] on the bit-interleaved state, in place.
+    /// Keccak-f\[1600\] on the bit-interleaved state, in place.
     Permute,
     /// Standard lanes -> bit-interleaved words.
     Interleave,
@@ -170,7 +170,7 @@ impl Keccak {
     }
 }
 
-/// `keccak.f1600x4.mve`: Keccak-f[1600] on four interleaved states at once, in place, in the x4 layout.
+/// `keccak.f1600x4.mve`: Keccak-f\[1600\] on four interleaved states at once, in place, in the x4 layout.
 struct KeccakX4;
 
 /// Four states in the x4 layout: word w of state j at index 4w + j.

@@ -30,7 +30,7 @@ pub mod x25519;
 use std::collections::BTreeSet;
 use std::sync::{LazyLock, Mutex};
 
-/// A Keccak-f[1600] state's two representations: 25 standard 64-bit lanes and 50 bit-interleaved 32-bit words.
+/// A Keccak-f\[1600\] state's two representations: 25 standard 64-bit lanes and 50 bit-interleaved 32-bit words.
 pub use keccak::{
     INTERLEAVED as KECCAK_INTERLEAVED, deinterleave_bitwise as keccak_deinterleave,
     interleave_bitwise as keccak_interleave,
