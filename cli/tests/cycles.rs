@@ -238,3 +238,23 @@ fn the_cycles_column_matches_the_calibration() {
         assert!(error <= calibration::GOAL, "{} on {}: {per_iteration}", c.symbol, c.core);
     }
 }
+
+/// `ci/calibrate` refuses what is not `NAME=CLONE` with a manifest of that name, and a clone that is not a
+/// directory, before it builds or reads anything (exit code 2, the reason and the names on stderr).
+#[test]
+fn calibrate_script_argument_errors() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/calibrate");
+    let empty = tempfile::tempdir().unwrap();
+    let known = format!("falcon-m55={}/missing", empty.path().display());
+    for (args, says) in [
+        (vec![], "usage: ci/calibrate NAME=CLONE"),
+        (vec!["falcon-m55"], "is not NAME=CLONE"),
+        (vec!["nope=/tmp"], "is not NAME=CLONE"),
+        (vec![known.as_str()], "is not a directory"),
+    ] {
+        let out = Command::new(&script).args(&args).env("PQHELIUM", "/nonexistent").output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says) && stderr.contains("falcon-m55"), "{args:?}: {stderr}");
+    }
+}

@@ -203,7 +203,7 @@ impl Mca {
         let keys: Vec<String> = regions.iter().map(|r| r.join("\n")).collect();
         let mut seen = std::collections::HashSet::new();
         let missing: Vec<usize> = (0..regions.len())
-            .filter(|&i| !self.cache.regions.contains_key(&keys[i]) && seen.insert(&keys[i]))
+            .filter(|&i| !regions[i].is_empty() && !self.cache.regions.contains_key(&keys[i]) && seen.insert(&keys[i]))
             .collect();
         if !missing.is_empty() {
             let fresh = self.run(&missing.iter().map(|&i| &regions[i]).collect::<Vec<_>>())?;
@@ -212,7 +212,9 @@ impl Mca {
             }
             self.dirty = true;
         }
-        Ok(keys.iter().map(|k| self.cache.regions[k].clone()).collect())
+        // An empty region (a block of branches that issue beside others): no cycles.
+        let empty = RegionCost { total: 0, issued: Vec::new(), executed: Vec::new() };
+        Ok(keys.iter().map(|k| self.cache.regions.get(k).unwrap_or(&empty).clone()).collect())
     }
 
     /// Writes new results to the cache file (best effort: a read-only home only costs time).
