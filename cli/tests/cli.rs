@@ -105,6 +105,16 @@ fn check_passes_and_writes_its_reports() {
     let estimate = cycles.split_whitespace().nth(2).unwrap();
     assert_eq!(cell("| keccak.f1600 | qemu |"), estimate, "{cycles}");
     assert_eq!(cell("| keccak.f1600 | unicorn |"), "-");
+    // The host/guest column: a ratio where a guest ran (QEMU), none on the model (no guest call to compare with).
+    let header = stdout.lines().find(|l| l.starts_with("| kernel | backend |")).expect("campaign table");
+    assert_eq!(header.split('|').map(str::trim).nth(9), Some("host / guest"), "{header}");
+    let ratio = |prefix: &str| {
+        let row = stdout.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {stdout}"));
+        row.split('|').map(str::trim).nth(9).unwrap().to_string()
+    };
+    let qemu: f64 = ratio("| keccak.f1600 | qemu |").parse().expect("a number on QEMU");
+    assert!(qemu.is_finite() && qemu > 0.0, "{qemu}");
+    assert_eq!(ratio("| keccak.f1600 | model |"), "-");
     let report = pqhelium_engine::report::Report::load(&json).unwrap();
     assert!(report.complete && report.passed());
     let junit = quick_junit::Report::deserialize_from_str(&std::fs::read_to_string(junit).unwrap()).unwrap();

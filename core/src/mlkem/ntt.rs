@@ -139,6 +139,25 @@ const GAMMAS: [i32; 128] = {
 /// constant q lets the compiler vectorise the loops (campaigns run this reference on every case).
 const QU: u32 = Q as u32;
 
+/// `s mod q` for `s` in 0..2q: subtracting q wraps below zero exactly when `s < q`, so the lesser of the two is the
+/// residue (one vector minimum instead of a division by the constant).
+#[inline]
+fn reduce_below_2q(s: u32) -> u32 {
+    s.min(s.wrapping_sub(QU))
+}
+
+/// `a + b mod q` for residues `a` and `b`.
+#[inline]
+fn add_mod(a: u32, b: u32) -> u32 {
+    reduce_below_2q(a + b)
+}
+
+/// `a - b mod q` for residues `a` and `b`.
+#[inline]
+fn sub_mod(a: u32, b: u32) -> u32 {
+    reduce_below_2q(a + QU - b)
+}
+
 fn widen(poly: &Poly) -> [u32; N] {
     std::array::from_fn(|i| i32::from(poly[i]).rem_euclid(QI) as u32)
 }
@@ -161,8 +180,8 @@ impl MlkemKernels for Reference {
                 let (lo, hi) = f[start..start + 2 * len].split_at_mut(len);
                 for (a, b) in lo.iter_mut().zip(hi) {
                     let t = zeta * *b % QU;
-                    *b = (*a + QU - t) % QU;
-                    *a = (*a + t) % QU;
+                    *b = sub_mod(*a, t);
+                    *a = add_mod(*a, t);
                 }
             }
             len /= 2;
@@ -181,8 +200,8 @@ impl MlkemKernels for Reference {
                 let (lo, hi) = f[start..start + 2 * len].split_at_mut(len);
                 for (a, b) in lo.iter_mut().zip(hi) {
                     let t = *a;
-                    *a = (t + *b) % QU;
-                    *b = zeta * ((*b + QU - t) % QU) % QU;
+                    *a = add_mod(t, *b);
+                    *b = zeta * sub_mod(*b, t) % QU;
                 }
             }
             len *= 2;
@@ -214,6 +233,28 @@ mod tests {
         assert_eq!(&GAMMAS[..4], &[17, 3312, 2761, 568]);
         // The moduli come in pairs X^2 - gamma, X^2 + gamma.
         assert!(GAMMAS.chunks(2).all(|pair| pair[0] + pair[1] == QI));
+    }
+
+    #[test]
+    fn the_conditional_subtraction_is_the_remainder() {
+        for s in 0..2 * QU {
+            assert_eq!(reduce_below_2q(s), s % QU, "{s}");
+        }
+    }
+
+    /// The NTT by its definition: output pair i is f mod (X^2 - gamma_i), i.e. the even and odd coefficients each
+    /// evaluated at gamma_i (FIPS 203 section 4.3).
+    #[test]
+    fn ntt_is_the_remainders_mod_x2_minus_gamma() {
+        let f: Poly = std::array::from_fn(|i| ((i * i * 13 + 7 * i + 2) % 3329) as i16);
+        let mut f_hat = f;
+        Reference.ntt(&mut f_hat);
+        for (i, &gamma) in GAMMAS.iter().enumerate() {
+            let eval = |parity: usize| {
+                (0..N / 2).rev().fold(0i64, |acc, k| (acc * i64::from(gamma) + i64::from(f[2 * k + parity])) % 3329)
+            };
+            assert_eq!([i64::from(f_hat[2 * i]), i64::from(f_hat[2 * i + 1])], [eval(0), eval(1)], "pair {i}");
+        }
     }
 
     #[test]
