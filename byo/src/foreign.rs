@@ -9,6 +9,7 @@
 //! description gives a modulus ([`pqhelium_families::Modulus`]): on those the contract computes mod q, so any
 //! representative of an input will do, and the reference gives canonical residues.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::formula::{Formula, permutation};
@@ -302,6 +303,22 @@ fn is_integer(elem: Elem) -> bool {
     elem != Elem::F64
 }
 
+/// The contract's buffer `data` in their storage order, lanes and element type, each value mapped by `value`.
+fn their_layout(spec: &ArgSpec, adapter: &Adapter, data: &[u8], mut value: impl FnMut(i64) -> i64) -> Vec<u8> {
+    let data: Cow<[u8]> = if adapter.representation.standard_lanes {
+        Cow::Owned(pqhelium_families::keccak_deinterleave(data))
+    } else {
+        Cow::Borrowed(data)
+    };
+    let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
+    let n = data.len() / spec.elem.bytes();
+    let mut out = vec![0; data.len()];
+    for s in 0..n {
+        put(elem, &mut out, s, value(get(spec.elem, &data, adapter.order.contract_index(s, n))));
+    }
+    out
+}
+
 fn get(elem: Elem, bytes: &[u8], i: usize) -> i64 {
     let at = i * elem.bytes();
     let b = &bytes[at..at + elem.bytes()];
@@ -352,18 +369,7 @@ impl Foreign {
     /// a random representative of its residue in their bound, or one of the bound's ends.
     fn adapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8], rng: &mut CaseRng) -> Vec<u8> {
         let wide = widens(spec, adapter);
-        let standard;
-        let data = if adapter.representation.standard_lanes {
-            standard = pqhelium_families::keccak_deinterleave(data);
-            &standard
-        } else {
-            data
-        };
-        let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
-        let n = data.len() / spec.elem.bytes();
-        let mut out = vec![0; data.len()];
-        for s in 0..n {
-            let mut x = get(spec.elem, data, adapter.order.contract_index(s, n));
+        their_layout(spec, adapter, data, |mut x| {
             if let Some(q) = q_of(spec) {
                 if self.transforms(adapter) {
                     let lo = match adapter.form.or(adapter.representation.signedness).unwrap_or(Form::Centred) {
@@ -385,9 +391,8 @@ impl Foreign {
                     }
                 }
             }
-            put(elem, &mut out, s, x);
-        }
-        out
+            x
+        })
     }
 
     /// Their buffer in the contract's order; `reduce`: divided by the factor and reduced mod q into `0..q`, or into
@@ -415,24 +420,10 @@ impl Foreign {
     /// The contract's buffer `data` (canonical residues) in their order and representation: the inverse of
     /// [`Foreign::unadapt`], residues times their factor in `0..q`.
     fn relayout(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8]) -> Vec<u8> {
-        let standard;
-        let data = if adapter.representation.standard_lanes {
-            standard = pqhelium_families::keccak_deinterleave(data);
-            &standard
-        } else {
-            data
-        };
-        let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
-        let n = data.len() / spec.elem.bytes();
-        let mut out = vec![0; data.len()];
-        for s in 0..n {
-            let mut x = get(spec.elem, data, adapter.order.contract_index(s, n));
-            if let Some(q) = q_of(spec) {
-                x = scale_from(x, adapter.factor, q, 0);
-            }
-            put(elem, &mut out, s, x);
-        }
-        out
+        their_layout(spec, adapter, data, |x| match q_of(spec) {
+            Some(q) => scale_from(x, adapter.factor, q, 0),
+            None => x,
+        })
     }
 
     /// This kernel with the in-out argument `index`'s adapters replaced (a flat adapter tried one way only).

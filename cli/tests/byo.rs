@@ -15,6 +15,7 @@ fn example(name: &str) -> String {
 }
 
 const KERNEL: &str = "byo_basemul_bitrev_mont";
+const SHARED_HEADER: &str = "mlkem_mont.h";
 
 #[test]
 fn the_example_runs_through_link_check_fuzz_repro_and_bench_from_its_manifest() {
@@ -72,8 +73,9 @@ fn the_mutant_with_one_wrong_constant_is_caught_and_reproduced() {
     assert!(json.contains(&format!("pqhelium repro --kernel {KERNEL} --manifest {manifest} --seed")), "{json}");
 }
 
-/// A manifest in a fresh directory with these files; returns the manifest's path.
+/// `m.toml` and these files written into `dir`, beside the examples' shared header (their `.S` files include it).
 fn write(dir: &Path, manifest: &str, files: &[(&str, &str)]) -> PathBuf {
+    std::fs::copy(example(SHARED_HEADER), dir.join(SHARED_HEADER)).unwrap();
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();
     }

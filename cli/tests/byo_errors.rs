@@ -29,6 +29,8 @@ fn example_manifest(source: &str, core: &str) -> String {
 /// A directory holding `m.toml` and these files.
 fn project(manifest: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
+    // The examples' shared header, included by the worked example's source.
+    std::fs::copy(examples().join("byo/mlkem_mont.h"), dir.path().join("mlkem_mont.h")).unwrap();
     for (name, text) in files {
         std::fs::write(dir.path().join(name), text).unwrap();
     }
@@ -43,14 +45,14 @@ fn line_of(text: &str, what: &str) -> usize {
 
 #[test]
 fn a_dot_s_with_preprocessor_lines_is_preprocessed_with_a_note_on_stderr_and_stdout_is_the_table() {
-    // The example's `.S` renamed `.s`: its `#ifdef MUTANT ... #else ... #endif` needs the preprocessor (without it,
-    // both branches' table entries are assembled and the table is wrong).
+    // The example's `.S` renamed `.s`: its `#include` and `#ifdef MUTANT ... #else ... #endif` need the preprocessor
+    // (without it, the include is an error and both branches' table entries are assembled).
     let source = example_source();
     let dir = project(&example_manifest("plain.s", "m55"), &[("plain.s", &source)]);
     let (code, out, err) = pqhelium_in(dir.path(), &["check", "--manifest", "m.toml", "--cases", "20", "--jobs", "1"]);
     assert_eq!(code, 0, "{out}{err}");
-    let first = line_of(&source, "#ifdef");
-    let note = format!("note: ./plain.s:{first}: `#ifdef` in a .s file: assembled through the C preprocessor");
+    let first = line_of(&source, "#include");
+    let note = format!("note: ./plain.s:{first}: `#include` in a .s file: assembled through the C preprocessor");
     assert!(err.contains(&note), "{err}");
     // Logs go to stderr: stdout is the heading, one table, the kernel's description and the totals.
     assert!(!out.contains("note:"), "{out}");

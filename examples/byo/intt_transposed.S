@@ -9,22 +9,13 @@
  * through the transposition and reduces it (Barrett); each layer then keeps its sums reduced (|x| <= 1664) and its
  * differences Montgomery-multiplied (|x| < q), so |out| < q.
  * Barrett: barrett(x) = x - round(x * 20159 / 2^26) q (20159 = round(2^26 / q)), |barrett(x)| <= 1664 for
- * |x| < 2^16. Montgomery: as in ntt_fwd_bitrev_mont.S.
+ * |x| < 2^16. Montgomery: mlkem_mont.h.
  */
     .syntax unified
     .thumb
 
-    .equ Q, 3329
-    .equ QINV, 62209            /* q^-1 mod 2^16 */
+#include "mlkem_mont.h"
     .equ BARRETT, 20159         /* round(2^26 / q) */
-
-/* x = mont(x), t a scratch register; r11 = q^-1 mod 2^16, r12 = q. */
-    .macro mont x, t
-    mul     \t, \x, r11
-    sxth    \t, \t
-    mls     \x, \t, r12, \x
-    asr     \x, \x, #16
-    .endm
 
 /* x = barrett(x), t a scratch register; r10 = BARRETT, r12 = q. */
     .macro barrett x, t

@@ -15,17 +15,8 @@
     .syntax unified
     .thumb
 
-    .equ Q, 3329
-    .equ QINV, 62209            /* q^-1 mod 2^16 */
+#include "mlkem_mont.h"
     .equ R2, 1353               /* 2^32 mod q */
-
-/* x = mont(x), t a scratch register; r11 = q^-1 mod 2^16, r12 = q. */
-    .macro mont x, t
-    mul     \t, \x, r11
-    sxth    \t, \t
-    mls     \x, \t, r12, \x
-    asr     \x, \x, #16
-    .endm
 
     .text
     .global byo_ntt_fwd_bitrev_mont

@@ -14,6 +14,12 @@
     .syntax unified
     .thumb
 
+/* reg = a 32-bit constant or address, without a literal pool */
+    .macro mov32 reg, value
+    movw \reg, #:lower16:\value
+    movt \reg, #:upper16:\value
+    .endm
+
     .bss
     .align 2
 pqh_stack_window:               /* lowest painted address */
@@ -26,8 +32,7 @@ pqh_stack_window:               /* lowest painted address */
 pqh_stack_paint:
     bic r0, r0, #3
     mov r1, sp
-    movw r2, #:lower16:__stack_limit
-    movt r2, #:upper16:__stack_limit
+    mov32 r2, __stack_limit
     subs r3, r1, r2             /* the stack there is */
     it lo
     movlo r3, #0
@@ -35,11 +40,9 @@ pqh_stack_paint:
     it hi
     movhi r0, r3
     subs r2, r1, r0             /* window base */
-    movw r3, #:lower16:pqh_stack_window
-    movt r3, #:upper16:pqh_stack_window
+    mov32 r3, pqh_stack_window
     str r2, [r3]
-    movw r3, #:lower16:PQH_STACK_PATTERN
-    movt r3, #:upper16:PQH_STACK_PATTERN
+    mov32 r3, PQH_STACK_PATTERN
 1:  cmp r2, r1
     bhs 2f
     str r3, [r2], #4
@@ -53,11 +56,9 @@ pqh_stack_paint:
     .type pqh_stack_scan, %function
 pqh_stack_scan:
     mov r1, sp
-    movw r2, #:lower16:pqh_stack_window
-    movt r2, #:upper16:pqh_stack_window
+    mov32 r2, pqh_stack_window
     ldr r2, [r2]
-    movw r3, #:lower16:PQH_STACK_PATTERN
-    movt r3, #:upper16:PQH_STACK_PATTERN
+    mov32 r3, PQH_STACK_PATTERN
 1:  cmp r2, r1
     bhs 2f
     ldr r0, [r2]
