@@ -10,6 +10,7 @@
 //! representative of an input will do, and the reference gives canonical residues.
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::formula::{Formula, permutation};
@@ -303,6 +304,9 @@ fn is_integer(elem: Elem) -> bool {
     elem != Elem::F64
 }
 
+/// The distinct nonzero reference values a constant ratio must hold on before it is offered as an output factor.
+const FACTOR_HINT_VALUES: usize = 8;
+
 /// The contract's buffer `data` in their storage order, lanes and element type, each value mapped by `value`.
 fn their_layout(spec: &ArgSpec, adapter: &Adapter, data: &[u8], mut value: impl FnMut(i64) -> i64) -> Vec<u8> {
     let data: Cow<[u8]> = if adapter.representation.standard_lanes {
@@ -485,7 +489,12 @@ impl Foreign {
             let adapter = self.slots.iter().find_map(|s| s.carries_output(index))?;
             let first = (0..n).find(|&i| value(ours, i) != 0);
             let ratio = first.and_then(|i| inverse_mod(value(ours, i), q).map(|inv| value(theirs, i) * inv % q));
+            // A factor is invertible, and a case with few distinct values (an edge case, a shrunk case) fits some
+            // ratio whatever the bug.
+            let distinct: BTreeSet<i64> = (0..n).map(|i| value(ours, i)).filter(|&x| x != 0).collect();
             if let Some(c) = ratio
+                && c != 0
+                && distinct.len() >= FACTOR_HINT_VALUES
                 && (0..n).all(|i| value(theirs, i) == value(ours, i) * c % q)
             {
                 let factor = (i128::from(adapter.factor) * i128::from(c)).rem_euclid(i128::from(q));

@@ -679,6 +679,24 @@ fn a_wider_input_domain_is_tested_as_declared() {
     assert_eq!(code, 0, "{out}{err}");
 }
 
+/// A wrong constant is no adapter mistake: its failure comes with no hint, although its edge cases (every element one
+/// value) and shrunk cases (one nonzero element) fit some ratio at every place.
+#[test]
+fn a_wrong_constant_gets_no_adapter_hint() {
+    // Barrett reduction to centred residues with 3328 for q: each output is off by the quotient.
+    let source = "#include <stdint.h>\nvoid k(int16_t *p) {\n    for (int i = 0; i < 256; i++) {\n        \
+                  int32_t t = ((int32_t)p[i] * 20159 + (1 << 25)) >> 26;\n        p[i] = (int16_t)(p[i] - t * 3328);\n\
+                  }\n}\n";
+    let manifest = "core = \"m55\"\nsources = [\"k.c\"]\nflags = [\"-O2\"]\n[[kernel]]\nsymbol = \"k\"\n\
+                    contract = \"mlkem.poly.reduce.scalar\"\n[kernel.adapt.p]\noutput-bound = [-1700, 1700]\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), manifest, &[("k.c", source)]);
+    let (code, out, err) = check(&path, "40");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("reference and canon(qemu) differ"), "{out}");
+    assert!(!out.contains("hint:"), "{out}");
+}
+
 /// An output adapter with the wrong factor fails, with a hint giving the factor that would match; an output with its
 /// order left out fails with a hint about the order.
 #[test]
