@@ -832,9 +832,13 @@ pub fn foreign_on(spec: &ForeignSpec, base: &'static Kernel) -> Result<&'static 
         images: if spec.core == "m7" { Images::Both } else { Images::M55Only },
         summary: format!("your kernel, checked against contract {} ({})", base.id, base.summary),
         computes: format!(
-            "{}; checked two ways: reference == canon(object code), canon undoing the adapters{}",
+            "{}; checked two ways: reference == canon(object code){}",
             base.computes,
-            if adapters.is_empty() { String::new() } else { format!(" ({})", adapters.join("; ")) }
+            if adapters.is_empty() {
+                String::new()
+            } else {
+                format!(", canon undoing the adapters ({})", adapters.join("; "))
+            }
         ),
         requires: base.requires.clone(),
         edge_cases: base.edge_cases,
