@@ -11,6 +11,7 @@
 use pqhelium_core::drbg::{NistDrbg, SEED_SIZE};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::rsp::Record;
+use pqhelium_core::xwing::{self, XWing};
 use pqhelium_guest::backend::{Arg, Backend, Call, CallError, CallOutput, Image};
 use sha2::{Digest, Sha256};
 
@@ -25,7 +26,7 @@ const DRBG_STATE_SIZE: usize = 48;
 const SECURITY_STRENGTH: u32 = 256;
 
 /// A KEM build on the guest: its pqm4 API under a symbol prefix, and its sizes (pqm4's `api.h`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct KemBuild {
     /// `--scheme`.
     pub name: &'static str,
@@ -40,6 +41,19 @@ pub struct KemBuild {
     pub shared_secret: usize,
     /// The objects of the build in the image's kernel archive, whose sizes make its code and data size.
     pub objects: &'static [&'static str],
+    /// The host reference's values for a KAT entry's DRBG seed, drawing its randomness as the build does.
+    pub reference: fn(&[u8; SEED_SIZE]) -> KemValues,
+    /// The published known answers the build is held to besides the host reference.
+    pub published: Published,
+}
+
+/// Published known answers of a scheme, run on the guest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Published {
+    /// The NIST KAT file's count = 0 record (its SHA-256, PQClean's `nistkat-sha256`): the first entry's values.
+    NistRecord0,
+    /// The X-Wing draft's test vectors, through the build's derandomised functions (`keypair_derand`, `enc_derand`).
+    XWingDraft10,
 }
 
 /// ML-KEM-768, portable build (`kernels/arm/mlkem768/`): scalar C, scalar Keccak, the scalar ML-KEM kernels.
@@ -59,10 +73,36 @@ pub const MLKEM768_PORTABLE: KemBuild = KemBuild {
         "kernel_mlkem_ntt_mlkem_ntt_scalar_c.o",
         "kernel_mlkem_ntt_mlkem_poly_scalar_c.o",
     ],
+    reference: mlkem768_reference,
+    published: Published::NistRecord0,
+};
+
+/// X-Wing, portable build (`kernels/arm/xwing/`): the portable ML-KEM-768, X25519 by the ladder, scalar Keccak.
+pub const XWING_PORTABLE: KemBuild = KemBuild {
+    name: "xwing",
+    algorithm: "X-Wing (draft 10)",
+    build: "portable",
+    prefix: "xwing_portable_",
+    public_key: xwing::ENCAPSULATION_KEY_SIZE,
+    secret_key: xwing::SECRET_KEY_SIZE,
+    ciphertext: xwing::CIPHERTEXT_SIZE,
+    shared_secret: xwing::SHARED_SECRET_SIZE,
+    objects: &[
+        "kernel_xwing_xwing_c.o",
+        "kernel_mlkem768_kem_c.o",
+        "kernel_x25519_ladder_c.o",
+        "kernel_x25519_fe_c.o",
+        "kernel_scheme_fips202_c.o",
+        "kernel_keccak_keccak_f1600_c.o",
+        "kernel_mlkem_ntt_mlkem_ntt_scalar_c.o",
+        "kernel_mlkem_ntt_mlkem_poly_scalar_c.o",
+    ],
+    reference: xwing_reference,
+    published: Published::XWingDraft10,
 };
 
 /// The KEM builds `--scheme` names.
-pub const KEM_BUILDS: [KemBuild; 1] = [MLKEM768_PORTABLE];
+pub const KEM_BUILDS: [KemBuild; 2] = [MLKEM768_PORTABLE, XWING_PORTABLE];
 
 impl KemBuild {
     pub fn by_name(name: &str) -> Option<KemBuild> {
@@ -173,6 +213,19 @@ pub fn mlkem768_reference(seed: &[u8; SEED_SIZE]) -> KemValues {
     KemValues { seed: *seed, pk, sk, ct, ss: ss.to_vec() }
 }
 
+/// The host reference's values for `seed` (X-Wing of `pqhelium_core`, randomness as the guest build draws it: the
+/// 32-byte decapsulation key, then the 64-byte eseed).
+pub fn xwing_reference(seed: &[u8; SEED_SIZE]) -> KemValues {
+    let mut drbg = NistDrbg::new(seed);
+    let (mut sk, mut eseed) = ([0u8; xwing::SECRET_KEY_SIZE], [0u8; xwing::ESEED_SIZE]);
+    drbg.fill(&mut sk);
+    drbg.fill(&mut eseed);
+    let scheme = XWing::reference();
+    let pk = scheme.keygen(&sk);
+    let (ss, ct) = scheme.encaps(&pk, &eseed).expect("a key the reference made is valid");
+    KemValues { seed: *seed, pk: pk.to_vec(), sk: sk.to_vec(), ct: ct.to_vec(), ss: ss.to_vec() }
+}
+
 /// The SHA-256 of the count = 0 record of the ML-KEM-768 NIST KAT file (PQClean's `nistkat-sha256`), from
 /// `vectors/schemes.kat`.
 pub fn mlkem768_record0_sha256() -> [u8; 32] {
@@ -211,6 +264,61 @@ pub fn run_entry(
     let (dec, _) = run_op(backend, build, Op::Dec, dec_args, restore)?;
     let decapsulated = dec.outputs[0].clone();
     Ok(EntryRun { values: KemValues { seed: *seed, pk, sk, ct, ss }, decapsulated, ops: vec![keypair, enc, dec] })
+}
+
+/// The build's published known answers on the guest, `first` the values of the KAT procedure's entry 0: (what,
+/// verdict) per answer.
+pub fn published_answers(
+    backend: &mut dyn Backend,
+    build: &KemBuild,
+    first: &KemValues,
+) -> Vec<(String, Result<(), String>)> {
+    match build.published {
+        Published::NistRecord0 => {
+            let verdict = if is_mlkem768_record0(first) { Ok(()) } else { Err("DOES NOT match".to_string()) };
+            vec![(
+                "the published count = 0 record (SHA-256 of its .rsp lines, PQClean's nistkat-sha256)".into(),
+                verdict,
+            )]
+        }
+        Published::XWingDraft10 => {
+            let mut guest = GuestXWing { backend, build };
+            crate::kat::xwing_vectors(&mut guest)
+                .into_iter()
+                .map(|(name, verdict)| (format!("X-Wing draft 10 vector {name}"), verdict))
+                .collect()
+        }
+    }
+}
+
+/// An X-Wing build's derandomised functions on the guest.
+struct GuestXWing<'a> {
+    backend: &'a mut dyn Backend,
+    build: &'a KemBuild,
+}
+
+impl GuestXWing<'_> {
+    fn call(&mut self, function: &str, args: Vec<Arg>) -> Result<Vec<Vec<u8>>, String> {
+        let symbol = format!("{}{function}", self.build.prefix);
+        let out = self.backend.call(&Call::new(&symbol, args)).map_err(|error| format!("{symbol}: {error}"))?;
+        check_returned(&symbol, &out).map_err(|e| e.to_string())?;
+        Ok(out.buffers)
+    }
+}
+
+impl crate::kat::XWingDerand for GuestXWing<'_> {
+    fn keygen(&mut self, seed: &[u8; 32]) -> Result<Vec<u8>, String> {
+        let mut out = self.call("keypair_derand", vec![Arg::Out(self.build.public_key), Arg::In(seed.to_vec())])?;
+        Ok(out.swap_remove(0))
+    }
+    fn encaps(&mut self, pk: &[u8], eseed: &[u8; 64]) -> Result<(Vec<u8>, Vec<u8>), String> {
+        let (ct, ss) = (Arg::Out(self.build.ciphertext), Arg::Out(self.build.shared_secret));
+        let out = self.call("enc_derand", vec![ct, ss, Arg::In(pk.to_vec()), Arg::In(eseed.to_vec())])?;
+        Ok((out[1].clone(), out[0].clone()))
+    }
+    fn decaps(&mut self, seed: &[u8; 32], ct: &[u8]) -> Result<Vec<u8>, String> {
+        decapsulate(&mut *self.backend, self.build, ct, seed).map_err(|e| e.to_string())
+    }
 }
 
 /// Decapsulates `ct` with `sk` on the guest (no probes): the shared secret.

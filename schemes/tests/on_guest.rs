@@ -1,10 +1,10 @@
-//! Whole ML-KEM-768 on the guest through the pqm4 API: the guest's NIST DRBG against the host's (an independent
-//! implementation, on the `aes` crate), the published count = 0 record of the NIST KAT, and the host reference for
-//! further KAT seeds, on each image.
+//! Whole ML-KEM-768 and X-Wing on the guest through the pqm4 API: the guest's NIST DRBG against the host's (an
+//! independent implementation, on the `aes` crate), the published count = 0 record of the NIST KAT, the X-Wing
+//! draft's test vectors, and the host reference for further KAT seeds, on each image.
 
 use pqhelium_core::drbg::NistDrbg;
 use pqhelium_guest::backend::{Arg, Backend, Call, Image, Limits};
-use pqhelium_schemes::on_guest::{self, MLKEM768_PORTABLE, STACK_WINDOW};
+use pqhelium_schemes::on_guest::{self, MLKEM768_PORTABLE, STACK_WINDOW, XWING_PORTABLE};
 
 fn open(image: Image) -> Box<dyn Backend> {
     image.open(Limits::default()).expect("the emulator starts")
@@ -126,4 +126,42 @@ fn shared_secret_mutant_fails_the_kat_m55() {
     assert_eq!((&run.values.pk, &run.values.ct), (&expected.pk, &expected.ct));
     assert_ne!(run.values.ss, expected.ss);
     assert!(!on_guest::is_mlkem768_record0(&run.values));
+}
+
+/// X-Wing on each image: the draft's three test vectors through the derandomised functions, and a KAT entry
+/// through the pqm4 API equal to the host reference's.
+#[test]
+fn xwing_passes_the_draft_vectors_and_the_host_reference_on_every_image() {
+    for image in [Image::M55, Image::M85, Image::M7] {
+        let mut guest = open(image);
+        let seed = on_guest::kat_seeds(1)[0];
+        let run = on_guest::run_entry(guest.as_mut(), &XWING_PORTABLE, &seed).expect("the entry runs");
+        let expected = on_guest::xwing_reference(&seed);
+        assert_eq!(run.values, expected, "{image}");
+        assert_eq!(run.decapsulated, expected.ss, "{image}");
+        let vectors = on_guest::published_answers(guest.as_mut(), &XWING_PORTABLE, &run.values);
+        assert_eq!(vectors.len(), 3, "{image}");
+        for (what, verdict) in vectors {
+            assert_eq!(verdict, Ok(()), "{image}: {what}");
+        }
+    }
+}
+
+/// The planted X-Wing mutant (selftest/xwing_label_mutant.c: one wrong byte of the combiner's label) fails every
+/// draft vector and differs from the host reference in the shared secret alone.
+#[test]
+fn xwing_label_mutant_fails_the_vectors_and_the_reference_m55() {
+    let mutant = on_guest::KemBuild { prefix: "xwing_label_mutant_", ..XWING_PORTABLE };
+    let mut guest = open(Image::M55);
+    let seed = on_guest::kat_seeds(1)[0];
+    let run = on_guest::run_entry(guest.as_mut(), &mutant, &seed).expect("the entry runs");
+    let expected = on_guest::xwing_reference(&seed);
+    assert_eq!((&run.values.pk, &run.values.ct), (&expected.pk, &expected.ct));
+    assert_ne!(run.values.ss, expected.ss);
+    let vectors = on_guest::published_answers(guest.as_mut(), &mutant, &run.values);
+    assert_eq!(vectors.len(), 3);
+    for (what, verdict) in vectors {
+        let why = verdict.expect_err(&what);
+        assert!(why.contains("ss"), "{what}: {why}");
+    }
 }

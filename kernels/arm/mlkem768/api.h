@@ -16,9 +16,15 @@
 #define crypto_kem_keypair mlkem768_portable_crypto_kem_keypair
 #define crypto_kem_enc mlkem768_portable_crypto_kem_enc
 #define crypto_kem_dec mlkem768_portable_crypto_kem_dec
+#define crypto_kem_keypair_derand mlkem768_portable_crypto_kem_keypair_derand
+#define crypto_kem_enc_derand mlkem768_portable_crypto_kem_enc_derand
 #endif
 
 int crypto_kem_keypair(uint8_t *pk, uint8_t *sk);
 int crypto_kem_enc(uint8_t *ct, uint8_t *ss, const uint8_t *pk);
 int crypto_kem_dec(uint8_t *ss, const uint8_t *ct, const uint8_t *sk);
+/* The deterministic cores (FIPS 203's KeyGen_internal and Encaps_internal): coins = d || z (64 bytes), m (32
+ * bytes). What a combined KEM (X-Wing) calls with randomness of its own. */
+int crypto_kem_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t *coins);
+int crypto_kem_enc_derand(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const uint8_t *m);
 #endif

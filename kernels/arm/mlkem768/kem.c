@@ -158,10 +158,9 @@ static void pke_decrypt(uint8_t m[SYM], const uint8_t sk[SK_PKE_BYTES], const ui
     mlkem_compress_d1_scalar(m, w);
 }
 
-int crypto_kem_keypair(uint8_t *pk, uint8_t *sk)
+/* ML-KEM.KeyGen_internal(d, z) (Algorithm 16), coins = d || z. */
+int crypto_kem_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t *coins)
 {
-    uint8_t coins[2 * SYM]; /* d || z */
-    randombytes(coins, sizeof coins);
     pke_keypair(pk, sk, coins);
     copy(&sk[SK_PKE_BYTES], pk, PK_BYTES);
     pqh_sha3_256(&sk[SK_PKE_BYTES + PK_BYTES], pk, PK_BYTES);
@@ -169,10 +168,18 @@ int crypto_kem_keypair(uint8_t *pk, uint8_t *sk)
     return 0;
 }
 
-int crypto_kem_enc(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
+int crypto_kem_keypair(uint8_t *pk, uint8_t *sk)
+{
+    uint8_t coins[2 * SYM]; /* d || z */
+    randombytes(coins, sizeof coins);
+    return crypto_kem_keypair_derand(pk, sk, coins);
+}
+
+/* ML-KEM.Encaps_internal(ek, m) (Algorithm 17). */
+int crypto_kem_enc_derand(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const uint8_t *m)
 {
     uint8_t m_h[2 * SYM], k_r[2 * SYM]; /* m || H(ek), then K || r */
-    randombytes(m_h, SYM);
+    copy(m_h, m, SYM);
     pqh_sha3_256(&m_h[SYM], pk, PK_BYTES);
     pqh_sha3_512(k_r, m_h, sizeof m_h);
     pke_encrypt(ct, pk, m_h, &k_r[SYM]);
@@ -181,6 +188,13 @@ int crypto_kem_enc(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
     ss[SYM - 1] ^= 0x01u; /* the self-test mutant's wrong byte */
 #endif
     return 0;
+}
+
+int crypto_kem_enc(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
+{
+    uint8_t m[SYM];
+    randombytes(m, SYM);
+    return crypto_kem_enc_derand(ct, ss, pk, m);
 }
 
 /* Decapsulation with implicit rejection (Algorithm 18): the comparison and the choice of key in constant time. */

@@ -5,5 +5,7 @@
 #define crypto_kem_keypair mlkem768_ss_mutant_crypto_kem_keypair
 #define crypto_kem_enc mlkem768_ss_mutant_crypto_kem_enc
 #define crypto_kem_dec mlkem768_ss_mutant_crypto_kem_dec
+#define crypto_kem_keypair_derand mlkem768_ss_mutant_crypto_kem_keypair_derand
+#define crypto_kem_enc_derand mlkem768_ss_mutant_crypto_kem_enc_derand
 #define PQH_SS_MUTANT
 #include "../mlkem768/kem.c"

@@ -1,0 +1,108 @@
+/*
+ * X-Wing (draft-connolly-cfrg-xwing-kem-10), portable build: the portable ML-KEM-768 (mlkem768/kem.c, through its
+ * deterministic cores), X25519 by the Montgomery ladder (x25519/ladder.c, also for the base point), SHAKE256 and
+ * SHA3-256 on the scalar Keccak (scheme/fips202.c). Randomness as the draft's derandomised functions take it: 32
+ * bytes (the seed) for a key pair, 64 bytes (m || ek_X) for an encapsulation.
+ */
+#include "api.h"
+#include "../mlkem768/api.h"
+#include "../x25519/fe.h"
+#include "fips202.h"
+#include "randombytes.h"
+
+#define SYM 32
+#define PK_M_BYTES CRYPTO_PUBLICKEYBYTES
+#define SK_M_BYTES CRYPTO_SECRETKEYBYTES
+#define CT_M_BYTES CRYPTO_CIPHERTEXTBYTES
+
+_Static_assert(XWING_PUBLICKEYBYTES == PK_M_BYTES + SYM, "api.h");
+_Static_assert(XWING_CIPHERTEXTBYTES == CT_M_BYTES + SYM, "api.h");
+
+static const uint8_t base_point[SYM] = {9};
+/* XWingLabel, last in the combiner's input. */
+#ifndef PQH_LABEL_MUTANT
+static const uint8_t label[6] = {0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c};
+#else
+static const uint8_t label[6] = {0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5d}; /* the self-test mutant's wrong byte */
+#endif
+
+/* The expanded decapsulation key: SHAKE256(seed, 96) = d || z || sk_X, the ML-KEM key pair from d || z, pk_X. */
+struct expanded {
+    uint8_t pk_m[PK_M_BYTES];
+    uint8_t sk_m[SK_M_BYTES];
+    uint8_t sk_x[SYM];
+    uint8_t pk_x[SYM];
+};
+
+static void expand(struct expanded *e, const uint8_t seed[SYM])
+{
+    uint8_t wide[3 * SYM];
+    pqh_shake256(wide, sizeof wide, seed, SYM);
+    crypto_kem_keypair_derand(e->pk_m, e->sk_m, wide);
+    for (unsigned i = 0; i < SYM; i++)
+        e->sk_x[i] = wide[2 * SYM + i];
+    x25519_scalarmult(e->pk_x, e->sk_x, base_point);
+}
+
+/* SHA3-256(ss_M || ss_X || ct_X || pk_X || XWingLabel). */
+static void combine(uint8_t ss[SYM], const uint8_t ss_m[SYM], const uint8_t ss_x[SYM], const uint8_t ct_x[SYM],
+                    const uint8_t pk_x[SYM])
+{
+    struct pqh_keccak h;
+    pqh_keccak_init(&h, PQH_SHA3_256_RATE);
+    pqh_keccak_absorb(&h, ss_m, SYM);
+    pqh_keccak_absorb(&h, ss_x, SYM);
+    pqh_keccak_absorb(&h, ct_x, SYM);
+    pqh_keccak_absorb(&h, pk_x, SYM);
+    pqh_keccak_absorb(&h, label, sizeof label);
+    pqh_keccak_finalize(&h, PQH_SHA3_DOMAIN);
+    pqh_keccak_squeeze(&h, ss, SYM);
+}
+
+int XWING_API(keypair_derand)(uint8_t *pk, const uint8_t *seed)
+{
+    struct expanded e;
+    expand(&e, seed);
+    for (unsigned i = 0; i < PK_M_BYTES; i++)
+        pk[i] = e.pk_m[i];
+    for (unsigned i = 0; i < SYM; i++)
+        pk[PK_M_BYTES + i] = e.pk_x[i];
+    return 0;
+}
+
+int XWING_API(crypto_kem_keypair)(uint8_t *pk, uint8_t *sk)
+{
+    randombytes(sk, XWING_SECRETKEYBYTES);
+    return XWING_API(keypair_derand)(pk, sk);
+}
+
+int XWING_API(enc_derand)(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const uint8_t *eseed)
+{
+    uint8_t ss_m[SYM], ss_x[SYM];
+    const uint8_t *pk_x = &pk[PK_M_BYTES];
+    uint8_t *ct_x = &ct[CT_M_BYTES];
+    crypto_kem_enc_derand(ct, ss_m, pk, eseed);
+    x25519_scalarmult(ct_x, &eseed[SYM], base_point);
+    x25519_scalarmult(ss_x, &eseed[SYM], pk_x);
+    combine(ss, ss_m, ss_x, ct_x, pk_x);
+    return 0;
+}
+
+int XWING_API(crypto_kem_enc)(uint8_t *ct, uint8_t *ss, const uint8_t *pk)
+{
+    uint8_t eseed[2 * SYM]; /* m || ek_X */
+    randombytes(eseed, sizeof eseed);
+    return XWING_API(enc_derand)(ct, ss, pk, eseed);
+}
+
+int XWING_API(crypto_kem_dec)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk)
+{
+    struct expanded e;
+    uint8_t ss_m[SYM], ss_x[SYM];
+    const uint8_t *ct_x = &ct[CT_M_BYTES];
+    expand(&e, sk);
+    crypto_kem_dec(ss_m, ct, e.sk_m);
+    x25519_scalarmult(ss_x, e.sk_x, ct_x);
+    combine(ss, ss_m, ss_x, ct_x, e.pk_x);
+    return 0;
+}
