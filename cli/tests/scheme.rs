@@ -36,6 +36,21 @@ fn xwing_passes_the_draft_vectors_on_the_m85_image() {
     }
 }
 
+/// The MVE builds: ML-KEM-768's published record on the m55 image, X-Wing's draft vectors on the m85 image.
+#[test]
+fn the_mve_builds_pass_their_published_answers() {
+    let (code, stdout, stderr) =
+        pqhelium(&["scheme", "--scheme", "mlkem768", "--build", "mve", "--core", "m55", "--no-cycles"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("pass the published count = 0 record"), "{stdout}");
+    assert!(stdout.contains("| mlkem768_mve_crypto_kem_dec | 1/1 |"), "{stdout}");
+    let (code, stdout, stderr) =
+        pqhelium(&["scheme", "--scheme", "xwing", "--build", "mve", "--core", "m85", "--no-cycles"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(stdout.matches("pass X-Wing draft 10 vector").count(), 3, "{stdout}");
+    assert!(stdout.contains("| xwing_mve_crypto_kem_enc | 1/1 |"), "{stdout}");
+}
+
 #[test]
 fn usage_errors_exit_2() {
     for args in [
@@ -43,6 +58,8 @@ fn usage_errors_exit_2() {
         &["scheme", "--scheme", "mlkem768", "--entries", "0"],
         &["scheme", "--scheme", "mlkem768", "--entries", "101"],
         &["scheme", "--scheme", "mlkem768", "--core", "m33"],
+        &["scheme", "--scheme", "mlkem768", "--build", "avx2"],
+        &["scheme", "--scheme", "xwing", "--build", "mve", "--core", "m7"],
     ] {
         let (code, _, stderr) = pqhelium(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");

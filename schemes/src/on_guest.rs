@@ -31,8 +31,10 @@ pub struct KemBuild {
     /// `--scheme`.
     pub name: &'static str,
     pub algorithm: &'static str,
-    /// `portable` or `optimised`.
+    /// `portable` or `mve` (`--build`).
     pub build: &'static str,
+    /// The images holding it: the MVE builds are not in the Cortex-M7 image.
+    pub images: &'static [Image],
     /// Prepended to `crypto_kem_*`: our images hold several schemes, each namespaced as pqm4 does.
     pub prefix: &'static str,
     pub public_key: usize,
@@ -61,6 +63,7 @@ pub const MLKEM768_PORTABLE: KemBuild = KemBuild {
     name: "mlkem768",
     algorithm: "ML-KEM-768",
     build: "portable",
+    images: &ALL_IMAGES,
     prefix: "mlkem768_portable_",
     public_key: ML_KEM_768.ek_len(),
     secret_key: ML_KEM_768.dk_len(),
@@ -82,6 +85,7 @@ pub const XWING_PORTABLE: KemBuild = KemBuild {
     name: "xwing",
     algorithm: "X-Wing (draft 10)",
     build: "portable",
+    images: &ALL_IMAGES,
     prefix: "xwing_portable_",
     public_key: xwing::ENCAPSULATION_KEY_SIZE,
     secret_key: xwing::SECRET_KEY_SIZE,
@@ -101,12 +105,52 @@ pub const XWING_PORTABLE: KemBuild = KemBuild {
     published: Published::XWingDraft10,
 };
 
-/// The KEM builds `--scheme` names.
-pub const KEM_BUILDS: [KemBuild; 2] = [MLKEM768_PORTABLE, XWING_PORTABLE];
+/// ML-KEM-768, MVE build (`kernels/arm/mlkem768/kem_mve.mve.c`): the portable code on the MVE ML-KEM kernels, the
+/// polynomials in the MVE storage order from sampling to encoding; Keccak scalar.
+pub const MLKEM768_MVE: KemBuild = KemBuild {
+    build: "mve",
+    images: &MVE_IMAGES,
+    prefix: "mlkem768_mve_",
+    objects: &[
+        "kernel_mlkem768_kem_mve_mve_c.o",
+        "kernel_scheme_fips202_c.o",
+        "kernel_keccak_keccak_f1600_c.o",
+        "kernel_mlkem_ntt_mlkem_ntt_mve_c.o",
+        "kernel_mlkem_ntt_mlkem_poly_mve_c.o",
+    ],
+    ..MLKEM768_PORTABLE
+};
+
+/// X-Wing, MVE build (`kernels/arm/xwing/xwing_mve.mve.c`): on the MVE ML-KEM-768 build, the fixed-base table for
+/// both base-point multiplications, the ladder for the shared secrets; Keccak scalar.
+pub const XWING_MVE: KemBuild = KemBuild {
+    build: "mve",
+    images: &MVE_IMAGES,
+    prefix: "xwing_mve_",
+    objects: &[
+        "kernel_xwing_xwing_mve_mve_c.o",
+        "kernel_mlkem768_kem_mve_mve_c.o",
+        "kernel_x25519_base_c.o",
+        "kernel_x25519_base_table_c.o",
+        "kernel_x25519_ladder_c.o",
+        "kernel_x25519_fe_c.o",
+        "kernel_scheme_fips202_c.o",
+        "kernel_keccak_keccak_f1600_c.o",
+        "kernel_mlkem_ntt_mlkem_ntt_mve_c.o",
+        "kernel_mlkem_ntt_mlkem_poly_mve_c.o",
+    ],
+    ..XWING_PORTABLE
+};
+
+const ALL_IMAGES: [Image; 3] = [Image::M55, Image::M85, Image::M7];
+const MVE_IMAGES: [Image; 2] = [Image::M55, Image::M85];
+
+/// The KEM builds `--scheme` and `--build` name.
+pub const KEM_BUILDS: [KemBuild; 4] = [MLKEM768_PORTABLE, MLKEM768_MVE, XWING_PORTABLE, XWING_MVE];
 
 impl KemBuild {
-    pub fn by_name(name: &str) -> Option<KemBuild> {
-        KEM_BUILDS.into_iter().find(|b| b.name == name)
+    pub fn find(name: &str, build: &str) -> Option<KemBuild> {
+        KEM_BUILDS.into_iter().find(|b| b.name == name && b.build == build)
     }
 
     pub fn symbol(&self, op: Op) -> String {

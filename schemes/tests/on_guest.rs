@@ -4,7 +4,7 @@
 
 use pqhelium_core::drbg::NistDrbg;
 use pqhelium_guest::backend::{Arg, Backend, Call, Image, Limits};
-use pqhelium_schemes::on_guest::{self, MLKEM768_PORTABLE, STACK_WINDOW, XWING_PORTABLE};
+use pqhelium_schemes::on_guest::{self, MLKEM768_MVE, MLKEM768_PORTABLE, STACK_WINDOW, XWING_MVE, XWING_PORTABLE};
 
 fn open(image: Image) -> Box<dyn Backend> {
     image.open(Limits::default()).expect("the emulator starts")
@@ -163,5 +163,22 @@ fn xwing_label_mutant_fails_the_vectors_and_the_reference_m55() {
     for (what, verdict) in vectors {
         let why = verdict.expect_err(&what);
         assert!(why.contains("ss"), "{what}: {why}");
+    }
+}
+
+/// The MVE builds on the images that hold them: two KAT entries equal to the host reference's, decapsulation giving
+/// the shared secret back.
+#[test]
+fn the_mve_builds_match_the_host_reference_on_the_m55_and_m85_images() {
+    for build in [MLKEM768_MVE, XWING_MVE] {
+        for &image in build.images {
+            let mut guest = open(image);
+            for seed in on_guest::kat_seeds(2) {
+                let run = on_guest::run_entry(guest.as_mut(), &build, &seed).expect("the entry runs");
+                let expected = (build.reference)(&seed);
+                assert_eq!(run.values, expected, "{} {image}", build.prefix);
+                assert_eq!(run.decapsulated, expected.ss, "{} {image}", build.prefix);
+            }
+        }
     }
 }

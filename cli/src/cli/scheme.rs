@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use pqhelium_analyses::cycles::{self, Estimators};
 use pqhelium_guest::backend::{Arg, Core, Image, Limits};
 use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, KemValues, STACK_WINDOW};
@@ -14,9 +14,12 @@ const MAX_ENTRIES: u64 = 100;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The scheme (our build of it in the images).
-    #[arg(long, value_parser = scheme_build)]
-    scheme: KemBuild,
+    /// The scheme (our builds of it are in the images).
+    #[arg(long, value_parser = scheme_name)]
+    scheme: String,
+    /// Which build: `portable` (scalar C) or `mve` (the MVE kernels; m55 and m85 images).
+    #[arg(long, default_value = "portable", value_parser = ["portable", "mve"])]
+    build: String,
     /// The core whose image runs it (m55, m85 on QEMU; m7 on unicorn).
     #[arg(long, value_enum, default_value = "m55")]
     core: Core,
@@ -28,12 +31,15 @@ pub struct Args {
     no_cycles: bool,
 }
 
-/// `--scheme`: a build we have.
-fn scheme_build(name: &str) -> Result<KemBuild, String> {
-    KemBuild::by_name(name).ok_or_else(|| {
-        let known: Vec<&str> = on_guest::KEM_BUILDS.iter().map(|b| b.name).collect();
-        format!("no scheme `{name}` on the guest (known: {})", known.join(", "))
-    })
+/// `--scheme`: a scheme we have a build of.
+fn scheme_name(name: &str) -> Result<String, String> {
+    let mut known: Vec<&str> = on_guest::KEM_BUILDS.iter().map(|b| b.name).collect();
+    known.dedup();
+    if known.contains(&name) {
+        Ok(name.to_string())
+    } else {
+        Err(format!("no scheme `{name}` on the guest (known: {})", known.join(", ")))
+    }
 }
 
 /// One operation's row: entries passed, instructions and cycles of entry 0, the largest stack over the entries.
@@ -46,7 +52,19 @@ struct Row {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let (build, image) = (args.scheme, Image::of(args.core));
+    let image = Image::of(args.core);
+    let Some(build) = KemBuild::find(&args.scheme, &args.build) else {
+        bail!("no {} build of {}", args.build, args.scheme)
+    };
+    if !build.images.contains(&image) {
+        let holding: Vec<String> = build.images.iter().map(Image::to_string).collect();
+        bail!(
+            "the {} build of {} is in the {} images, not the {image} image",
+            build.build,
+            build.name,
+            holding.join(", ")
+        );
+    }
     let mut guest = image.open(Limits::default())?;
     println!(
         "{} ({} build, pqm4 API) on the {image} image ({}), NIST KAT entries 0..{}",

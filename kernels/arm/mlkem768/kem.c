@@ -1,7 +1,8 @@
 /*
  * ML-KEM-768 (FIPS 203), portable build: scalar C throughout, the scalar Keccak-f[1600] kernel under FIPS 202
  * (fips202.c), and the scalar ML-KEM kernels (mlkem_ntt_scalar.c, mlkem_poly_scalar.c) for the NTT, the products,
- * compression and encoding, within the input bounds their contracts state (noted at each use). Randomness from
+ * compression and encoding, within the input bounds their contracts state (noted at each use). Built again as the
+ * MVE build by kem_mve.mve.c: the same code on the MVE kernels (KERNEL below). Randomness from
  * randombytes (the NIST DRBG on the bench), drawn as the NIST KAT procedure expects: 64 bytes d || z for a key pair,
  * 32 bytes m for an encapsulation. Like pqm4's and PQClean's, crypto_kem_enc does not run the encapsulation-key
  * check of FIPS 203 section 7.2.
@@ -29,10 +30,31 @@ _Static_assert(CRYPTO_CIPHERTEXTBYTES == CT_U_BYTES + DV_POLY_BYTES, "api.h");
 
 typedef int16_t poly[N];
 
+/* The build's kernels: the scalar baselines (FIPS order), or the MVE kernels (kem_mve.mve.c), which keep every
+ * polynomial in the MVE storage order from sampling to encoding. Both have the same bounds (mlkem_ntt.h). */
+#ifdef PQH_MLKEM768_MVE
+#define KERNEL(name) mlkem_##name##_mve
+#else
+#define KERNEL(name) mlkem_##name##_scalar
+#endif
+
 static void copy(uint8_t *dst, const uint8_t *src, unsigned len)
 {
     for (unsigned i = 0; i < len; i++)
         dst[i] = src[i];
+}
+
+/* A sampled polynomial (FIPS order) into the kernels' order: the MVE build's one conversion, on the way in. */
+static void to_kernel_order(int16_t p[N])
+{
+#ifdef PQH_MLKEM768_MVE
+    poly fips;
+    for (unsigned i = 0; i < N; i++)
+        fips[i] = p[i];
+    mlkem_to_mve(p, fips);
+#else
+    (void)p;
+#endif
 }
 
 /* SampleNTT (Algorithm 7) of XOF(rho || i || j): 12-bit candidates below q, canonical. */
@@ -63,7 +85,10 @@ static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transpo
 {
     for (uint8_t i = 0; i < K; i++)
         for (uint8_t j = 0; j < K; j++)
+        {
             sample_ntt(&a[(K * i + j) * N], rho, transposed ? i : j, transposed ? j : i);
+            to_kernel_order(&a[(K * i + j) * N]);
+        }
 }
 
 /* SamplePolyCBD_2(PRF_2(sigma, nonce)) (Algorithms 8, 2): coefficients in [-2, 2]. */
@@ -79,6 +104,7 @@ static void sample_cbd2(int16_t p[N], const uint8_t sigma[SYM], uint8_t nonce)
         p[2 * i] = (int16_t)((int)(bits & 3u) - (int)((bits >> 2) & 3u));
         p[2 * i + 1] = (int16_t)((int)((bits >> 4) & 3u) - (int)((bits >> 6) & 3u));
     }
+    to_kernel_order(p);
 }
 
 /* K-PKE.KeyGen (Algorithm 13) from d. */
@@ -96,17 +122,17 @@ static void pke_keypair(uint8_t pk[PK_BYTES], uint8_t sk[SK_PKE_BYTES], const ui
         sample_cbd2(&e[i * N], sigma, (uint8_t)(K + i));
     }
     for (unsigned i = 0; i < K; i++) {
-        mlkem_ntt_fwd_scalar(&s[i * N]); /* in |x| <= 2 */
-        mlkem_ntt_fwd_scalar(&e[i * N]);
+        KERNEL(ntt_fwd)(&s[i * N]); /* in |x| <= 2 */
+        KERNEL(ntt_fwd)(&e[i * N]);
     }
-    mlkem_matvec_k3_scalar(t, a, s); /* a canonical (< MLKEM_DOT_A_MAX), s any */
+    KERNEL(matvec_k3)(t, a, s); /* a canonical (< MLKEM_DOT_A_MAX), s any */
     for (unsigned i = 0; i < K; i++) {
         /* |t| <= MLKEM_DOT_OUT_MAX, |e| <= MLKEM_FWD_OUT_MAX: within add's bounds */
-        mlkem_poly_add_scalar(&t[i * N], &t[i * N], &e[i * N]);
-        mlkem_poly_reduce_scalar(&t[i * N]);
-        mlkem_encode12_scalar(&pk[i * POLY_BYTES], &t[i * N]);
-        mlkem_poly_reduce_scalar(&s[i * N]);
-        mlkem_encode12_scalar(&sk[i * POLY_BYTES], &s[i * N]);
+        KERNEL(poly_add)(&t[i * N], &t[i * N], &e[i * N]);
+        KERNEL(poly_reduce)(&t[i * N]);
+        KERNEL(encode12)(&pk[i * POLY_BYTES], &t[i * N]);
+        KERNEL(poly_reduce)(&s[i * N]);
+        KERNEL(encode12)(&sk[i * POLY_BYTES], &s[i * N]);
     }
     copy(&pk[POLYVEC_BYTES], rho, SYM);
 }
@@ -118,7 +144,7 @@ static void pke_encrypt(uint8_t ct[CRYPTO_CIPHERTEXTBYTES], const uint8_t pk[PK_
     int16_t at[K * K * N], t[K * N], r[K * N], e1[K * N], u[K * N];
     poly e2, v, mu;
     for (unsigned i = 0; i < K; i++)
-        mlkem_decode12_scalar(&t[i * N], &pk[i * POLY_BYTES]); /* canonical */
+        KERNEL(decode12)(&t[i * N], &pk[i * POLY_BYTES]); /* canonical */
     gen_matrix(at, &pk[POLYVEC_BYTES], 1);
     for (unsigned i = 0; i < K; i++) {
         sample_cbd2(&r[i * N], coins, (uint8_t)i);
@@ -126,19 +152,19 @@ static void pke_encrypt(uint8_t ct[CRYPTO_CIPHERTEXTBYTES], const uint8_t pk[PK_
     }
     sample_cbd2(e2, coins, 2 * K);
     for (unsigned i = 0; i < K; i++)
-        mlkem_ntt_fwd_scalar(&r[i * N]);
-    mlkem_matvec_k3_scalar(u, at, r);
-    mlkem_dot_k3_scalar(v, t, r);
+        KERNEL(ntt_fwd)(&r[i * N]);
+    KERNEL(matvec_k3)(u, at, r);
+    KERNEL(dot_k3)(v, t, r);
     for (unsigned i = 0; i < K; i++) {
-        mlkem_ntt_inv_scalar(&u[i * N]); /* out |x| <= MLKEM_INV_OUT_MAX */
-        mlkem_poly_add_scalar(&u[i * N], &u[i * N], &e1[i * N]);
-        mlkem_compress_du10_scalar(&ct[i * DU_POLY_BYTES], &u[i * N]);
+        KERNEL(ntt_inv)(&u[i * N]); /* out |x| <= MLKEM_INV_OUT_MAX */
+        KERNEL(poly_add)(&u[i * N], &u[i * N], &e1[i * N]);
+        KERNEL(compress_du10)(&ct[i * DU_POLY_BYTES], &u[i * N]);
     }
-    mlkem_ntt_inv_scalar(v);
-    mlkem_poly_add_scalar(v, v, e2);
-    mlkem_decompress_d1_scalar(mu, m); /* 0 or (q + 1) / 2 */
-    mlkem_poly_add_scalar(v, v, mu);
-    mlkem_compress_dv4_scalar(&ct[CT_U_BYTES], v);
+    KERNEL(ntt_inv)(v);
+    KERNEL(poly_add)(v, v, e2);
+    KERNEL(decompress_d1)(mu, m); /* 0 or (q + 1) / 2 */
+    KERNEL(poly_add)(v, v, mu);
+    KERNEL(compress_dv4)(&ct[CT_U_BYTES], v);
 }
 
 /* K-PKE.Decrypt (Algorithm 15). */
@@ -147,15 +173,15 @@ static void pke_decrypt(uint8_t m[SYM], const uint8_t sk[SK_PKE_BYTES], const ui
     int16_t u[K * N], s[K * N];
     poly v, w;
     for (unsigned i = 0; i < K; i++) {
-        mlkem_decompress_du10_scalar(&u[i * N], &ct[i * DU_POLY_BYTES]); /* canonical */
-        mlkem_ntt_fwd_scalar(&u[i * N]);
-        mlkem_decode12_scalar(&s[i * N], &sk[i * POLY_BYTES]);
+        KERNEL(decompress_du10)(&u[i * N], &ct[i * DU_POLY_BYTES]); /* canonical */
+        KERNEL(ntt_fwd)(&u[i * N]);
+        KERNEL(decode12)(&s[i * N], &sk[i * POLY_BYTES]);
     }
-    mlkem_decompress_dv4_scalar(v, &ct[CT_U_BYTES]);
-    mlkem_dot_k3_scalar(w, s, u);
-    mlkem_ntt_inv_scalar(w);
-    mlkem_poly_sub_scalar(w, v, w); /* |v| < q, |w| <= MLKEM_INV_OUT_MAX */
-    mlkem_compress_d1_scalar(m, w);
+    KERNEL(decompress_dv4)(v, &ct[CT_U_BYTES]);
+    KERNEL(dot_k3)(w, s, u);
+    KERNEL(ntt_inv)(w);
+    KERNEL(poly_sub)(w, v, w); /* |v| < q, |w| <= MLKEM_INV_OUT_MAX */
+    KERNEL(compress_d1)(m, w);
 }
 
 /* ML-KEM.KeyGen_internal(d, z) (Algorithm 16), coins = d || z. */

@@ -13,7 +13,7 @@
 #define XWING_CIPHERTEXTBYTES 1120 /* ct_M || ct_X */
 #define XWING_BYTES 32
 
-#ifndef XWING_API /* a self-test build of these sources names its own (selftest/xwing_label_mutant.c) */
+#ifndef XWING_API /* another build of these sources names its own (xwing_mve.mve.c, selftest/xwing_label_mutant.c) */
 #define XWING_API(name) xwing_portable_##name
 #endif
 

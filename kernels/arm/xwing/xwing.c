@@ -1,7 +1,7 @@
 /*
  * X-Wing (draft-connolly-cfrg-xwing-kem-10), portable build: the portable ML-KEM-768 (mlkem768/kem.c, through its
  * deterministic cores), X25519 by the Montgomery ladder (x25519/ladder.c, also for the base point), SHAKE256 and
- * SHA3-256 on the scalar Keccak (scheme/fips202.c). Randomness as the draft's derandomised functions take it: 32
+ * SHA3-256 on the scalar Keccak (scheme/fips202.c). Built again as the MVE build by xwing_mve.mve.c. Randomness as the draft's derandomised functions take it: 32
  * bytes (the seed) for a key pair, 64 bytes (m || ek_X) for an encapsulation.
  */
 #include "api.h"
@@ -18,7 +18,19 @@
 _Static_assert(XWING_PUBLICKEYBYTES == PK_M_BYTES + SYM, "api.h");
 _Static_assert(XWING_CIPHERTEXTBYTES == CT_M_BYTES + SYM, "api.h");
 
+#ifndef PQH_XWING_FIXED_BASE
 static const uint8_t base_point[SYM] = {9};
+#endif
+
+/* X25519(k, 9): the ladder, or the fixed-base table (x25519/base.c, constant time) in the MVE build. */
+static void base_mult(uint8_t out[SYM], const uint8_t k[SYM])
+{
+#ifdef PQH_XWING_FIXED_BASE
+    x25519_base(out, k);
+#else
+    x25519_scalarmult(out, k, base_point);
+#endif
+}
 /* XWingLabel, last in the combiner's input. */
 #ifndef PQH_LABEL_MUTANT
 static const uint8_t label[6] = {0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c};
@@ -41,7 +53,7 @@ static void expand(struct expanded *e, const uint8_t seed[SYM])
     crypto_kem_keypair_derand(e->pk_m, e->sk_m, wide);
     for (unsigned i = 0; i < SYM; i++)
         e->sk_x[i] = wide[2 * SYM + i];
-    x25519_scalarmult(e->pk_x, e->sk_x, base_point);
+    base_mult(e->pk_x, e->sk_x);
 }
 
 /* SHA3-256(ss_M || ss_X || ct_X || pk_X || XWingLabel). */
@@ -82,7 +94,7 @@ int XWING_API(enc_derand)(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const uin
     const uint8_t *pk_x = &pk[PK_M_BYTES];
     uint8_t *ct_x = &ct[CT_M_BYTES];
     crypto_kem_enc_derand(ct, ss_m, pk, eseed);
-    x25519_scalarmult(ct_x, &eseed[SYM], base_point);
+    base_mult(ct_x, &eseed[SYM]);
     x25519_scalarmult(ss_x, &eseed[SYM], pk_x);
     combine(ss, ss_m, ss_x, ct_x, pk_x);
     return 0;
