@@ -1,7 +1,7 @@
 //! The ML-KEM NTTs SLOTHY scheduled for each core (kernels/arm/mlkem_ntt/slothy/, docs/slothy.md): they serve the
 //! ML-KEM-768 known answers on the image of their core; each is equivalent to its source under `pqhelium equiv`;
 //! a planted mutant (one swapped pair of dependent instructions) is caught by `equiv` and by `check`; a register
-//! SLOTHY was told to keep, clobbered, is caught by `equiv`.
+//! SLOTHY was told to keep, clobbered, is caught by `equiv`; the unscheduled sources pass `check` as a manifest.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -165,5 +165,17 @@ fn a_swapped_pair_in_a_scheduled_ntt_is_caught_by_equiv_and_by_check() {
         let (code, stdout, stderr) =
             pqhelium(&["check", "--manifest", manifest.to_str().unwrap(), "--cases", "20", "--jobs", "1"]);
         assert_eq!(code, expected, "{name}: {stdout}{stderr}");
+    }
+}
+
+/// The unscheduled sources, the figures' baseline (docs/benchmarks.md), pass `check` as your own kernels would.
+#[test]
+fn the_unscheduled_sources_pass_check_through_their_manifests() {
+    for (core, _) in CORES {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../examples/slothy/ntt_source_{core}.toml"));
+        let (code, stdout, stderr) =
+            pqhelium(&["check", "--manifest", manifest.to_str().unwrap(), "--cases", "50", "--jobs", "1"]);
+        assert_eq!(code, 0, "{core}: {stdout}{stderr}");
+        assert!(stdout.contains("mlkem_ntt_fwd_asm") && stdout.contains("mlkem_ntt_inv_asm"), "{stdout}");
     }
 }
