@@ -3,7 +3,7 @@
 //! - `pqhelium-m55.elf`: every source under `arm/`, gcc `-mcpu=cortex-m55` (FP64 + MVE), run by QEMU mps3-an547.
 //! - `pqhelium-m85.elf`: the same sources, clang `-mcpu=cortex-m85` (gcc 12 does not know the M85), linked by gcc
 //!   against the same libgcc; run by QEMU mps3-an547 too (same Armv8.1-M + MVE instruction set).
-//! - `pqhelium-m7.elf`: every source except `*.mve.c`, `-mcpu=cortex-m7 -mfpu=fpv5-d16`, run by unicorn.
+//! - `pqhelium-m7.elf`: every source except `*.mve.c` and `*.mve.S`, `-mcpu=cortex-m7 -mfpu=fpv5-d16`, run by unicorn.
 //! - the harness objects of each image and `arm/harness/link.ld` are embedded too (`Harness`), so that `pqhelium link`
 //!   links a user's objects with them.
 //! - `libpqh_icount.so`: the TCG plugin that counts instructions, built with the host C compiler.
@@ -225,7 +225,7 @@ fn image_compiles(
         .collect();
     let mut compiles = Vec::new();
     for src in sources {
-        let is_mve = src.to_str().unwrap().ends_with(".mve.c");
+        let is_mve = [".mve.c", ".mve.S"].iter().any(|suffix| src.to_str().unwrap().ends_with(suffix));
         if is_mve && !image.includes_mve {
             continue;
         }

@@ -36,7 +36,8 @@ const STATE_BYTES: usize = Q_AT + 16 * VECTOR_REGISTERS;
 /// The APSR bits a state sets and compares: N, Z, C, V, Q and GE[3:0] (`msr APSR_nzcvqg`).
 const APSR_MASK: u32 = 0xF80F_0000;
 /// The FPSCR bits a state sets at random: N, Z, C, V, QC and the cumulative exception flags. The others (rounding,
-/// flush-to-zero, LTPSIZE) stay as the harness has them: a region depends on them only by its own choice.
+/// flush-to-zero, LTPSIZE) stay as the harness has them: a region depends on them only by its own choice (an `le` loop
+/// faults unless LTPSIZE is 4).
 const FPSCR_RANDOM: u32 = 0xF800_009F;
 /// VPR.P0, the predicate that `vpst` and `vpt` blocks read.
 const VPR_MASK: u32 = 0xFFFF;
@@ -529,6 +530,12 @@ fn wrapper(region: &Region) -> String {
     cmp r2, #{CORE_REGISTERS}
     bne .Lpqh_equiv_in
     ldr r1, [r0, #{FPSCR_AT}]
+    ldr r2, [sp, #4]
+    movw r3, #{fpscr_random_low}
+    movt r3, #{fpscr_random_high}
+    and r1, r1, r3
+    bic r2, r2, r3
+    orr r1, r1, r2
     vmsr fpscr, r1
     ldr r1, [r0, #{VPR_AT}]
     vmsr p0, r1
@@ -582,6 +589,8 @@ fn wrapper(region: &Region) -> String {
 {after}
 "#,
         stacked_state = REGION_STACK + 4,
+        fpscr_random_low = FPSCR_RANDOM & 0xFFFF,
+        fpscr_random_high = FPSCR_RANDOM >> 16,
     )
 }
 

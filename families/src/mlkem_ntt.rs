@@ -168,10 +168,17 @@ const FIPS_ORDER: &str = "fips203";
 pub(super) fn kernels() -> Vec<Kernel> {
     use Op::*;
     use Order::*;
-    let kernel = |id, symbol, op, order| Kernel::new(MlkemNtt { id, symbol, op, order });
+    let kernel = |id, symbol, op, order| Kernel::new(MlkemNtt { id, symbol, op, order, scheduled_for: None });
+    // The assembly kernels SLOTHY scheduled for each core (kernels/arm/mlkem_ntt/slothy/, docs/slothy.md).
+    let scheduled =
+        |id, symbol, op, core| Kernel::new(MlkemNtt { id, symbol, op, order: Mve, scheduled_for: Some(core) });
     vec![
         kernel("mlkem.ntt.fwd", "mlkem_ntt_fwd_mve", Forward, Mve),
+        scheduled("mlkem.ntt.fwd.slothy_m55", "mlkem_ntt_fwd_slothy_m55", Forward, "Cortex-M55"),
+        scheduled("mlkem.ntt.fwd.slothy_m85", "mlkem_ntt_fwd_slothy_m85", Forward, "Cortex-M85"),
         kernel("mlkem.ntt.inv", "mlkem_ntt_inv_mve", Inverse, Mve),
+        scheduled("mlkem.ntt.inv.slothy_m55", "mlkem_ntt_inv_slothy_m55", Inverse, "Cortex-M55"),
+        scheduled("mlkem.ntt.inv.slothy_m85", "mlkem_ntt_inv_slothy_m85", Inverse, "Cortex-M85"),
         kernel("mlkem.basemul", "mlkem_basemul_mve", Basemul, Mve),
         kernel("mlkem.order.to_mve", "mlkem_to_mve", ToMve, Mve),
         kernel("mlkem.order.from_mve", "mlkem_from_mve", FromMve, Mve),
@@ -207,6 +214,8 @@ struct MlkemNtt {
     symbol: &'static str,
     op: Op,
     order: Order,
+    /// The core whose model SLOTHY scheduled this assembly kernel for; `None` for the C kernels.
+    scheduled_for: Option<&'static str>,
 }
 
 impl Contract for MlkemNtt {
@@ -258,7 +267,10 @@ impl Contract for MlkemNtt {
         };
         let build = match (self.order, self.op) {
             (_, Op::ToMve | Op::FromMve) => String::new(),
-            (Order::Mve, _) => ", MVE, MVE order".into(),
+            (Order::Mve, _) => match self.scheduled_for {
+                Some(core) => format!(", MVE assembly scheduled by SLOTHY for the {core}, MVE order"),
+                None => ", MVE, MVE order".into(),
+            },
             (Order::Fips, _) => ", portable C baseline, FIPS order".into(),
         };
         Description {

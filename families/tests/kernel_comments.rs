@@ -57,8 +57,18 @@ fn named_ids(comment: &str, families: &BTreeSet<&str>) -> Vec<String> {
         .collect()
 }
 
-/// Every kernel source (C, headers, assembly) outside the harness, the self-tests and the calibration kernels.
+/// Every kernel source (C, headers, assembly) outside the harness, the self-tests and the calibration kernels, in
+/// subdirectories too (a family's SLOTHY-scheduled kernels).
 fn sources() -> Vec<(PathBuf, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<(PathBuf, String)>) {
+        for path in std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()) {
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push((path.clone(), std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
     let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../kernels/arm"));
     let mut out = Vec::new();
     for dir in std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()) {
@@ -66,9 +76,7 @@ fn sources() -> Vec<(PathBuf, String)> {
         if ["harness", "selftest", "calibration", "mve_validate"].contains(&name.as_str()) {
             continue;
         }
-        for file in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
-            out.push((file.clone(), std::fs::read_to_string(&file).unwrap()));
-        }
+        walk(&dir, &mut out);
     }
     out.sort();
     out

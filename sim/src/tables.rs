@@ -90,8 +90,20 @@ fn mlkem_scalar_tables() -> String {
     ]
     .iter()
     .map(|(name, t)| c_array(&format!("const int16_t {name}[128]"), &decimal(*t), 16))
+    .chain([zeta_pairs()])
     .collect::<Vec<_>>()
     .join("\n")
+}
+
+/// The assembly kernels' scalar twiddles: word k holds zeta k in its low half and its twisted form in the high half
+/// (a vector-by-scalar instruction reads the low 16 bits; a shift right by 16 gives the other), 8-byte aligned for
+/// `ldrd`.
+fn zeta_pairs() -> String {
+    let pairs: Vec<i16> = mlkem_ntt::ZETA.iter().zip(&mlkem_ntt::ZETA_TW).flat_map(|(&z, &t)| [z, t]).collect();
+    format!(
+        "/* The assembly kernels' scalar twiddles (kernels/arm/mlkem_ntt/slothy/): zeta k and its twisted form. */\n{}",
+        c_array("const int16_t pqh_mlkem_zeta_pairs[256] __attribute__((aligned(8)))", &decimal(&pairs), 16)
+    )
 }
 
 fn mlkem_mve_tables() -> String {
@@ -99,10 +111,11 @@ fn mlkem_mve_tables() -> String {
     let (fwd, inv, bm) = mlkem_ntt::mve_tables();
     format!(
         "/* Pass-4 twiddles, per 32-block B = (c3, c6, c7): 3 rows of (8 zetas, 8 twisted zetas), lane l = (c0, c4, c5).\n \
-         * fwd_d: row 0 layer 6; rows 1, 2 layer 7 for c2 = 0, 1. inv_d: rows 0, 1 layer 7 for c2 = 0, 1; row 2 layer 6.\n \
+         * pqh_mlkem_fwd_d: row 0 layer 6; rows 1, 2 layer 7 for c2 = 0, 1. pqh_mlkem_inv_d: rows 0, 1 layer 7 for\n \
+         * c2 = 0, 1; row 2 layer 6 (the C and the assembly kernels read them).\n \
          * pqh_mlkem_bm_g: per block B and vector k: the gammas of the lanes' pairs and their twisted forms. */\n{}\n{}\n{}",
-        c_array("static const int16_t fwd_d[384]", &flat(fwd), 8),
-        c_array("static const int16_t inv_d[384]", &flat(inv), 8),
+        c_array("const int16_t pqh_mlkem_fwd_d[384]", &flat(fwd), 8),
+        c_array("const int16_t pqh_mlkem_inv_d[384]", &flat(inv), 8),
         c_array("const int16_t pqh_mlkem_bm_g[512]", &flat(bm), 8),
     )
 }

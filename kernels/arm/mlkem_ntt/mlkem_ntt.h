@@ -28,6 +28,10 @@ extern const int16_t pqh_mlkem_zeta[128], pqh_mlkem_zeta_tw[128];
 extern const int16_t pqh_mlkem_gamma[128], pqh_mlkem_gamma_tw[128];
 /* MVE kernels: per 32-block B and vld4q vector k, the gammas of the lanes' pairs then their twisted forms. */
 extern const int16_t pqh_mlkem_bm_g[512];
+/* Pass-4 twiddle rows of the MVE NTTs (mlkem_ntt.mve.c), read by the assembly kernels too. */
+extern const int16_t pqh_mlkem_fwd_d[384], pqh_mlkem_inv_d[384];
+/* zeta k, then its twisted form, for k = 0..127: one 32-bit word per zeta for the assembly kernels. */
+extern const int16_t pqh_mlkem_zeta_pairs[256];
 
 void mlkem_ntt_fwd_scalar(int16_t p[256]);
 void mlkem_ntt_inv_scalar(int16_t p[256]);

@@ -1,0 +1,181 @@
+//! The ML-KEM NTTs SLOTHY scheduled for each core (kernels/arm/mlkem_ntt/slothy/, docs/slothy.md): they serve the
+//! ML-KEM-768 known answers on the image of their core; each is equivalent to its source under `pqhelium equiv`;
+//! a planted mutant (one swapped pair of dependent instructions) is caught by `equiv` and by `check`; a register
+//! SLOTHY was told to keep, clobbered, is caught by `equiv`; the unscheduled sources pass `check` as a manifest.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pqhelium_families as registry;
+use pqhelium_guest::backend::Image;
+use pqhelium_schemes::kat::{self, Extent, Provider};
+use pqhelium_schemes::providers::mlkem::{self, MlkemProvider};
+
+const CORES: [(&str, Image); 2] = [("m55", Image::M55), ("m85", Image::M85)];
+/// The buffers the region reads and writes: p (r0), the zeta pairs (r11) and the pass-4 rows (r10).
+const ADDR: &str = "r0:512,r10:768,r11:512";
+/// The registers live across the loops, which SLOTHY was told to keep (kernels/slothy/jobs_ntt.py).
+const KEPT: &str = "r0,r10,r11";
+/// The registers SLOTHY renames freely: their final values do not matter.
+const TEMPORARIES: &str = "r1-r9,r12,q0-q7";
+
+fn pqhelium(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn slothy_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/arm/mlkem_ntt/slothy")
+}
+
+/// The scheduled kernel of `op` (fwd, inv) for `core` and its source.
+fn scheduled(op: &str, core: &str) -> (PathBuf, PathBuf) {
+    (slothy_dir().join(format!("mlkem_ntt_{op}.s")), slothy_dir().join(format!("mlkem_ntt_{op}_slothy_{core}.mve.S")))
+}
+
+fn equiv(core: &str, before: &Path, after: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["equiv", "--core", core, before.to_str().unwrap(), after.to_str().unwrap()];
+    args.extend(["--region", "start:end", "--states", "20", "--addr", ADDR]);
+    args.extend(extra);
+    pqhelium(&args)
+}
+
+/// `text` with the lines holding the instructions `first` and `second` (comments aside) exchanged.
+fn swapped(text: &str, first: &str, second: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let holds = |line: &str, instruction: &str| line.split("//").next().unwrap().trim() == instruction;
+    let i = lines.iter().position(|l| holds(l, first)).expect("first line");
+    let j = lines.iter().position(|l| holds(l, second)).expect("second line");
+    lines.swap(i, j);
+    lines.join("\n") + "\n"
+}
+
+/// The first instruction of the region that writes a q register (a load or arithmetic) and the first later one
+/// that reads it.
+fn dependent_pair(text: &str) -> (String, String) {
+    let body: Vec<&str> = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap().trim())
+        .skip_while(|l| *l != "start:")
+        .skip(1)
+        .take_while(|l| *l != "end:")
+        .filter(|l| !l.is_empty() && !l.starts_with('@') && !l.starts_with('.') && !l.ends_with(':'))
+        .collect();
+    let operands = |line: &str| -> Vec<String> {
+        let rest = line.split_once(' ').map_or("", |(_, r)| r);
+        rest.split(|c: char| !c.is_ascii_alphanumeric()).filter(|s| !s.is_empty()).map(str::to_string).collect()
+    };
+    for (i, line) in body.iter().enumerate() {
+        let written = operands(line).into_iter().next().unwrap_or_default();
+        if !written.starts_with('q') || line.starts_with("vstr") || line.starts_with("vst4") {
+            continue;
+        }
+        if let Some(reader) = body[i + 1..].iter().find(|l| operands(l).get(1..).unwrap_or_default().contains(&written))
+        {
+            return (line.to_string(), reader.to_string());
+        }
+    }
+    panic!("no dependent pair in the region");
+}
+
+/// ML-KEM-768's NIST record with both scheduled NTTs of the image's core in place of the C ones.
+#[test]
+fn scheduled_ntts_serve_the_mlkem_kat_on_the_image_of_their_core() {
+    for (core, image) in CORES {
+        let mut kernels = MlkemProvider::open_image(image).expect("QEMU starts");
+        let ids = [(mlkem::Op::Ntt, "fwd"), (mlkem::Op::InvNtt, "inv")]
+            .map(|(op, name)| (op, registry::find(&format!("mlkem.ntt.{name}.slothy_{core}")).expect("registered")));
+        for (op, kernel) in ids {
+            kernels.rewire(op, kernel);
+        }
+        let run = kat::run_mlkem_with("mlkem768", Provider::Qemu, &kernels, Extent::Only(&["nist-kat-count0"]));
+        assert!(!run.results.is_empty());
+        for r in &run.results {
+            assert!(r.passed, "{core} {}: {}", r.name, r.detail);
+        }
+        for (_, kernel) in ids {
+            let served = run.served.get(kernel.symbol).copied().unwrap_or_default();
+            assert!(served.calls > 0 && served.instructions > 0, "{core}: {} served no call", kernel.symbol);
+        }
+    }
+}
+
+/// SLOTHY's self-check, which it cannot run on Armv8.1-M: each scheduled region against its source, the memory and
+/// the registers SLOTHY was told to keep compared.
+#[test]
+fn scheduled_ntts_are_equivalent_to_their_source() {
+    for (core, _) in CORES {
+        for op in ["fwd", "inv"] {
+            let (source, output) = scheduled(op, core);
+            let (code, stdout, stderr) = equiv(core, &source, &output, &["--ignore", TEMPORARIES, "--preserve", KEPT]);
+            assert_eq!(code, 0, "{op} {core}: {stdout}{stderr}");
+            assert!(stdout.contains("equivalent: 20 states"), "{stdout}");
+        }
+    }
+}
+
+/// A clobber of a register SLOTHY was told to keep (the pointer to the pass-4 rows) is caught by `equiv`.
+#[test]
+fn a_scheduled_ntt_clobbering_a_kept_register_is_caught_by_equiv() {
+    let dir = tempfile::tempdir().unwrap();
+    let (source, output) = scheduled("fwd", "m55");
+    let text = std::fs::read_to_string(&output).unwrap();
+    let clobber = dir.path().join("clobber.S");
+    std::fs::write(&clobber, text.replacen("\nend:\n", "\n    mov r10, r12\nend:\n", 1)).unwrap();
+    let (code, stdout, stderr) = equiv("m55", &source, &clobber, &["--ignore", TEMPORARIES, "--preserve", KEPT]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("the after region does not preserve r10"), "{stdout}");
+}
+
+/// One pair of dependent instructions swapped in the scheduled forward NTT: `equiv` finds a difference from the
+/// scheduled kernel, and `check` of the mutant object (through a manifest, with our tables) fails where the same
+/// object unmutated passes.
+#[test]
+fn a_swapped_pair_in_a_scheduled_ntt_is_caught_by_equiv_and_by_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, output) = scheduled("fwd", "m55");
+    let text = std::fs::read_to_string(&output).unwrap();
+    let (first, second) = dependent_pair(&text);
+    let mutant = swapped(&text, &first, &second);
+    assert_ne!(mutant, text);
+    let mutant_path = dir.path().join("mutant.S");
+    std::fs::write(&mutant_path, &mutant).unwrap();
+    let (code, stdout, stderr) = equiv("m55", &output, &mutant_path, &[]);
+    assert_eq!(code, 1, "{first} / {second}: {stdout}{stderr}");
+    assert!(stdout.contains("NOT EQUIVALENT in state 0"), "{stdout}");
+
+    // The kernel under a name of its own, its tables aliased to ours.
+    let own = |t: &str| {
+        t.replace("mlkem_ntt_fwd_slothy_m55", "byo_ntt_fwd")
+            .replace("pqh_mlkem_zeta_pairs", "byo_zeta_pairs")
+            .replace("pqh_mlkem_fwd_d", "byo_fwd_d")
+    };
+    for (name, asm, expected) in [("same", &text, 0), ("mutant", &mutant, 1)] {
+        std::fs::write(dir.path().join(format!("{name}.S")), own(asm)).unwrap();
+        let manifest = dir.path().join(format!("{name}.toml"));
+        let toml = format!(
+            "core = \"m55\"\nsources = [\"{name}.S\"]\n\n[aliases]\nbyo_zeta_pairs = \"pqh_mlkem_zeta_pairs\"\n\
+             byo_fwd_d = \"pqh_mlkem_fwd_d\"\n\n[[kernel]]\nsymbol = \"byo_ntt_fwd\"\ncontract = \"mlkem.ntt.fwd\"\n"
+        );
+        std::fs::write(&manifest, toml).unwrap();
+        let (code, stdout, stderr) =
+            pqhelium(&["check", "--manifest", manifest.to_str().unwrap(), "--cases", "20", "--jobs", "1"]);
+        assert_eq!(code, expected, "{name}: {stdout}{stderr}");
+    }
+}
+
+/// The unscheduled sources, the figures' baseline (docs/benchmarks.md), pass `check` as your own kernels would.
+#[test]
+fn the_unscheduled_sources_pass_check_through_their_manifests() {
+    for (core, _) in CORES {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../examples/slothy/ntt_source_{core}.toml"));
+        let (code, stdout, stderr) =
+            pqhelium(&["check", "--manifest", manifest.to_str().unwrap(), "--cases", "50", "--jobs", "1"]);
+        assert_eq!(code, 0, "{core}: {stdout}{stderr}");
+        assert!(stdout.contains("mlkem_ntt_fwd_asm") && stdout.contains("mlkem_ntt_inv_asm"), "{stdout}");
+    }
+}
