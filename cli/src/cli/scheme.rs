@@ -12,14 +12,26 @@ use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, KemValues, STACK_WIND
 /// The most KAT entries a run takes: the NIST files have 100.
 const MAX_ENTRIES: u64 = 100;
 
+/// The most seeds a differential campaign takes.
+const MAX_CAMPAIGN: u64 = 10_000;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The scheme (our build of it in the images).
-    #[arg(long, value_parser = scheme_build)]
-    scheme: KemBuild,
+    #[arg(long, value_parser = scheme_build, required_unless_present = "manifest")]
+    scheme: Option<KemBuild>,
+    /// A scheme implementation of yours, as pqm4 lays one out, with its KAT file and cores (docs/schemes.md).
+    #[arg(long, conflicts_with_all = ["scheme", "core"])]
+    manifest: Option<std::path::PathBuf>,
     /// The core whose image runs it (m55, m85 on QEMU; m7 on unicorn).
     #[arg(long, value_enum, default_value = "m55")]
     core: Core,
+    /// With --manifest: random DRBG seeds of the differential campaign against the host reference.
+    #[arg(long, default_value_t = 10, requires = "manifest", value_parser = clap::value_parser!(u64).range(0..=MAX_CAMPAIGN))]
+    campaign: u64,
+    /// With --manifest: the seed of the campaign's seeds.
+    #[arg(long, default_value_t = 1, requires = "manifest")]
+    seed: u64,
     /// NIST KAT entries to run (from count = 0; the seeds the NIST generator draws).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_ENTRIES))]
     entries: u64,
@@ -46,7 +58,17 @@ struct Row {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let (build, image) = (args.scheme, Image::of(args.core));
+    if let Some(manifest) = args.manifest {
+        return super::scheme_manifest::run(super::scheme_manifest::Run {
+            manifest,
+            entries: args.entries,
+            campaign: args.campaign,
+            seed: args.seed,
+            no_cycles: args.no_cycles,
+        });
+    }
+    let Some(build) = args.scheme else { bail!("--scheme or --manifest") };
+    let image = Image::of(args.core);
     let mut guest = image.open(Limits::default())?;
     let reference = match build.name {
         "mlkem768" => on_guest::mlkem768_reference,
