@@ -323,7 +323,8 @@ pub fn object_sizes(archive: &[u8], objects: &[&str]) -> anyhow::Result<Size> {
             .find(|m| m.name() == wanted.as_bytes())
             .ok_or_else(|| anyhow::anyhow!("object {wanted} is not in the image's kernel archive"))?;
         // Members sit at any offset in the archive; the ELF parser wants its header aligned: parse a copy.
-        let one = object_size(&member.data(archive)?.to_vec())?;
+        let copy = member.data(archive)?.to_vec();
+        let one = object_size(&copy)?;
         size = Size { code: size.code + one.code, data: size.data + one.data, bss: size.bss + one.bss };
     }
     Ok(size)

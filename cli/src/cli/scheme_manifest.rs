@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
-use pqhelium_analyses::cycles::{self, Estimators};
+use pqhelium_analyses::cycles::{self, Estimator};
 use pqhelium_byo::scheme::{SchemeManifest, SchemeSources, link_scheme};
 use pqhelium_core::drbg::SEED_SIZE;
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
@@ -115,7 +115,7 @@ pub fn run(args: Run) -> Result<ExitCode> {
             include: &include,
             wanted: &wanted,
         })
-        .map_err(|e| at(e))?;
+        .map_err(&at)?;
         let image = linked.image;
         let mut guest = image.open(limits)?;
         println!("{core} ({}):", image.backend());
@@ -133,7 +133,7 @@ pub fn run(args: Run) -> Result<ExitCode> {
         passed &= run.failures.is_empty();
         let mut figures = run.figures;
         if !args.no_cycles {
-            estimate_cycles(image, &build, &run.first, &mut figures);
+            estimate_cycles(core, image, &build, &run.first, &mut figures);
         }
         print_sizes(&linked.objects)?;
         table.push((core.clone(), figures));
@@ -298,14 +298,21 @@ fn read_kat(scheme: &Scheme, path: &Path) -> Result<Vec<Record>> {
     Ok(records)
 }
 
-/// Estimated cycles of each operation of KAT entry 0 (M55, M85 models), run once more on a profiled worker.
-fn estimate_cycles(image: Image, build: &KemBuild, run: &EntryRun, figures: &mut [Figures; 3]) {
-    if !cycles::CORES.contains(&image.core()) {
-        return;
-    }
-    let mut estimators = Estimators::default();
+/// Estimated cycles of each operation of KAT entry 0 (M55, M85 models), run once more on a profiled worker of the
+/// user's image (the DRBG seeded first, so that the same randomness is drawn). None for the M7.
+fn estimate_cycles(core: &str, image: Image, build: &KemBuild, run: &EntryRun, figures: &mut [Figures; 3]) {
+    let Some(core) = cycles::CORES.into_iter().find(|c| c.name() == core) else { return };
+    let mut estimator = match Estimator::on_image(core, image) {
+        Ok(estimator) => estimator,
+        Err(e) => {
+            eprintln!("no cycle estimates for {core}: {e:#}");
+            return;
+        }
+    };
     let v = &run.values;
-    if estimators.cycles(image, "randombytes_init", &[Arg::In(v.seed.to_vec()), Arg::U32(0), Arg::U32(256)]).is_none() {
+    let init = vec![Arg::In(v.seed.to_vec()), Arg::U32(0), Arg::U32(256)];
+    if let Err(e) = estimator.estimate("randombytes_init", &[init]) {
+        eprintln!("no cycle estimates for {core}: {e:#}");
         return;
     }
     let args = [
@@ -314,7 +321,10 @@ fn estimate_cycles(image: Image, build: &KemBuild, run: &EntryRun, figures: &mut
         vec![Arg::Out(build.shared_secret), Arg::In(v.ct.clone()), Arg::In(v.sk.clone())],
     ];
     for ((f, op), args) in figures.iter_mut().zip(Op::ALL).zip(args) {
-        f.cycles = estimators.cycles(image, &build.symbol(op), &args);
+        match estimator.estimate(&build.symbol(op), &[args]) {
+            Ok(estimate) => f.cycles = Some(estimate.cycles),
+            Err(e) => eprintln!("no cycle estimate for {} on {core}: {e:#}", build.symbol(op)),
+        }
     }
 }
 
