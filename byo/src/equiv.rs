@@ -630,7 +630,7 @@ fn build(core: &Core, region: &Region, side: &str) -> Result<Image, String> {
     let built = crate::Built { path: object.clone(), shown: region.path.display().to_string() };
     crate::check_object(&built, core, &[]).map_err(at)?;
     let elf = dir.path().join(format!("{side}.elf"));
-    crate::link(core, dir.path(), &[object], &[WRAPPER], &Default::default(), &elf).map_err(at)?;
+    crate::link(core, dir.path(), &[object], &[WRAPPER], &Default::default(), false, &elf).map_err(at)?;
     let bytes = std::fs::read(&elf).map_err(|e| e.to_string())?;
     let guest: &'static GuestImage = Box::leak(Box::new(GuestImage {
         name: Box::leak(format!("equiv-{side}-{}", core.name).into_boxed_str()),

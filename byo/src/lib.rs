@@ -11,6 +11,7 @@ pub mod equiv;
 pub mod foreign;
 pub mod formula;
 pub mod manifest;
+pub mod scheme;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -183,7 +184,7 @@ pub fn load_with(manifest_path: &Path, output: Option<&Path>, options: &Options)
         })
         .chain(declared::guest_symbols(&manifest.contracts))
         .collect();
-    link(core, build.path(), &objects, &wanted, &manifest.aliases, &elf_path)?;
+    link(core, build.path(), &objects, &wanted, &manifest.aliases, false, &elf_path)?;
     let bytes = std::fs::read(&elf_path).map_err(|e| format!("{}: {e}", elf_path.display()))?;
     let elf = GuestElf::parse(core.name, &bytes).map_err(|e| format!("{}: {e}", elf_path.display()))?;
     let defined = defined_symbols(&bytes)?;
@@ -547,13 +548,15 @@ fn check_alias(core: &Core, theirs: &str, ours: &str) -> Result<(), String> {
     ))
 }
 
-/// Links their objects with our harness and linker script; an undefined symbol is named.
+/// Links their objects with our harness and linker script (and our kernel archive, for what they ask of it: with
+/// `with_kernels` or aliases); an undefined symbol is named.
 fn link(
     core: &Core,
     build: &Path,
     objects: &[PathBuf],
     wanted: &[&str],
     aliases: &BTreeMap<String, String>,
+    with_kernels: bool,
     output: &Path,
 ) -> Result<(), String> {
     let script = build.join("link.ld");
@@ -570,7 +573,7 @@ fn link(
     for symbol in wanted {
         command.arg(format!("-Wl,--undefined={symbol}"));
     }
-    if !aliases.is_empty() {
+    if with_kernels || !aliases.is_empty() {
         let archive = build.join("libpqh_kernels.a");
         std::fs::write(&archive, core.harness.kernels).map_err(|e| e.to_string())?;
         for (theirs, ours) in aliases {

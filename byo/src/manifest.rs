@@ -231,6 +231,11 @@ pub fn read(path: &Path) -> Result<Manifest, String> {
 
 /// Parses manifest text; an error reads `line:column: message`.
 pub fn parse(text: &str) -> Result<Manifest, String> {
+    parse_toml(text)
+}
+
+/// Parses TOML text into any manifest type; an error reads `line:column: message`, with the nearest key.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     toml::from_str(text).map_err(|e| {
         let at = e.span().map_or(0, |s| s.start);
         let before = &text[..at.min(text.len())];

@@ -65,3 +65,190 @@ fn usage_errors_exit_2() {
         assert_eq!(code, 2, "{args:?}: {stderr}");
     }
 }
+
+/// `scheme --manifest`: the example implementation, its planted mutant, and each error a user can hit.
+mod manifest {
+    use super::pqhelium;
+    use std::path::{Path, PathBuf};
+
+    use ml_kem::{FromSeed, KeyExport, MlKem768};
+    use pqhelium_core::drbg::NistDrbg;
+    use pqhelium_core::rsp::{self, Record};
+    use sha2::{Digest, Sha256};
+
+    const KAT_ENTRIES: usize = 2;
+
+    fn repo() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace").to_path_buf()
+    }
+
+    /// The NIST KAT file of ML-KEM-768, `entries` records, made by the `ml-kem` crate (an oracle independent of our
+    /// code) from the NIST DRBG: d || z, then m, drawn from each record's seed as `PQCgenKAT_kem.c` draws them.
+    #[allow(deprecated)] // the expanded decapsulation key is what the .rsp files hold
+    fn oracle_rsp(entries: usize) -> Vec<Record> {
+        use ml_kem::ExpandedKeyEncoding;
+        pqhelium_schemes::on_guest::kat_seeds(entries)
+            .iter()
+            .enumerate()
+            .map(|(count, seed)| {
+                let mut drbg = NistDrbg::new(seed);
+                let (mut dz, mut m) = ([0u8; 64], [0u8; 32]);
+                drbg.fill(&mut dz);
+                drbg.fill(&mut m);
+                let (dk, ek) = MlKem768::from_seed(&dz.into());
+                let (ct, ss) = ek.encapsulate_deterministic(&m.into());
+                Record::new(count as u64)
+                    .with("seed", seed)
+                    .with("pk", &ek.to_bytes())
+                    .with("sk", &dk.to_expanded_bytes())
+                    .with("ct", &ct)
+                    .with("ss", &ss)
+            })
+            .collect()
+    }
+
+    /// A directory holding `manifest.toml` (the example's, its paths made absolute, then `extra` lines), the
+    /// oracle's KAT file, and any `files`.
+    fn setup(extra: &str, records: &[Record], files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let example = std::fs::read_to_string(repo().join("examples/scheme/ml-kem-768-portable.toml")).unwrap();
+        let root = format!("{}/", repo().display());
+        let mut text =
+            example.replace("../../", &root).replace("cores = [\"m55\", \"m85\", \"m7\"]", "cores = [\"m55\"]");
+        text.push_str(extra);
+        for (name, content) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, content).unwrap();
+        }
+        std::fs::write(dir.path().join("PQCkemKAT_2400.rsp"), rsp::write(Some("ML-KEM-768"), records)).unwrap();
+        let manifest = dir.path().join("manifest.toml");
+        std::fs::write(&manifest, text).unwrap();
+        (dir, manifest)
+    }
+
+    fn run(manifest: &Path, campaign: &str) -> (i32, String, String) {
+        let m = manifest.to_str().unwrap();
+        pqhelium(&["scheme", "--manifest", m, "--entries", "2", "--campaign", campaign, "--no-cycles"])
+    }
+
+    #[test]
+    fn the_oracles_kat_file_is_the_published_one() {
+        let record0 = &oracle_rsp(1)[0];
+        let published = pqhelium_schemes::on_guest::mlkem768_record0_sha256();
+        assert_eq!(Sha256::digest(record0.to_rsp().as_bytes())[..], published);
+    }
+
+    #[test]
+    fn the_example_passes_kat_and_differential() {
+        let (_dir, manifest) = setup("", &oracle_rsp(KAT_ENTRIES), &[]);
+        let (code, stdout, stderr) = run(&manifest, "2");
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(stdout.contains("KAT: 2 entries match the .rsp file"), "{stdout}");
+        assert!(stdout.contains("differential: 2 seeds and their corrupted ciphertexts match"), "{stdout}");
+        assert!(stdout.contains("| m55 | mlkem768_portable_crypto_kem_dec | "), "{stdout}");
+        assert!(stdout.contains("size of the implementation: "), "{stdout}");
+        assert!(stdout.ends_with("scheme passed\n"), "{stdout}");
+    }
+
+    #[test]
+    fn the_shared_secret_mutant_fails_kat_and_differential() {
+        let (_dir, manifest) = setup("", &oracle_rsp(KAT_ENTRIES), &[]);
+        let text = std::fs::read_to_string(&manifest).unwrap().replace("\"-O2\"]", "\"-O2\", \"-DPQH_SS_MUTANT\"]");
+        std::fs::write(&manifest, text).unwrap();
+        let (code, stdout, stderr) = run(&manifest, "2");
+        assert_eq!(code, 1, "{stdout}{stderr}");
+        assert!(stdout.contains("KAT FAILED: KAT entry 0: ss differs from the .rsp file"), "{stdout}");
+        assert!(stdout.contains("differential FAILED: seed 0 ("), "{stdout}");
+        assert!(stdout.contains("): ss differs from the host reference"), "{stdout}");
+        assert!(stdout.ends_with("scheme FAILED\n"), "{stdout}");
+    }
+
+    /// The example's manifest pointed at an implementation of the test's own (`impl/`, with api.h).
+    fn own_impl(api: &str, kem: &str, extra: &str) -> (tempfile::TempDir, PathBuf) {
+        let (dir, manifest) = setup(extra, &oracle_rsp(1), &[("impl/api.h", api), ("impl/kem.c", kem)]);
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        let text: String = text
+            .lines()
+            .map(|l| match l.split(" = ").next() {
+                Some("implementation") => "implementation = \"impl\"".to_string(),
+                Some("sources" | "namespace") => String::new(),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(&manifest, text).unwrap();
+        (dir, manifest)
+    }
+
+    const API: &str = "#define CRYPTO_PUBLICKEYBYTES 1184\n#define CRYPTO_SECRETKEYBYTES 2400\n\
+                       #define CRYPTO_CIPHERTEXTBYTES 1088\n#define CRYPTO_BYTES 32\n";
+
+    /// A KEM whose key pair runs `keypair` (returning 0) and whose other operations return 0 at once.
+    fn kem(keypair: &str) -> String {
+        format!(
+            "#include <stdint.h>\n#include \"randombytes.h\"\n\
+             int crypto_kem_keypair(uint8_t *pk, uint8_t *sk) {{ (void)pk; (void)sk; {keypair} return 0; }}\n\
+             int crypto_kem_enc(uint8_t *c, uint8_t *s, const uint8_t *p) {{ (void)c; (void)s; (void)p; return 0; }}\n\
+             int crypto_kem_dec(uint8_t *s, const uint8_t *c, const uint8_t *k) {{ (void)s; (void)c; (void)k; return 0; }}\n"
+        )
+    }
+
+    fn error_line(manifest: &Path, code: i32) -> String {
+        let (got, stdout, stderr) = run(manifest, "1");
+        assert_eq!(got, code, "{stdout}{stderr}");
+        format!("{stdout}{stderr}")
+    }
+
+    #[test]
+    fn a_missing_api_symbol_is_named() {
+        let (_dir, manifest) = own_impl(API, &kem("").replace("crypto_kem_enc", "crypto_kem_encaps"), "");
+        let out = error_line(&manifest, 2);
+        assert!(out.contains("missing API symbol: `crypto_kem_enc` is not defined by the implementation"), "{out}");
+    }
+
+    #[test]
+    fn wrong_sizes_in_api_h_are_named() {
+        let (_dir, manifest) = own_impl(&API.replace("2400", "2401"), &kem(""), "");
+        let out = error_line(&manifest, 2);
+        assert!(out.contains("api.h: CRYPTO_SECRETKEYBYTES is 2401, ML-KEM-768 has 2400"), "{out}");
+    }
+
+    #[test]
+    fn a_kat_file_of_another_scheme_is_refused() {
+        let mut records = oracle_rsp(1);
+        records[0] = Record::new(0).with("seed", &[0; 48]).with("pk", &[0; 800]);
+        let (_dir, manifest) = setup("", &records, &[]);
+        let out = error_line(&manifest, 2);
+        assert!(
+            out.contains("count = 0: pk is 800 bytes, ML-KEM-768's is 1184: a KAT file of another scheme?"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_stack_overflow_into_the_harness_is_caught() {
+        // Writes below sp down to 64 bytes under the stack's limit, into the harness's data.
+        let overflow = "extern uint32_t __stack_limit[]; volatile uint32_t *p = (volatile uint32_t *)__builtin_frame_address(0); \
+                        while (p > __stack_limit - 16) *--p = 0;";
+        let (_dir, manifest) = own_impl(API, &kem(overflow), "");
+        let out = error_line(&manifest, 1);
+        assert!(out.contains("KAT entry 0: stack overflow: "), "{out}");
+    }
+
+    #[test]
+    fn an_endless_loop_is_stopped() {
+        let (_dir, manifest) = own_impl(API, &kem("volatile uint32_t n = 0; for (;;) n++;"), "timeout-seconds = 1\n");
+        let out = error_line(&manifest, 1);
+        assert!(out.contains("KAT entry 0: crypto_kem_keypair: timeout: the call did not return"), "{out}");
+        assert!(out.contains("(endless loop?)"), "{out}");
+    }
+
+    #[test]
+    fn a_compile_error_is_shown_whole() {
+        let (_dir, manifest) = own_impl(API, &kem("this is not C;"), "");
+        let out = error_line(&manifest, 2);
+        assert!(out.contains("compiling ") && out.contains("kem.c for m55:\n"), "{out}");
+        assert!(out.contains("error: unknown type name 'this'"), "{out}");
+    }
+}

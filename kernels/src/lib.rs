@@ -49,6 +49,13 @@ pub const M7_IMAGE: GuestImage = GuestImage {
     elf: include_bytes!(concat!(env!("OUT_DIR"), "/pqhelium-m7.elf")),
 };
 
+/// The pqm4 common headers a scheme implementation includes (`randombytes.h`, `fips202.h`), as the harness provides
+/// them: what `pqhelium scheme --manifest` compiles a user's sources against.
+pub const SCHEME_HEADERS: [(&str, &str); 2] = [
+    ("randombytes.h", include_str!("../arm/scheme/randombytes.h")),
+    ("fips202.h", include_str!("../arm/scheme/fips202.h")),
+];
+
 /// The QEMU TCG plugin (host shared object) that counts executed instructions into shared memory.
 pub const ICOUNT_PLUGIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libpqh_icount.so"));
 

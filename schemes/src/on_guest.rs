@@ -295,17 +295,34 @@ pub fn run_entry(
     build: &KemBuild,
     seed: &[u8; SEED_SIZE],
 ) -> Result<EntryRun, GuestKemError> {
+    run_entry_painting(backend, build, seed, STACK_WINDOW)
+}
+
+/// [`run_entry`] with `window` bytes of stack painted before each operation (the probe paints no further than the
+/// image's stack limit, so a window larger than the stack paints all of it).
+pub fn run_entry_painting(
+    backend: &mut dyn Backend,
+    build: &KemBuild,
+    seed: &[u8; SEED_SIZE],
+    window: u32,
+) -> Result<EntryRun, GuestKemError> {
     let init = Call::new("randombytes_init", vec![Arg::In(seed.to_vec()), Arg::U32(0), Arg::U32(SECURITY_STRENGTH)]);
-    let (keypair, drbg) =
-        run_op(backend, build, Op::Keypair, vec![Arg::Out(build.public_key), Arg::Out(build.secret_key)], init)?;
+    let (keypair, drbg) = run_op(
+        backend,
+        build,
+        Op::Keypair,
+        vec![Arg::Out(build.public_key), Arg::Out(build.secret_key)],
+        init,
+        window,
+    )?;
     let (pk, sk) = (keypair.outputs[0].clone(), keypair.outputs[1].clone());
     let restore = Call::new("pqh_randombytes_restore", vec![Arg::In(drbg)]);
     let enc_args = vec![Arg::Out(build.ciphertext), Arg::Out(build.shared_secret), Arg::In(pk.clone())];
-    let (enc, drbg) = run_op(backend, build, Op::Enc, enc_args, restore)?;
+    let (enc, drbg) = run_op(backend, build, Op::Enc, enc_args, restore, window)?;
     let (ct, ss) = (enc.outputs[0].clone(), enc.outputs[1].clone());
     let restore = Call::new("pqh_randombytes_restore", vec![Arg::In(drbg)]);
     let dec_args = vec![Arg::Out(build.shared_secret), Arg::In(ct.clone()), Arg::In(sk.clone())];
-    let (dec, _) = run_op(backend, build, Op::Dec, dec_args, restore)?;
+    let (dec, _) = run_op(backend, build, Op::Dec, dec_args, restore, window)?;
     let decapsulated = dec.outputs[0].clone();
     Ok(EntryRun { values: KemValues { seed: *seed, pk, sk, ct, ss }, decapsulated, ops: vec![keypair, enc, dec] })
 }
@@ -388,11 +405,12 @@ fn run_op(
     op: Op,
     args: Vec<Arg>,
     before: Call,
+    window: u32,
 ) -> Result<(OpRun, Vec<u8>), GuestKemError> {
     let symbol = build.symbol(op);
     let calls = [
         before,
-        Call::new("pqh_stack_paint", vec![Arg::U32(STACK_WINDOW)]),
+        Call::new("pqh_stack_paint", vec![Arg::U32(window)]),
         Call::new(&symbol, args),
         Call::new("pqh_stack_scan", vec![]),
         Call::new("pqh_randombytes_save", vec![Arg::Out(DRBG_STATE_SIZE)]),
@@ -403,8 +421,8 @@ fn run_op(
     }
     let [_, painted, out, used, saved] = &results[..] else { unreachable!("one result per call") };
     check_returned(&symbol, out)?;
-    if painted.r0 > STACK_WINDOW || painted.r0 % 4 != 0 {
-        return Err(GuestKemError::Probe(format!("painted {} bytes of a {STACK_WINDOW}-byte window", painted.r0)));
+    if painted.r0 > window || painted.r0 % 4 != 0 {
+        return Err(GuestKemError::Probe(format!("painted {} bytes of a {window}-byte window", painted.r0)));
     }
     if used.r0 > painted.r0 {
         return Err(GuestKemError::Probe(format!("{} bytes used of {} painted", used.r0, painted.r0)));
@@ -448,7 +466,6 @@ pub fn build_size(build: &KemBuild, image: Image) -> anyhow::Result<Size> {
 
 /// The sizes of `objects` in `archive` (an `ar` archive of ELF objects); a missing object is an error naming it.
 pub fn object_sizes(archive: &[u8], objects: &[&str]) -> anyhow::Result<Size> {
-    use object::{Object, ObjectSection};
     let parsed = object::read::archive::ArchiveFile::parse(archive)?;
     let mut size = Size::default();
     for wanted in objects {
@@ -458,18 +475,27 @@ pub fn object_sizes(archive: &[u8], objects: &[&str]) -> anyhow::Result<Size> {
             .find(|m| m.name() == wanted.as_bytes())
             .ok_or_else(|| anyhow::anyhow!("object {wanted} is not in the image's kernel archive"))?;
         // Members sit at any offset in the archive; the ELF parser wants its header aligned: parse a copy.
-        let bytes = member.data(archive)?.to_vec();
-        let file = object::File::parse(&bytes[..])?;
-        for section in file.sections() {
-            let name = section.name().unwrap_or("");
-            let bytes = section.size();
-            if name.starts_with(".text") || name.starts_with(".rodata") {
-                size.code += bytes;
-            } else if name.starts_with(".data") {
-                size.data += bytes;
-            } else if name.starts_with(".bss") {
-                size.bss += bytes;
-            }
+        let copy = member.data(archive)?.to_vec();
+        let one = object_size(&copy)?;
+        size = Size { code: size.code + one.code, data: size.data + one.data, bss: size.bss + one.bss };
+    }
+    Ok(size)
+}
+
+/// The size of one ELF object (`.text*` and `.rodata*` as code, `.data*`, `.bss*`).
+pub fn object_size(elf: &[u8]) -> anyhow::Result<Size> {
+    use object::{Object, ObjectSection};
+    let file = object::File::parse(elf)?;
+    let mut size = Size::default();
+    for section in file.sections() {
+        let name = section.name().unwrap_or("");
+        let bytes = section.size();
+        if name.starts_with(".text") || name.starts_with(".rodata") {
+            size.code += bytes;
+        } else if name.starts_with(".data") {
+            size.data += bytes;
+        } else if name.starts_with(".bss") {
+            size.bss += bytes;
         }
     }
     Ok(size)

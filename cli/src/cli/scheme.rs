@@ -12,17 +12,29 @@ use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, KemValues, STACK_WIND
 /// The most KAT entries a run takes: the NIST files have 100.
 const MAX_ENTRIES: u64 = 100;
 
+/// The most seeds a differential campaign takes.
+const MAX_CAMPAIGN: u64 = 10_000;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The scheme (our builds of it are in the images).
-    #[arg(long, value_parser = scheme_name)]
-    scheme: String,
+    #[arg(long, value_parser = scheme_name, required_unless_present = "manifest")]
+    scheme: Option<String>,
     /// Which build: `portable` (scalar C) or `mve` (the MVE kernels; m55 and m85 images).
     #[arg(long, default_value = "portable", value_parser = ["portable", "mve"])]
     build: String,
+    /// A scheme implementation of yours, as pqm4 lays one out, with its KAT file and cores (docs/schemes.md).
+    #[arg(long, conflicts_with_all = ["scheme", "core", "build"])]
+    manifest: Option<std::path::PathBuf>,
     /// The core whose image runs it (m55, m85 on QEMU; m7 on unicorn).
     #[arg(long, value_enum, default_value = "m55")]
     core: Core,
+    /// With --manifest: random DRBG seeds of the differential campaign against the host reference.
+    #[arg(long, default_value_t = 10, requires = "manifest", value_parser = clap::value_parser!(u64).range(0..=MAX_CAMPAIGN))]
+    campaign: u64,
+    /// With --manifest: the seed of the campaign's seeds.
+    #[arg(long, default_value_t = 1, requires = "manifest")]
+    seed: u64,
     /// NIST KAT entries to run (from count = 0; the seeds the NIST generator draws).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_ENTRIES))]
     entries: u64,
@@ -52,10 +64,18 @@ struct Row {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if let Some(manifest) = args.manifest {
+        return super::scheme_manifest::run(super::scheme_manifest::Run {
+            manifest,
+            entries: args.entries,
+            campaign: args.campaign,
+            seed: args.seed,
+            no_cycles: args.no_cycles,
+        });
+    }
+    let Some(scheme) = args.scheme else { bail!("--scheme or --manifest") };
     let image = Image::of(args.core);
-    let Some(build) = KemBuild::find(&args.scheme, &args.build) else {
-        bail!("no {} build of {}", args.build, args.scheme)
-    };
+    let Some(build) = KemBuild::find(&scheme, &args.build) else { bail!("no {} build of {scheme}", args.build) };
     if !build.images.contains(&image) {
         let holding: Vec<String> = build.images.iter().map(Image::to_string).collect();
         bail!(
