@@ -51,6 +51,19 @@ fn the_mve_builds_pass_their_published_answers() {
     assert!(stdout.contains("| xwing_mve_crypto_kem_enc | 1/1 |"), "{stdout}");
 }
 
+/// `--ct-pairs`: each operation's verdict on the m7 image (unicorn's hooks), the key pair's first difference explained
+/// as SampleNTT's rejection sampling on rho.
+#[test]
+fn ct_pairs_give_a_verdict_per_operation() {
+    let args = ["scheme", "--scheme", "mlkem768", "--core", "m7", "--no-cycles", "--ct-pairs", "1"];
+    let (code, stdout, stderr) = pqhelium(&args);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("ct mlkem768_portable_crypto_kem_enc: 1 pairs, equal traces\n"), "{stdout}");
+    assert!(stdout.contains("ct mlkem768_portable_crypto_kem_dec: 1 pairs, equal traces\n"), "{stdout}");
+    let keypair = stdout.lines().find(|l| l.starts_with("ct mlkem768_portable_crypto_kem_keypair:")).unwrap_or("");
+    assert!(keypair.contains("explained: SampleNTT's rejection sampling reads rho"), "{stdout}");
+}
+
 #[test]
 fn usage_errors_exit_2() {
     for args in [

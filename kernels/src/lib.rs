@@ -99,3 +99,7 @@ pub const M7_HARNESS: Harness = harness_of!("pqhelium-m7");
 
 /// The linker script of every image (`arm/harness/link.ld`).
 pub const LINK_SCRIPT: &str = include_str!("../arm/harness/link.ld");
+
+/// The ML-KEM-768 scheme build's source (`arm/mlkem768/kem.c`): `pqhelium scheme --ct` reads where its sampler's
+/// lines are, whatever the compilers inline.
+pub const MLKEM768_KEM_SOURCE: &str = include_str!("../arm/mlkem768/kem.c");

@@ -16,3 +16,4 @@ pub mod on_guest;
 pub mod operations;
 pub mod providers;
 pub mod scheme_bench;
+pub mod scheme_ct;

@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use pqhelium_analyses::cycles::{self, Estimators};
 use pqhelium_guest::backend::{Arg, Core, Image, Limits};
 use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, KemValues, STACK_WINDOW};
+use pqhelium_schemes::scheme_ct::{self, OpVerdict};
 
 /// The most KAT entries a run takes: the NIST files have 100.
 const MAX_ENTRIES: u64 = 100;
@@ -41,7 +42,13 @@ pub struct Args {
     /// No cycle estimates (they profile each operation once more on QEMU and run llvm-mca on its blocks).
     #[arg(long)]
     no_cycles: bool,
+    /// Constant-time traces of each operation over this many pairs of inputs differing only in secrets (0: none).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_CT_PAIRS))]
+    ct_pairs: u64,
 }
+
+/// The most pairs `--ct-pairs` takes: each runs a whole operation twice under the trace plugin.
+const MAX_CT_PAIRS: u64 = 1000;
 
 /// `--scheme`: a scheme we have a build of.
 fn scheme_name(name: &str) -> Result<String, String> {
@@ -139,7 +146,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     print_table(&build, &rows, args.entries as usize, image);
     print_size(&build, image)?;
-    let passed = kat_passed && rows.iter().all(|r| r.passed == args.entries as usize);
+    let ct_passed = args.ct_pairs == 0 || print_ct(image, &build, args.ct_pairs)?;
+    let passed = kat_passed && ct_passed && rows.iter().all(|r| r.passed == args.entries as usize);
     println!("{}", if passed { "scheme passed" } else { "scheme FAILED" });
     Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
@@ -210,3 +218,34 @@ fn print_size(build: &KemBuild, image: Image) -> Result<()> {
     );
     Ok(())
 }
+
+/// The constant-time verdict of each operation (`pqhelium_schemes::scheme_ct`); whether none leaked or faulted.
+fn print_ct(image: Image, build: &KemBuild, pairs: u64) -> Result<bool> {
+    println!();
+    let verdicts = scheme_ct::check_operations(image, build, pairs, CT_SEED)?;
+    for (op, verdict) in &verdicts {
+        let symbol = build.symbol(*op);
+        match verdict {
+            OpVerdict::ConstantTime { pairs } => println!("ct {symbol}: {pairs} pairs, equal traces"),
+            OpVerdict::Explained { pairs, first, why } => println!(
+                "ct {symbol}: {pairs} pairs, equal traces up to {} at {} ({}), explained: {why}",
+                first.kind,
+                first.location,
+                first.source.as_deref().unwrap_or("no source line"),
+            ),
+            OpVerdict::Leak { pair, leak } => println!(
+                "ct {symbol}: LEAK in pair {pair}: {} at {} ({}): {} vs {}",
+                leak.kind,
+                leak.location,
+                leak.source.as_deref().unwrap_or("no source line"),
+                leak.a,
+                leak.b
+            ),
+            OpVerdict::Fault { pair, why } => println!("ct {symbol}: pair {pair} not judged: {why}"),
+        }
+    }
+    Ok(verdicts.iter().all(|(_, v)| v.passed()))
+}
+
+/// The pairs' inputs: fixed, so that a verdict can be reproduced.
+const CT_SEED: u64 = 1;

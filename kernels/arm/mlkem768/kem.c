@@ -57,7 +57,8 @@ static void to_kernel_order(int16_t p[N])
 #endif
 }
 
-/* SampleNTT (Algorithm 7) of XOF(rho || i || j): 12-bit candidates below q, canonical. */
+/* SampleNTT (Algorithm 7) of XOF(rho || i || j): 12-bit candidates below q, canonical. Its rejection sampling
+ * depends on rho, public: `pqhelium scheme --ct` explains differences on these lines (schemes/src/scheme_ct.rs). */
 static void sample_ntt(int16_t *a, const uint8_t rho[SYM], uint8_t i, uint8_t j)
 {
     struct pqh_keccak xof;

@@ -18,14 +18,16 @@
 _Static_assert(XWING_PUBLICKEYBYTES == PK_M_BYTES + SYM, "api.h");
 _Static_assert(XWING_CIPHERTEXTBYTES == CT_M_BYTES + SYM, "api.h");
 
-#ifndef PQH_XWING_FIXED_BASE
+#if !defined(PQH_XWING_FIXED_BASE) && !defined(PQH_XWING_FIXED_BASE_B8)
 static const uint8_t base_point[SYM] = {9};
 #endif
 
 /* X25519(k, 9): the ladder, or the fixed-base table (x25519/base.c, constant time) in the MVE build. */
 static void base_mult(uint8_t out[SYM], const uint8_t k[SYM])
 {
-#ifdef PQH_XWING_FIXED_BASE
+#if defined(PQH_XWING_FIXED_BASE_B8)
+    x25519_base_b8(out, k); /* the selection by secret address (selftest/xwing_b8.mve.c) */
+#elif defined(PQH_XWING_FIXED_BASE)
     x25519_base(out, k);
 #else
     x25519_scalarmult(out, k, base_point);

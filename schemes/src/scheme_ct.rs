@@ -1,0 +1,200 @@
+//! Constant-time traces of whole operations: each operation of a KEM build runs on a pair of inputs that differ only
+//! in what is secret, and the two leakage traces (`pqhelium_analyses::ct`: instruction and data addresses,
+//! predication, variable-latency operands) must be equal.
+//!
+//! The pairs keep every public value equal:
+//! - key pair: the key-generation randomness (ML-KEM's d || z, X-Wing's seed) differs;
+//! - encapsulation: one encapsulation key, the randomness (m, X-Wing's eseed) differs;
+//! - decapsulation (ML-KEM): one ciphertext, made for the first key; the second key is the first with its secret
+//!   polynomial vector s and its rejection key z replaced, so the encapsulation key inside it (and the matrix it
+//!   expands to) is the same, and the second run takes the implicit-rejection path where the first accepts: the
+//!   traces must not tell which;
+//! - decapsulation (X-Wing): one ciphertext, the seed differs.
+//!
+//! Where a pair cannot keep a public value equal, the difference it makes is declared: the matrix of ML-KEM is
+//! sampled from rho, public (in the encapsulation key) but derived from the secret seed during key generation and
+//! X-Wing's decapsulation, so their pairs part at SampleNTT's rejection sampling. A first difference at a known leak
+//! of one of our kernels (`KNOWN_LEAKS`, with its reason) is explained too. A pair is compared up to its first
+//! difference: what runs after an explained one is not compared.
+
+use pqhelium_analyses::ct::{KNOWN_LEAKS, Leak, Pair, PairOutcome, Tracer};
+use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
+use pqhelium_core::xwing::{self, XWing};
+use pqhelium_guest::backend::{Arg, BackendError, Image, Limits};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+use crate::on_guest::{KemBuild, Op, XWING_PORTABLE};
+
+/// The function of kem.c whose rejection sampling reads rho: a difference first seen on its lines is rho's, public.
+const SAMPLER: &str = "sample_ntt";
+const SAMPLER_FILE: &str = "kernels/arm/mlkem768/kem.c";
+
+/// Why a difference first seen in the sampler is public.
+pub const SAMPLER_REASON: &str = "SampleNTT's rejection sampling reads rho, public (in the encapsulation key) but \
+                                  derived from the secret seed in this operation: the pair cannot keep it equal, and \
+                                  what runs after it is not compared";
+
+/// One operation's verdict over its pairs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OpVerdict {
+    /// Every pair's traces were equal.
+    ConstantTime { pairs: u64 },
+    /// Every pair that parted did so first where the difference is explained: in the sampler (rho, public), or at a
+    /// known leak of a kernel of ours (`pqhelium_analyses::ct::KNOWN_LEAKS`). The traces up to it were equal.
+    Explained { pairs: u64, first: Leak, why: &'static str },
+    /// A pair's traces differ elsewhere: a leak.
+    Leak { pair: u64, leak: Leak },
+    /// A run faulted, or its traces differ where the recordings cannot show.
+    Fault { pair: u64, why: String },
+}
+
+impl OpVerdict {
+    pub fn passed(&self) -> bool {
+        matches!(self, OpVerdict::ConstantTime { .. } | OpVerdict::Explained { .. })
+    }
+}
+
+/// Runs `pairs` pairs of every operation of `build` on `image` (pair inputs from `seed`).
+pub fn check_operations(
+    image: Image,
+    build: &KemBuild,
+    pairs: u64,
+    seed: u64,
+) -> Result<Vec<(Op, OpVerdict)>, BackendError> {
+    let mut tracer = Tracer::open(image, Limits::default())?;
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut verdicts = Vec::new();
+    for op in Op::ALL {
+        let mut verdict = None;
+        let mut explained = None;
+        for index in 0..pairs {
+            let (symbol, pair) = operation_pair(build, op, &mut rng);
+            match tracer.compare(&symbol, &pair) {
+                PairOutcome::ConstantTime => {}
+                PairOutcome::Differ(leaks) | PairOutcome::Truncated(leaks, _)
+                    if let Some(why) = leaks.first().and_then(|first| explanation(image, first)) =>
+                {
+                    explained.get_or_insert_with(|| (leaks[0].clone(), why));
+                }
+                PairOutcome::Differ(leaks) => {
+                    verdict = Some(OpVerdict::Leak { pair: index, leak: leaks[0].clone() });
+                }
+                PairOutcome::Truncated(leaks, why) => {
+                    verdict = Some(match leaks.into_iter().next() {
+                        Some(leak) => OpVerdict::Leak { pair: index, leak },
+                        None => OpVerdict::Fault { pair: index, why },
+                    });
+                }
+                PairOutcome::Fault(e) => verdict = Some(OpVerdict::Fault { pair: index, why: e.to_string() }),
+            }
+            if verdict.is_some() {
+                break;
+            }
+        }
+        let verdict = verdict.unwrap_or(match explained {
+            Some((first, why)) => OpVerdict::Explained { pairs, first, why },
+            None => OpVerdict::ConstantTime { pairs },
+        });
+        verdicts.push((op, verdict));
+    }
+    Ok(verdicts)
+}
+
+/// Whether the difference is on a line of the sampler's body in kem.c (the compilers may inline it: its lines stay).
+fn in_sampler(leak: &Leak) -> bool {
+    let Some(line) = leak.source.as_deref().and_then(|s| s.strip_prefix(SAMPLER_FILE)?.strip_prefix(':')?.parse().ok())
+    else {
+        return false;
+    };
+    let lines: Vec<&str> = pqhelium_kernels::MLKEM768_KEM_SOURCE.lines().collect();
+    let Some(start) = lines.iter().position(|l| l.contains(&format!(" {SAMPLER}(")) && !l.ends_with(';')) else {
+        return false;
+    };
+    // The body ends at the first closing brace in column 0.
+    let end = lines[start..].iter().position(|l| l.starts_with('}')).map_or(lines.len(), |n| start + n);
+    (start + 1..=end + 1).contains(&line)
+}
+
+/// Why a pair's first difference is not a leak of the operation, if it is not: the sampler's, or a known leak of
+/// the kernel of ours it lies in (the same entry `check` judges the kernel's own pairs against).
+fn explanation(image: Image, first: &Leak) -> Option<&'static str> {
+    if in_sampler(first) {
+        return Some(SAMPLER_REASON);
+    }
+    let function = first.location.split_once('+')?.0;
+    let kernel = pqhelium_families::all().find(|k| k.symbol == function)?;
+    // A planted leak (a fixture's, B8's) explains nothing: in a whole operation it is a leak.
+    KNOWN_LEAKS.iter().find(|known| !known.planted && known.explains(kernel.id, image, first)).map(|known| known.why)
+}
+
+fn random<const N: usize>(rng: &mut ChaCha20Rng) -> [u8; N] {
+    std::array::from_fn(|_| rng.r#gen())
+}
+
+/// The symbol an operation's pair calls and the pair: the derandomised functions for key pair and encapsulation
+/// (their randomness an argument), the pqm4 API's decapsulation.
+fn operation_pair(build: &KemBuild, op: Op, rng: &mut ChaCha20Rng) -> (String, Pair) {
+    let xwing = build.name == XWING_PORTABLE.name;
+    let (function, args_a, args_b) = match (op, xwing) {
+        (Op::Keypair, false) => {
+            let out = [Arg::Out(build.public_key), Arg::Out(build.secret_key)];
+            let coins = |rng: &mut ChaCha20Rng| Arg::In(random::<64>(rng).to_vec());
+            ("crypto_kem_keypair_derand", [&out[..], &[coins(rng)]].concat(), [&out[..], &[coins(rng)]].concat())
+        }
+        (Op::Keypair, true) => {
+            let seed = |rng: &mut ChaCha20Rng| Arg::In(random::<32>(rng).to_vec());
+            let out = Arg::Out(build.public_key);
+            ("keypair_derand", vec![out.clone(), seed(rng)], vec![out, seed(rng)])
+        }
+        (Op::Enc, false) => {
+            let (pk, _) = mlkem_keys(rng);
+            let fixed = [Arg::Out(build.ciphertext), Arg::Out(build.shared_secret), Arg::In(pk)];
+            let m = |rng: &mut ChaCha20Rng| Arg::In(random::<32>(rng).to_vec());
+            ("crypto_kem_enc_derand", [&fixed[..], &[m(rng)]].concat(), [&fixed[..], &[m(rng)]].concat())
+        }
+        (Op::Enc, true) => {
+            let pk = XWing::reference().keygen(&random(rng)).to_vec();
+            let fixed = [Arg::Out(build.ciphertext), Arg::Out(build.shared_secret), Arg::In(pk)];
+            let eseed = |rng: &mut ChaCha20Rng| Arg::In(random::<{ xwing::ESEED_SIZE }>(rng).to_vec());
+            ("enc_derand", [&fixed[..], &[eseed(rng)]].concat(), [&fixed[..], &[eseed(rng)]].concat())
+        }
+        (Op::Dec, false) => {
+            let (pk, sk_a) = mlkem_keys(rng);
+            let (_, ct) = MlKem::reference(ML_KEM_768).encaps(&pk, &random(rng)).expect("a key the reference made");
+            let sk_b = other_secret(&sk_a, rng);
+            let out = Arg::Out(build.shared_secret);
+            let args = |sk: Vec<u8>| vec![out.clone(), Arg::In(ct.clone()), Arg::In(sk)];
+            ("crypto_kem_dec", args(sk_a), args(sk_b))
+        }
+        (Op::Dec, true) => {
+            let scheme = XWing::reference();
+            let (seed_a, seed_b) = (random::<32>(rng), random::<32>(rng));
+            let (_, ct) = scheme.encaps(&scheme.keygen(&seed_a), &random(rng)).expect("a key the reference made");
+            let args =
+                |seed: [u8; 32]| vec![Arg::Out(build.shared_secret), Arg::In(ct.to_vec()), Arg::In(seed.to_vec())];
+            ("crypto_kem_dec", args(seed_a), args(seed_b))
+        }
+    };
+    (format!("{}{function}", build.prefix), Pair { a: 0, b: 1, args_a, args_b })
+}
+
+/// An ML-KEM-768 key pair of the reference from random coins: (encapsulation key, decapsulation key).
+fn mlkem_keys(rng: &mut ChaCha20Rng) -> (Vec<u8>, Vec<u8>) {
+    MlKem::reference(ML_KEM_768).keygen_internal(&random(rng), &random(rng))
+}
+
+/// `sk` with its secret parts replaced: s (the first 384 k bytes, ByteEncode_12 of canonical coefficients) and z
+/// (the last 32 bytes); the encapsulation key and its hash stay.
+fn other_secret(sk: &[u8], rng: &mut ChaCha20Rng) -> Vec<u8> {
+    let mut other = sk.to_vec();
+    let s_bytes = 384 * ML_KEM_768.k;
+    for pair in other[..s_bytes].chunks_exact_mut(3) {
+        let (x, y): (u32, u32) = (rng.gen_range(0..3329), rng.gen_range(0..3329));
+        let packed = x | y << 12;
+        pair.copy_from_slice(&packed.to_le_bytes()[..3]);
+    }
+    let len = other.len();
+    other[len - 32..].copy_from_slice(&random::<32>(rng));
+    other
+}
