@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long)]
     no_cycles: bool,
     /// Constant-time traces of each operation over this many pairs of inputs differing only in secrets (0: none).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_CT_PAIRS))]
+    #[arg(long, default_value_t = 0, conflicts_with = "manifest", value_parser = clap::value_parser!(u64).range(0..=MAX_CT_PAIRS))]
     ct_pairs: u64,
 }
 
