@@ -529,7 +529,7 @@ pub const KNOWN_LEAKS: &[KnownLeak] = &[
     m85_vpt("fndsa.keygen.ifft", &["kernels/arm/fndsa_keygen/fft_q32.mve.c:103"], KEYGEN_FFT_VPT),
     m85_vpt(
         "mlkem.order.from_mve",
-        &["kernels/arm/mlkem_ntt/mlkem_ntt.mve.c:422"],
+        &["kernels/arm/mlkem_ntt/mlkem_ntt.mve.c:423"],
         "clang makes the sign correction of each lane a VPT-predicated add; no public source says predicated-off \
             lanes take different time, and the output order it converts is what ML-KEM publishes anyway",
     ),

@@ -223,8 +223,8 @@ mod tests {
     const U64_MAX: &str = "18446744073709551615";
     /// A seed names a campaign, and every 64-bit value is one.
     const EVERY_U64: [&str; 1] = ["seed"];
-    /// Where 0 means something: the first seed, the first case or pair, no shrinking.
-    const ZERO_MEANS: [&str; 4] = ["seed", "case", "pair", "shrink-budget"];
+    /// Where 0 means something: the first seed, the first case or pair, no shrinking, no differential campaign.
+    const ZERO_MEANS: [&str; 5] = ["seed", "case", "pair", "shrink-budget", "campaign"];
 
     /// A flag whose value is a number (a count, an index, seconds, a duration, a shard K/N), from its parser's type:
     /// a new numeric flag is covered without being listed.

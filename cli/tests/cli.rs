@@ -91,6 +91,15 @@ fn check_passes_and_writes_its_reports() {
     assert!(ok, "{stdout}");
     assert!(stdout.lines().last().unwrap() == "check passed");
     assert!(stdout.contains("| keccak.f1600 | qemu | 200 | 0 | 0 |"), "{stdout}");
+    // Whole schemes on the guest: every build on every image holding it, against the reference and published answers.
+    for row in [
+        "| mlkem768 | portable | m7 | equal | 1/1 | pass |",
+        "| mlkem768 | mve | m85 | equal | 1/1 | pass |",
+        "| xwing | portable | m55 | equal | 3/3 | pass |",
+        "| xwing | mve | m85 | equal | 3/3 | pass |",
+    ] {
+        assert!(stdout.contains(row), "{row}: {stdout}");
+    }
     // The constant-time table: pairs per kernel (16 of its edge cases, 8 random) and per image, and the kernels
     // without a secret argument with their reason.
     assert!(stdout.contains("| keccak.f1600 | 16 + 8 | pass (24) | pass (24) | pass (24) |"), "{stdout}");

@@ -13,6 +13,7 @@ use pqhelium_engine::report::{self, Report};
 use pqhelium_families::{self as registry, case_rng};
 use pqhelium_guest::backend::{Backend, BackendKind, Call, Image, Limits};
 use pqhelium_schemes::kat;
+use pqhelium_schemes::on_guest;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -156,6 +157,37 @@ fn cases_for(kernel: &registry::Kernel, cases: u64) -> u64 {
     if kernel.images == registry::Images::HostOnly { cases.div_ceil(WHOLE_SCHEME_SHARE) } else { cases }
 }
 
+/// Each KEM build of ours on every image that holds it: the NIST KAT procedure's entry 0 on the guest against the
+/// host reference, and the build's published answers (`pqhelium scheme` runs more entries, figures and traces).
+fn schemes_on_guest() -> bool {
+    println!("| scheme | build | image | host reference | published answers | result |");
+    println!("|---|---|---|---|---|---|");
+    let seed = on_guest::kat_seeds(1)[0];
+    let mut passed = true;
+    for build in on_guest::KEM_BUILDS {
+        for &image in build.images {
+            let run = || -> Result<(bool, usize, usize), String> {
+                let mut guest = image.open(Limits::default()).map_err(|e| e.to_string())?;
+                let run = on_guest::run_entry(guest.as_mut(), &build, &seed).map_err(|e| e.to_string())?;
+                let matches = run.values == (build.reference)(&seed) && run.decapsulated == run.values.ss;
+                let answers = on_guest::published_answers(guest.as_mut(), &build, &run.values);
+                Ok((matches, answers.iter().filter(|(_, v)| v.is_ok()).count(), answers.len()))
+            };
+            let (reference, published, ok) = match run() {
+                Ok((matches, good, all)) => {
+                    let reference = if matches { "equal" } else { "DIFFERS" };
+                    (reference.to_string(), format!("{good}/{all}"), matches && good == all)
+                }
+                Err(e) => (format!("error: {e}"), "-".to_string(), false),
+            };
+            let result = if ok { "pass" } else { "FAIL" };
+            println!("| {} | {} | {image} | {reference} | {published} | {result} |", build.name, build.build);
+            passed &= ok;
+        }
+    }
+    passed
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(manifest) = &args.manifest {
         return super::byo::check(manifest, args.cases, args.seed, args.jobs, &args.allow_lint);
@@ -171,6 +203,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
     println!("\n## Known-answer tests\n");
     passed &= super::print_kats(&kat::run_all());
+
+    println!("\n## Whole schemes on the guest (pqm4 API, NIST KAT entry 0)\n");
+    passed &= schemes_on_guest();
 
     println!(
         "\n## Differential campaigns (seed {}, {} cases per kernel, 1/{WHOLE_SCHEME_SHARE} of that per whole scheme, {} jobs)\n",
