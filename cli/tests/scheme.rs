@@ -64,8 +64,36 @@ fn ct_pairs_give_a_verdict_per_operation() {
     assert!(keypair.contains("explained: SampleNTT's rejection sampling reads rho"), "{stdout}");
 }
 
+/// `--plot`: one bar per build and operation, the run's build's bars carrying the table's cycles.
+#[test]
+fn plot_draws_every_build_of_the_scheme() {
+    let path = std::env::temp_dir().join(format!("pqhelium-scheme-plot-{}.svg", std::process::id()));
+    let (code, stdout, stderr) =
+        pqhelium(&["scheme", "--scheme", "mlkem768", "--core", "m85", "--plot", path.to_str().expect("utf-8")]);
+    let svg = std::fs::read_to_string(&path).unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    // Each bar's label, then its total, as the chart's text elements.
+    let texts: Vec<&str> =
+        svg.lines().filter_map(|l| l.strip_prefix("<text ")?.split('>').nth(1)?.strip_suffix("</text")).collect();
+    for build in ["portable", "mve"] {
+        for op in ["crypto_kem_keypair", "crypto_kem_enc", "crypto_kem_dec"] {
+            let label = format!("{build} {op}");
+            let at = texts.iter().position(|t| *t == label).unwrap_or_else(|| panic!("no bar {label}: {svg}"));
+            if build == "portable" {
+                let cycles = texts[at + 1];
+                let row = format!("| mlkem768_portable_{op} | 1/1 | ");
+                let line = stdout.lines().find(|l| l.starts_with(&row)).expect("the table's row");
+                assert_eq!(line.split(" | ").nth(3), Some(cycles), "{line} against the chart's {cycles}");
+            }
+        }
+    }
+}
+
 #[test]
 fn usage_errors_exit_2() {
+    let chart = std::env::temp_dir().join("pqhelium-scheme-no-chart.svg");
+    let chart = chart.to_str().expect("utf-8");
     for args in [
         &["scheme", "--scheme", "mlkem1024"][..],
         &["scheme", "--scheme", "mlkem768", "--entries", "0"],
@@ -73,6 +101,8 @@ fn usage_errors_exit_2() {
         &["scheme", "--scheme", "mlkem768", "--core", "m33"],
         &["scheme", "--scheme", "mlkem768", "--build", "avx2"],
         &["scheme", "--scheme", "xwing", "--build", "mve", "--core", "m7"],
+        &["scheme", "--scheme", "mlkem768", "--core", "m7", "--plot", chart],
+        &["scheme", "--scheme", "mlkem768", "--no-cycles", "--plot", chart],
     ] {
         let (code, _, stderr) = pqhelium(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");

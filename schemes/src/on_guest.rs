@@ -232,6 +232,32 @@ pub struct EntryRun {
     pub ops: Vec<OpRun>,
 }
 
+impl EntryRun {
+    /// The values compared with `expected`, by name, in the order the operations produce them; the last is the
+    /// shared secret decapsulation gave back, compared with the expected one.
+    fn compared<'a>(&'a self, expected: &'a KemValues) -> [(&'static str, &'a [u8], &'a [u8]); 5] {
+        let v = &self.values;
+        [
+            ("pk", &v.pk, &expected.pk),
+            ("sk", &v.sk, &expected.sk),
+            ("ct", &v.ct, &expected.ct),
+            ("ss", &v.ss, &expected.ss),
+            ("crypto_kem_dec's ss", &self.decapsulated, &expected.ss),
+        ]
+    }
+
+    /// The name of the first value that differs from `expected`, or `None` when the whole entry matches.
+    pub fn first_difference(&self, expected: &KemValues) -> Option<&'static str> {
+        self.compared(expected).into_iter().find(|(_, got, want)| got != want).map(|(name, _, _)| name)
+    }
+
+    /// Per operation (key pair, encapsulation, decapsulation): whether the values it produced equal `expected`'s.
+    pub fn verdicts(&self, expected: &KemValues) -> [bool; 3] {
+        let equal = self.compared(expected).map(|(_, got, want)| got == want);
+        [equal[0] && equal[1], equal[2] && equal[3], equal[4]]
+    }
+}
+
 /// The seeds of the first `entries` records of a NIST KAT file (`PQCgenKAT_kem.c`): a DRBG seeded with the bytes
 /// 0x00..0x2f draws 48 bytes per record.
 pub fn kat_seeds(entries: usize) -> Vec<[u8; SEED_SIZE]> {

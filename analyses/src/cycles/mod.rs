@@ -112,12 +112,17 @@ pub struct Estimators(std::collections::HashMap<Core, Option<Estimator>>);
 impl Estimators {
     /// Estimated cycles of `symbol` on `args` on the core `image` was built for (none for the M7 image).
     pub fn cycles(&mut self, image: Image, symbol: &str, args: &[Arg]) -> Option<f64> {
+        self.estimate(image, symbol, args).map(|estimate| estimate.cycles)
+    }
+
+    /// The whole estimate of one call of `symbol` on `args` (cycles by instruction class, blocks).
+    pub fn estimate(&mut self, image: Image, symbol: &str, args: &[Arg]) -> Option<Estimate> {
         let core = CORES.into_iter().find(|&c| Image::of(c) == image)?;
         let estimator = self.0.entry(core).or_insert_with(|| {
             Estimator::new(core).map_err(|e| eprintln!("no cycle estimates for {core}: {e:#}")).ok()
         });
         match estimator.as_mut()?.estimate(symbol, &[args.to_vec()]) {
-            Ok(estimate) => Some(estimate.cycles),
+            Ok(estimate) => Some(estimate),
             Err(e) => {
                 eprintln!("no cycle estimate for {symbol} on {core}: {e:#}");
                 None

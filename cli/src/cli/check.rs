@@ -169,7 +169,7 @@ fn schemes_on_guest() -> bool {
             let run = || -> Result<(bool, usize, usize), String> {
                 let mut guest = image.open(Limits::default()).map_err(|e| e.to_string())?;
                 let run = on_guest::run_entry(guest.as_mut(), &build, &seed).map_err(|e| e.to_string())?;
-                let matches = run.values == (build.reference)(&seed) && run.decapsulated == run.values.ss;
+                let matches = run.first_difference(&(build.reference)(&seed)).is_none();
                 let answers = on_guest::published_answers(guest.as_mut(), &build, &run.values);
                 Ok((matches, answers.iter().filter(|(_, v)| v.is_ok()).count(), answers.len()))
             };

@@ -4,10 +4,12 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
-use pqhelium_analyses::cycles::{self, Estimators};
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+
+use pqhelium_analyses::cycles::{self, Estimate, Estimators, plot};
 use pqhelium_guest::backend::{Arg, Core, Image, Limits};
-use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, KemValues, STACK_WINDOW};
+use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, STACK_WINDOW};
 use pqhelium_schemes::scheme_ct::{self, OpVerdict};
 
 /// The most KAT entries a run takes: the NIST files have 100.
@@ -26,7 +28,7 @@ pub struct Args {
     build: String,
     /// A scheme implementation of yours, as pqm4 lays one out, with its KAT file and cores (docs/schemes.md).
     #[arg(long, conflicts_with_all = ["scheme", "core", "build"])]
-    manifest: Option<std::path::PathBuf>,
+    manifest: Option<PathBuf>,
     /// The core whose image runs it (m55, m85 on QEMU; m7 on unicorn).
     #[arg(long, value_enum, default_value = "m55")]
     core: Core,
@@ -42,6 +44,10 @@ pub struct Args {
     /// No cycle estimates (they profile each operation once more on QEMU and run llvm-mca on its blocks).
     #[arg(long)]
     no_cycles: bool,
+    /// Writes an SVG chart of entry 0's estimated cycles per operation by instruction class, for every build of the
+    /// scheme in the image (portable against MVE).
+    #[arg(long, conflicts_with_all = ["manifest", "no_cycles"])]
+    plot: Option<PathBuf>,
     /// Constant-time traces of each operation over this many pairs of inputs differing only in secrets.
     #[arg(long, conflicts_with = "manifest", value_parser = clap::value_parser!(u64).range(1..=MAX_CT_PAIRS))]
     ct_pairs: Option<u64>,
@@ -92,6 +98,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             holding.join(", ")
         );
     }
+    if let Some(path) = &args.plot {
+        if !cycles::CORES.contains(&args.core) {
+            bail!("--plot: no cycle model for the {}", args.core);
+        }
+        super::ensure_writable("--plot", path)?;
+    }
     let mut guest = image.open(Limits::default())?;
     println!(
         "{} ({} build, pqm4 API) on the {image} image ({}), NIST KAT entries 0..{}",
@@ -116,7 +128,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         };
         let expected = (build.reference)(seed);
-        let verdicts = verdicts(&run, &expected);
+        let verdicts = run.verdicts(&expected);
         for ((row, op), ok) in rows.iter_mut().zip(&run.ops).zip(verdicts) {
             row.passed += usize::from(ok);
             row.stack = row.stack.max(op.stack);
@@ -139,10 +151,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             first = Some(run);
         }
     }
+    let mut estimators = Estimators::default();
+    let mut estimates = [None, None, None];
     if !args.no_cycles
         && let Some(first) = &first
     {
-        estimate_cycles(image, &build, first, &mut rows);
+        estimates = estimate_operations(&mut estimators, image, &build, first);
+        for (row, estimate) in rows.iter_mut().zip(&estimates) {
+            row.cycles = estimate.as_ref().map(|e| e.cycles);
+        }
     }
     print_table(&build, &rows, args.entries as usize, image);
     print_size(&build, image)?;
@@ -150,43 +167,77 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(pairs) => print_ct(image, &build, pairs)?,
         None => true,
     };
-    let passed = kat_passed && ct_passed && rows.iter().all(|r| r.passed == args.entries as usize);
+    let plotted = match &args.plot {
+        Some(path) => plot_builds(path, &mut estimators, image, &build, estimates)?,
+        None => true,
+    };
+    let passed = kat_passed && ct_passed && plotted && rows.iter().all(|r| r.passed == args.entries as usize);
     println!("{}", if passed { "scheme passed" } else { "scheme FAILED" });
     Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-/// Per operation, whether the guest's outputs are the reference's: key pair (pk, sk), encapsulation (ct, ss),
-/// decapsulation (the shared secret back).
-fn verdicts(run: &EntryRun, expected: &KemValues) -> [bool; 3] {
-    let got = &run.values;
-    [
-        got.pk == expected.pk && got.sk == expected.sk,
-        got.ct == expected.ct && got.ss == expected.ss,
-        run.decapsulated == expected.ss,
-    ]
-}
-
-/// Estimated cycles of each operation of entry 0 on the M55 or M85 model: the operations run again, one profiled
-/// call each, on the same inputs (the DRBG seeded first for the key pair). No estimate for the M7.
-fn estimate_cycles(image: Image, build: &KemBuild, run: &EntryRun, rows: &mut [Row]) {
+/// Estimates of each operation of entry 0 on the M55 or M85 model: the operations run again, one profiled call
+/// each, on the same inputs (the DRBG seeded first for the key pair). None for the M7.
+fn estimate_operations(
+    estimators: &mut Estimators,
+    image: Image,
+    build: &KemBuild,
+    run: &EntryRun,
+) -> [Option<Estimate>; 3] {
     if !cycles::CORES.contains(&image.core()) {
-        return;
+        return [None, None, None];
     }
-    let mut estimators = Estimators::default();
     let v = &run.values;
     let init = [Arg::In(v.seed.to_vec()), Arg::U32(0), Arg::U32(256)];
     if estimators.cycles(image, "randombytes_init", &init).is_none() {
-        return;
+        return [None, None, None];
     }
     let args = [
         vec![Arg::Out(build.public_key), Arg::Out(build.secret_key)],
         vec![Arg::Out(build.ciphertext), Arg::Out(build.shared_secret), Arg::In(v.pk.clone())],
         vec![Arg::Out(build.shared_secret), Arg::In(v.ct.clone()), Arg::In(v.sk.clone())],
     ];
-    for ((row, op), args) in rows.iter_mut().zip(on_guest::Op::ALL).zip(args) {
-        // Between the key pair and the encapsulation the DRBG has moved on as in the KAT run: m is drawn alike.
-        row.cycles = estimators.cycles(image, &build.symbol(op), &args);
+    // Between the key pair and the encapsulation the DRBG has moved on as in the KAT run: m is drawn alike.
+    let mut estimates =
+        on_guest::Op::ALL.iter().zip(args).map(|(&op, args)| estimators.estimate(image, &build.symbol(op), &args));
+    [(); 3].map(|()| estimates.next().flatten())
+}
+
+/// `--plot`: entry 0 of every build of `build`'s scheme in `image`, each operation's estimate by instruction class.
+/// The other builds run the entry here first and must match the host reference; whether they all did.
+fn plot_builds(
+    path: &Path,
+    estimators: &mut Estimators,
+    image: Image,
+    build: &KemBuild,
+    estimates: [Option<Estimate>; 3],
+) -> Result<bool> {
+    let seed = on_guest::kat_seeds(1)[0];
+    let mut bars = Vec::new();
+    for other in on_guest::KEM_BUILDS.iter().filter(|b| b.name == build.name && b.images.contains(&image)) {
+        let estimates = if other.build == build.build {
+            estimates.clone()
+        } else {
+            let mut guest = image.open(Limits::default())?;
+            let run = on_guest::run_entry(guest.as_mut(), other, &seed)?;
+            if let Some(name) = run.first_difference(&(other.reference)(&seed)) {
+                println!("--plot: the {} build's entry 0: {name} differs from the host reference", other.build);
+                return Ok(false);
+            }
+            estimate_operations(estimators, image, other, &run)
+        };
+        for (op, estimate) in on_guest::Op::ALL.iter().zip(estimates) {
+            let Some(estimate) = estimate else {
+                bail!("--plot: no estimate of the {} build's {}", other.build, op.api_name())
+            };
+            bars.push(plot::Bar { label: format!("{} {}", other.build, op.api_name()), by_class: estimate.by_class });
+        }
     }
+    let title = format!("{} on the {}: estimated cycles per operation (KAT entry 0)", build.algorithm, image.core());
+    std::fs::write(path, plot::svg_per(&title, "operation", &bars))
+        .with_context(|| format!("--plot {}", path.display()))?;
+    println!("chart: {}", path.display());
+    Ok(true)
 }
 
 fn print_table(build: &KemBuild, rows: &[Row], entries: usize, image: Image) {

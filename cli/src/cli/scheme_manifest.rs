@@ -14,7 +14,7 @@ use pqhelium_core::drbg::SEED_SIZE;
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::rsp::Record;
 use pqhelium_guest::backend::{Arg, Backend, Image, Limits};
-use pqhelium_schemes::on_guest::{self, EntryRun, GuestKemError, KemBuild, Op};
+use pqhelium_schemes::on_guest::{self, EntryRun, GuestKemError, KemBuild, KemValues, Op};
 use rand::{Rng, SeedableRng};
 
 /// A scheme a manifest may name (pqm4's name): our build's sizes and host reference, and the reference's
@@ -145,7 +145,7 @@ fn run_core(
     scheme: &Scheme,
     build: &KemBuild,
     guest: &mut dyn Backend,
-    kat: &[Record],
+    kat: &[(u64, KemValues)],
     args: &Run,
 ) -> Result<CoreRun, String> {
     let mut figures: [Figures; 3] = Default::default();
@@ -170,20 +170,11 @@ fn run_core(
     };
     let mut failures = Vec::new();
     let mut first = None;
-    for record in kat {
-        let count = record.count;
-        let seed: [u8; SEED_SIZE] = record.get("seed").and_then(|s| s.try_into().ok()).expect("checked by read_kat");
-        let entry = run(guest, &seed, &format!("KAT entry {count}"))?;
-        let v = &entry.values;
-        let wrong = [("pk", &v.pk), ("sk", &v.sk), ("ct", &v.ct), ("ss", &v.ss)]
-            .into_iter()
-            .find(|(name, got)| record.get(name) != Some(&got[..]))
-            .map(|(name, _)| format!("KAT entry {count}: {name} differs from the .rsp file"))
-            .or_else(|| {
-                (entry.decapsulated != v.ss).then(|| {
-                    format!("KAT entry {count}: crypto_kem_dec gives another shared secret than crypto_kem_enc")
-                })
-            });
+    for (count, expected) in kat {
+        let entry = run(guest, &expected.seed, &format!("KAT entry {count}"))?;
+        let wrong = entry
+            .first_difference(expected)
+            .map(|name| format!("KAT entry {count}: {name} differs from the .rsp file"));
         first.get_or_insert(entry);
         if let Some(wrong) = wrong {
             failures.push(format!("KAT FAILED: {wrong}"));
@@ -201,12 +192,8 @@ fn run_core(
         let what = format!("seed {i} ({})", hex::encode(seed));
         let entry = run(guest, &seed, &what)?;
         let expected = (scheme.ours.reference)(&seed);
-        let v = &entry.values;
-        let mut wrong = [("pk", &v.pk, &expected.pk), ("sk", &v.sk, &expected.sk), ("ct", &v.ct, &expected.ct)]
-            .into_iter()
-            .chain([("ss", &v.ss, &expected.ss), ("crypto_kem_dec's ss", &entry.decapsulated, &expected.ss)])
-            .find(|(_, got, want)| got != want)
-            .map(|(name, _, _)| format!("{what}: {name} differs from the host reference"));
+        let mut wrong =
+            entry.first_difference(&expected).map(|name| format!("{what}: {name} differs from the host reference"));
         // Implicit rejection: one byte of the ciphertext changed, the shared secret is J(z || c) on both sides.
         let mut corrupted = expected.ct.clone();
         let at = rng.gen_range(0..corrupted.len());
@@ -260,7 +247,8 @@ fn check_api(scheme: &Scheme, api: &Path) -> Result<()> {
 
 /// The records of the user's KAT file, each with a 48-byte seed and the scheme's sizes (another scheme's file is
 /// refused with the first size that differs).
-fn read_kat(scheme: &Scheme, path: &Path) -> Result<Vec<Record>> {
+/// The records of a `.rsp` file, each with its count, every field present with the scheme's size.
+fn read_kat(scheme: &Scheme, path: &Path) -> Result<Vec<(u64, KemValues)>> {
     let text = std::fs::read_to_string(path).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let records = pqhelium_core::rsp::parse(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     if records.is_empty() {
@@ -268,22 +256,27 @@ fn read_kat(scheme: &Scheme, path: &Path) -> Result<Vec<Record>> {
     }
     let sizes =
         [SEED_SIZE, scheme.ours.public_key, scheme.ours.secret_key, scheme.ours.ciphertext, scheme.ours.shared_secret];
-    for record in &records {
-        for (field, size) in KEM_FIELDS.iter().zip(sizes) {
-            let got =
-                record.get(field).ok_or_else(|| anyhow!("{}: count = {}: no {field}", path.display(), record.count))?;
-            if got.len() != size {
-                bail!(
-                    "{}: count = {}: {field} is {} bytes, {}'s is {size}: a KAT file of another scheme?",
-                    path.display(),
-                    record.count,
-                    got.len(),
-                    scheme.ours.algorithm
-                );
-            }
+    let field = |record: &Record, (name, size): (&str, usize)| -> Result<Vec<u8>> {
+        let got = record.get(name).ok_or_else(|| anyhow!("{}: count = {}: no {name}", path.display(), record.count))?;
+        if got.len() != size {
+            bail!(
+                "{}: count = {}: {name} is {} bytes, {}'s is {size}: a KAT file of another scheme?",
+                path.display(),
+                record.count,
+                got.len(),
+                scheme.ours.algorithm
+            );
         }
-    }
-    Ok(records)
+        Ok(got.to_vec())
+    };
+    records
+        .iter()
+        .map(|record| {
+            let [seed, pk, sk, ct, ss]: [_; 5] = std::array::from_fn(|i| field(record, (KEM_FIELDS[i], sizes[i])));
+            let seed = seed?.try_into().expect("its size is checked");
+            Ok((record.count, KemValues { seed, pk: pk?, sk: sk?, ct: ct?, ss: ss? }))
+        })
+        .collect()
 }
 
 /// Estimated cycles of each operation of KAT entry 0 (M55, M85 models), run once more on a profiled worker of the
