@@ -1,7 +1,7 @@
 //! Known answers with our object code in the loop: the ML-KEM-768 KAT (NIST and mlkem-native's stream), the X-Wing
 //! draft vectors and FN-DSA signature KAT entries pass with the NTT kernels as object code on QEMU (MVE kernels,
-//! Cortex-M55 image) and on unicorn (portable C, Cortex-M7 image), and the object code served every kernel the
-//! schemes need. A provider wired to a wrong kernel fails the known answers, on its values or on the kernel's
+//! Cortex-M55 image) and on unicorn (portable C, Cortex-M7 image), ML-KEM-768 and X-Wing with Keccak-f\[1600\] too,
+//! and the object code served every kernel the schemes need. A provider wired to a wrong kernel fails the known answers, on its values or on the kernel's
 //! contract, with a message that names the kernel.
 
 use pqhelium_families as registry;
@@ -57,6 +57,8 @@ fn mlkem768_kat_and_xwing_vectors_with_the_ntt_object_code() {
             assert_passed(&run);
             assert_eq!(run.results.len(), entries, "{suite}");
             assert_served(&run, &mlkem_ids(kind));
+            assert_served(&run, &["keccak.f1600"]);
+            assert!(!run.notes.iter().any(|n| n.contains("Keccak")), "{:?}", run.notes);
         }
     }
 }

@@ -106,13 +106,13 @@ pub struct Keccak<const RATE: usize, const DS: u8, P: Permutation = ReferencePer
 }
 
 /// SHA3-256: capacity 512 bits, suffix `01`.
-pub type Sha3_256 = Keccak<136, 0x06>;
+pub type Sha3_256<P = ReferencePermutation> = Keccak<136, 0x06, P>;
 /// SHA3-512: capacity 1024 bits, suffix `01`.
-pub type Sha3_512 = Keccak<72, 0x06>;
+pub type Sha3_512<P = ReferencePermutation> = Keccak<72, 0x06, P>;
 /// SHAKE128: capacity 256 bits, suffix `1111`.
-pub type Shake128 = Keccak<168, 0x1F>;
+pub type Shake128<P = ReferencePermutation> = Keccak<168, 0x1F, P>;
 /// SHAKE256: capacity 512 bits, suffix `1111`.
-pub type Shake256 = Keccak<136, 0x1F>;
+pub type Shake256<P = ReferencePermutation> = Keccak<136, 0x1F, P>;
 
 /// The Keccak-f\[1600\] provider of a sponge: the reference below, or a model or emulated object code plugged in by
 /// the testbench, so that the same SHA-3/SHAKE code (and its known answers) runs with any kernel in the loop.
@@ -228,7 +228,7 @@ impl<const RATE: usize, const DS: u8, P: Permutation> Keccak<RATE, DS, P> {
     }
 }
 
-impl Sha3_256 {
+impl<P: Permutation> Sha3_256<P> {
     /// The 32-byte digest of everything absorbed.
     pub fn finalize(mut self) -> [u8; 32] {
         let mut out = [0; 32];
@@ -237,7 +237,7 @@ impl Sha3_256 {
     }
 }
 
-impl Sha3_512 {
+impl<P: Permutation> Sha3_512<P> {
     /// The 64-byte digest of everything absorbed.
     pub fn finalize(mut self) -> [u8; 64] {
         let mut out = [0; 64];

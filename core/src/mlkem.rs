@@ -7,7 +7,7 @@ mod ntt;
 
 pub use ntt::{MlkemKernels, N, Poly, Q, Reference};
 
-use crate::keccak::{Shake128, Shake256, sha3_256, sha3_512};
+use crate::keccak::{Permutation, Sha3_256, Sha3_512, Shake128, Shake256};
 
 /// One ML-KEM parameter set (FIPS 203 section 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +87,7 @@ impl<K: MlkemKernels> MlKem<K> {
         let (ek, dk_pke) = self.pke_keygen(d);
         let mut dk = dk_pke;
         dk.extend_from_slice(&ek);
-        dk.extend_from_slice(&sha3_256(&ek));
+        dk.extend_from_slice(&self.h(&ek));
         dk.extend_from_slice(z);
         (ek, dk)
     }
@@ -102,7 +102,7 @@ impl<K: MlkemKernels> MlKem<K> {
     /// ML-KEM.Encaps_internal(ek, m) (Algorithm 17), without the modulus check (only the length is checked).
     pub fn encaps_internal(&self, ek: &[u8], m: &[u8; 32]) -> Result<([u8; 32], Vec<u8>), MlkemError> {
         check_length("encapsulation key", ek, self.params.ek_len())?;
-        let (shared, r) = split_g(&[m, &sha3_256(ek)]);
+        let (shared, r) = self.g(&[m, &self.h(ek)]);
         Ok((shared, self.pke_encrypt(ek, m, &r)))
     }
 
@@ -121,9 +121,9 @@ impl<K: MlkemKernels> MlKem<K> {
         let (ek_pke, rest) = rest.split_at(384 * k + 32);
         let (h, z) = rest.split_at(32);
         let m = self.pke_decrypt(dk_pke, ct);
-        let (shared, r) = split_g(&[&m, h]);
+        let (shared, r) = self.g(&[&m, h]);
         let mut rejected = [0u8; 32];
-        let mut j = Shake256::new();
+        let mut j = Shake256::with_permutation(self.keccak());
         j.absorb(z);
         j.absorb(ct);
         j.squeeze(&mut rejected);
@@ -150,7 +150,7 @@ impl<K: MlkemKernels> MlKem<K> {
         let k = self.params.k;
         let ek = &dk[384 * k..768 * k + 32];
         let h = &dk[768 * k + 32..768 * k + 64];
-        if ct_equal_mask(&sha3_256(ek), h) == 0xFF { Ok(()) } else { Err(MlkemError::HashMismatch) }
+        if ct_equal_mask(&self.h(ek), h) == 0xFF { Ok(()) } else { Err(MlkemError::HashMismatch) }
     }
 
     /// K-PKE.KeyGen(d) (Algorithm 13): returns (ek_pke, dk_pke). Every polynomial stays in the kernels'
@@ -160,11 +160,11 @@ impl<K: MlkemKernels> MlKem<K> {
         let mut seed = [0u8; 33];
         seed[..32].copy_from_slice(d);
         seed[32] = k as u8;
-        let g = sha3_512(&seed);
-        let (rho, sigma) = g.split_at(32);
+        let (rho, sigma) = self.g(&[&seed]);
+        let (rho, sigma) = (&rho[..], &sigma[..]);
         let mut nonce = 0u8;
         let mut noise_hat = |eta| {
-            let mut p = sample_cbd(eta, sigma, nonce);
+            let mut p = sample_cbd(Shake256::with_permutation(self.keccak()), eta, sigma, nonce);
             nonce += 1;
             kernels.import(&mut p);
             kernels.ntt(&mut p);
@@ -174,7 +174,7 @@ impl<K: MlkemKernels> MlKem<K> {
         let e_hat: Vec<Poly> = (0..k).map(|_| noise_hat(self.params.eta1)).collect();
         // Row i of A-hat: entry (i, j) is SampleNTT(rho || j || i).
         let a_hat: Vec<Poly> =
-            (0..k * k).map(|ij| self.sampled(sample_ntt(rho, (ij % k) as u8, (ij / k) as u8))).collect();
+            (0..k * k).map(|ij| self.sampled(self.sample_ntt(rho, (ij % k) as u8, (ij / k) as u8))).collect();
         let mut t_hat = vec![[0; N]; k];
         kernels.matvec(&mut t_hat, &a_hat, &s_hat);
         let mut ek = vec![0u8; self.params.ek_len()];
@@ -191,6 +191,33 @@ impl<K: MlkemKernels> MlKem<K> {
             kernels.encode12(chunk, s);
         }
         (ek, dk)
+    }
+
+    /// The kernels' Keccak-f\[1600\] ([`MlkemKernels::permute`]) as a sponge's permutation.
+    pub(crate) fn keccak(&self) -> KernelKeccak<'_, K> {
+        KernelKeccak(&self.kernels)
+    }
+
+    /// H = SHA3-256.
+    fn h(&self, data: &[u8]) -> [u8; 32] {
+        let mut h = Sha3_256::with_permutation(self.keccak());
+        h.absorb(data);
+        h.finalize()
+    }
+
+    /// G = SHA3-512 over the concatenation, split into two 32-byte halves.
+    fn g(&self, parts: &[&[u8]]) -> ([u8; 32], [u8; 32]) {
+        let mut h = Sha3_512::with_permutation(self.keccak());
+        for part in parts {
+            h.absorb(part);
+        }
+        let g = h.finalize();
+        (g[..32].try_into().unwrap(), g[32..].try_into().unwrap())
+    }
+
+    /// SampleNTT(rho || j || i) (Algorithm 7).
+    fn sample_ntt(&self, rho: &[u8], j: u8, i: u8) -> Poly {
+        sample_ntt(Shake128::with_permutation(self.keccak()), rho, j, i)
     }
 
     /// A sampler's output (FIPS order, canonical) in the kernels' representation.
@@ -213,7 +240,7 @@ impl<K: MlkemKernels> MlKem<K> {
         let t_hat: Vec<Poly> = t_bytes.chunks_exact(384).map(|c| self.decode12(c)).collect();
         let mut nonce = 0u8;
         let mut noise = |eta| {
-            let p = sample_cbd(eta, r, nonce);
+            let p = sample_cbd(Shake256::with_permutation(self.keccak()), eta, r, nonce);
             nonce += 1;
             self.sampled(p)
         };
@@ -225,7 +252,7 @@ impl<K: MlkemKernels> MlKem<K> {
         }
         // Row i of the transpose of A-hat: entry (j, i) of A-hat is SampleNTT(rho || i || j).
         let a_hat_t: Vec<Poly> =
-            (0..k * k).map(|ij| self.sampled(sample_ntt(rho, (ij / k) as u8, (ij % k) as u8))).collect();
+            (0..k * k).map(|ij| self.sampled(self.sample_ntt(rho, (ij / k) as u8, (ij % k) as u8))).collect();
         let mut u = vec![[0; N]; k];
         kernels.matvec(&mut u, &a_hat_t, &y_hat);
         let mut ct = vec![0u8; self.params.ct_len()];
@@ -277,14 +304,13 @@ impl<K: MlkemKernels> MlKem<K> {
     }
 }
 
-/// G = SHA3-512 over the concatenation, split into two 32-byte halves.
-fn split_g(parts: &[&[u8]]) -> ([u8; 32], [u8; 32]) {
-    let mut h = crate::keccak::Sha3_512::new();
-    for part in parts {
-        h.absorb(part);
+/// A provider's Keccak-f\[1600\] seen as a sponge's permutation.
+pub(crate) struct KernelKeccak<'a, K>(&'a K);
+
+impl<K: MlkemKernels> Permutation for KernelKeccak<'_, K> {
+    fn permute(&mut self, state: &mut [u64; 25]) {
+        MlkemKernels::permute(self.0, state);
     }
-    let g = h.finalize();
-    (g[..32].try_into().unwrap(), g[32..].try_into().unwrap())
 }
 
 /// 0xFF if the slices are equal, 0 otherwise, without a data-dependent branch.
@@ -293,9 +319,8 @@ fn ct_equal_mask(a: &[u8], b: &[u8]) -> u8 {
     (u16::from(diff).wrapping_sub(1) >> 8) as u8
 }
 
-/// SampleNTT(rho || j || i) (Algorithm 7): rejection sampling of 12-bit values from SHAKE128.
-fn sample_ntt(rho: &[u8], j: u8, i: u8) -> Poly {
-    let mut xof = Shake128::new();
+/// SampleNTT(rho || j || i) (Algorithm 7): rejection sampling of 12-bit values from SHAKE128 (`xof`, empty).
+fn sample_ntt<P: Permutation>(mut xof: Shake128<P>, rho: &[u8], j: u8, i: u8) -> Poly {
     xof.absorb(rho);
     xof.absorb(&[j, i]);
     let mut out = [0; N];
@@ -317,11 +342,10 @@ fn sample_ntt(rho: &[u8], j: u8, i: u8) -> Poly {
     out
 }
 
-/// SamplePolyCBD_eta(PRF_eta(seed, nonce)) (Algorithms 8 and the PRF of section 4.1).
-fn sample_cbd(eta: usize, seed: &[u8], nonce: u8) -> Poly {
+/// SamplePolyCBD_eta(PRF_eta(seed, nonce)) (Algorithms 8 and the PRF of section 4.1), on the SHAKE256 `prf` (empty).
+fn sample_cbd<P: Permutation>(mut prf: Shake256<P>, eta: usize, seed: &[u8], nonce: u8) -> Poly {
     let mut bytes = [0u8; 64 * 3];
     let bytes = &mut bytes[..64 * eta];
-    let mut prf = Shake256::new();
     prf.absorb(seed);
     prf.absorb(&[nonce]);
     prf.squeeze(bytes);

@@ -4,7 +4,7 @@
 //! Decapsulation comes cold (from the 32-byte seed, re-expanded on every call) and warm (from an [`ExpandedKey`]
 //! cached by the caller; it never leaves the holder of the seed).
 
-use crate::keccak::{Sha3_256, shake256};
+use crate::keccak::{Permutation, Sha3_256, Shake256};
 use crate::mlkem::{self, ML_KEM_768, MlKem, MlkemError, MlkemKernels};
 use crate::x25519::{self, FieldArithmetic};
 
@@ -79,7 +79,9 @@ impl<K: MlkemKernels, F: FieldArithmetic> XWing<K, F> {
     /// expandDecapsulationKey: SHAKE256(sk, 96) = d || z || sk_X; ML-KEM-768 keys from (d, z), pk_X = X25519(sk_X, 9).
     pub fn expand_key(&self, sk: &[u8; SECRET_KEY_SIZE]) -> ExpandedKey {
         let mut expanded = [0u8; 96];
-        shake256(sk, &mut expanded);
+        let mut shake = Shake256::with_permutation(self.mlkem.keccak());
+        shake.absorb(sk);
+        shake.squeeze(&mut expanded);
         let d: [u8; 32] = expanded[..32].try_into().unwrap();
         let z: [u8; 32] = expanded[32..64].try_into().unwrap();
         let sk_x: [u8; 32] = expanded[64..].try_into().unwrap();
@@ -109,7 +111,7 @@ impl<K: MlkemKernels, F: FieldArithmetic> XWing<K, F> {
         let mut ct = [0u8; CIPHERTEXT_SIZE];
         ct[..CT_M_SIZE].copy_from_slice(&ct_m);
         ct[CT_M_SIZE..].copy_from_slice(&ct_x);
-        Ok((combiner(&ss_m, &ss_x, &ct_x, pk_x), ct))
+        Ok((combiner(Sha3_256::with_permutation(self.mlkem.keccak()), &ss_m, &ss_x, &ct_x, pk_x), ct))
     }
 
     /// Decapsulate(sk, ct), cold: the key is expanded from the seed first.
@@ -126,7 +128,7 @@ impl<K: MlkemKernels, F: FieldArithmetic> XWing<K, F> {
         // The draft does not ask for the 7.3 check here: the key was expanded by ourselves.
         let ss_m = self.mlkem.decaps_internal(&key.dk_m, ct_m)?;
         let ss_x = x25519::x25519(&self.field, &key.sk_x, ct_x);
-        Ok(combiner(&ss_m, &ss_x, ct_x, &key.pk_x))
+        Ok(combiner(Sha3_256::with_permutation(self.mlkem.keccak()), &ss_m, &ss_x, ct_x, &key.pk_x))
     }
 }
 
@@ -134,9 +136,14 @@ fn check_length(what: &'static str, bytes: &[u8], expected: usize) -> Result<(),
     if bytes.len() == expected { Ok(()) } else { Err(XWingError::WrongLength { what, expected, actual: bytes.len() }) }
 }
 
-/// SHA3-256(ss_M || ss_X || ct_X || pk_X || XWingLabel).
-fn combiner(ss_m: &[u8; 32], ss_x: &[u8; 32], ct_x: &[u8; 32], pk_x: &[u8; 32]) -> [u8; 32] {
-    let mut h = Sha3_256::new();
+/// SHA3-256(ss_M || ss_X || ct_X || pk_X || XWingLabel) on the empty sponge `h`.
+fn combiner<P: Permutation>(
+    mut h: Sha3_256<P>,
+    ss_m: &[u8; 32],
+    ss_x: &[u8; 32],
+    ct_x: &[u8; 32],
+    pk_x: &[u8; 32],
+) -> [u8; 32] {
     for part in [ss_m, ss_x, ct_x, pk_x] {
         h.absorb(part);
     }

@@ -81,6 +81,11 @@ pub trait MlkemKernels {
             self.dot(o, row, v);
         }
     }
+
+    /// Keccak-f\[1600\] on standard lanes, for every SHA-3 and SHAKE call of the scheme (and of X-Wing on top).
+    fn permute(&self, state: &mut [u64; 25]) {
+        crate::keccak::keccak_f1600(state);
+    }
 }
 
 /// Any representatives to 0..q-1.

@@ -11,6 +11,9 @@
 //! stores). The encodings are FIPS 203's byte strings by definition; the encoding and compression kernels fold the
 //! permutation into their shifts and byte offsets.
 //!
+//! With [`MlkemProvider::with_keccak`], every Keccak-f\[1600\] of the scheme's SHA-3 and SHAKE calls (and X-Wing's)
+//! is a call of `keccak.f1600` too, on bit-interleaved lanes converted on the host.
+//!
 //! Each call runs the kernel's registered contract (`registry::mlkem_ntt`, `registry::mlkem_poly`): bounds checked on
 //! every input and output, so a chain that would leave a kernel's precondition is a failure, not a wrong answer.
 //! ML-KEM-512 and -1024 (k = 2, 4; du = 11, dv = 5) have no kernels for their products and widths: those operations
@@ -23,10 +26,14 @@ use std::sync::LazyLock;
 use pqhelium_core::mlkem::{MlkemKernels, N, Poly, Reference};
 
 use super::{Build, Engine, Tally, registered};
-use pqhelium_families::Kernel;
 use pqhelium_families::mlkem_ntt::{bytes, fips_of_mve, poly};
 use pqhelium_families::mlkem_poly::{self, kernel_id as poly_kernel_id};
+use pqhelium_families::{Kernel, bytes_to_words, words_to_bytes};
 use pqhelium_guest::backend::{Arg, BackendError, BackendKind, Image};
+use pqhelium_sim::keccak as keccak_model;
+
+/// The permutation kernel [`MlkemProvider::with_keccak`] puts in the loop (the scalar one: the MVE one is four-way).
+const KECCAK_KERNEL: &str = "keccak.f1600";
 
 /// n = 2^8, for the failure reports.
 const LOGN: u32 = 8;
@@ -42,16 +49,21 @@ pub enum Op {
     /// FIPS order -> the kernels' order (MVE build only).
     Import,
     Poly(mlkem_poly::Op),
+    /// Keccak-f\[1600\] (with [`MlkemProvider::with_keccak`] only).
+    Keccak,
 }
 
 impl Op {
     /// Every operation.
     pub fn all() -> impl Iterator<Item = Op> {
-        [Op::Ntt, Op::InvNtt, Op::Basemul, Op::Import].into_iter().chain(mlkem_poly::Op::ALL.map(Op::Poly))
+        let polynomial =
+            [Op::Ntt, Op::InvNtt, Op::Basemul, Op::Import].into_iter().chain(mlkem_poly::Op::ALL.map(Op::Poly));
+        polynomial.chain([Op::Keccak])
     }
 }
 
-/// The registry id of the kernel of `op` in `build`; `None` for the import of the portable build (FIPS order).
+/// The registry id of the kernel of `op` in `build`; `None` for the import of the portable build (FIPS order) and
+/// for Keccak, which is in the loop only on request.
 fn kernel_id(build: Build, op: Op) -> Option<String> {
     let mve = build == Build::Mve;
     let suffix = if mve { "" } else { ".scalar" };
@@ -60,7 +72,7 @@ fn kernel_id(build: Build, op: Op) -> Option<String> {
         Op::InvNtt => format!("mlkem.ntt.inv{suffix}"),
         Op::Basemul => format!("mlkem.basemul{suffix}"),
         Op::Import if mve => "mlkem.order.to_mve".into(),
-        Op::Import => return None,
+        Op::Import | Op::Keccak => return None,
         Op::Poly(p) => poly_kernel_id(p, mve),
     })
 }
@@ -84,6 +96,12 @@ impl MlkemProvider {
     pub fn new(build: Build, engine: Engine) -> Self {
         let kernels = Op::all().filter_map(|op| Some((op, registered(&kernel_id(build, op)?)))).collect();
         Self { build, kernels, engine: RefCell::new(engine) }
+    }
+
+    /// Keccak in the loop: every permutation through `keccak.f1600` on the same engine.
+    pub fn with_keccak(mut self) -> Self {
+        self.kernels.insert(Op::Keccak, registered(KECCAK_KERNEL));
+        self
     }
 
     /// The object code on an emulator of `kind` (its default image): the MVE kernels on QEMU, the portable C on
@@ -234,6 +252,17 @@ impl MlkemKernels for &MlkemProvider {
         }
         let args = vec![Arg::Out(2 * N), Arg::In(MlkemProvider::concat(a)), Arg::In(MlkemProvider::concat(b))];
         *out = self.run_poly(Op::Poly(mlkem_poly::Op::Dot), args);
+    }
+
+    fn permute(&self, state: &mut [u64; 25]) {
+        if self.kernel(Op::Keccak).is_none() {
+            return Reference.permute(state);
+        }
+        let words = words_to_bytes(&keccak_model::interleave(state));
+        // A failed call zeroes the state; the failure is in the tally.
+        *state = self.run(Op::Keccak, vec![Arg::InOut(words)]).map_or([0; 25], |out| {
+            keccak_model::deinterleave(&bytes_to_words(&out).try_into().expect("the contract's state size"))
+        });
     }
 
     fn matvec(&self, out: &mut [Poly], a: &[Poly], v: &[Poly]) {
