@@ -122,7 +122,8 @@ pub const MLKEM768_MVE: KemBuild = KemBuild {
 };
 
 /// X-Wing, MVE build (`kernels/arm/xwing/xwing_mve.mve.c`): on the MVE ML-KEM-768 build, the fixed-base table for
-/// both base-point multiplications, the ladder for the shared secrets; Keccak scalar.
+/// both base-point multiplications, the ladder for the shared secrets (one inversion shared with the table's in
+/// encapsulation and decapsulation); Keccak scalar.
 pub const XWING_MVE: KemBuild = KemBuild {
     build: "mve",
     images: &MVE_IMAGES,

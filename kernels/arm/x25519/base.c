@@ -104,18 +104,25 @@ static void start(uint32_t p[4 * N], int32_t d[X25519_BASE_WINDOWS], const uint8
     p[2 * N] = 1;
 }
 
+/* u = (Z + Y) / (Z - Y) as the pair num || den. */
+static void ratio(uint32_t nd[2 * N], const uint32_t p[4 * N])
+{
+    x25519_fe_add(nd, p + 2 * N, p + N);
+    x25519_fe_sub(nd + N, p + 2 * N, p + N);
+}
+
 /* u = (Z + Y) / (Z - Y), canonical. */
 static void finish(uint8_t out[32], const uint32_t p[4 * N])
 {
-    uint32_t num[N], den[N];
-    x25519_fe_add(num, p + 2 * N, p + N);
-    x25519_fe_sub(den, p + 2 * N, p + N);
-    x25519_fe_encode_ratio(out, num, den);
+    uint32_t nd[2 * N];
+    ratio(nd, p);
+    x25519_fe_encode_ratio(out, nd, nd + N);
 }
 
-void x25519_base(uint8_t out[32], const uint8_t k[32])
+/* The sum of the selected table points for k, (X : Y : Z : T). */
+static void sum_of_entries(uint32_t p[4 * N], const uint8_t k[32])
 {
-    uint32_t p[4 * N], entry[X25519_NIELS_WORDS], negated[N];
+    uint32_t entry[X25519_NIELS_WORDS], negated[N];
     int32_t d[X25519_BASE_WINDOWS];
     start(p, d, k);
     for (int i = 0; i < X25519_BASE_WINDOWS; i++) {
@@ -128,7 +135,24 @@ void x25519_base(uint8_t out[32], const uint8_t k[32])
         x25519_cswap(entry + 2 * N, negated, negative);
         add_niels(p, entry, entry + N, entry + 2 * N);
     }
+}
+
+void x25519_base(uint8_t out[32], const uint8_t k[32])
+{
+    uint32_t p[4 * N];
+    sum_of_entries(p, k);
     finish(out, p);
+}
+
+void x25519_base_and_shared(uint8_t base[32], uint8_t shared[32], const uint8_t k[32], const uint8_t u[32])
+{
+    uint32_t p[4 * N], nd[2 * N], xz[2 * N], inv_den[N], inv_z[N];
+    sum_of_entries(p, k);
+    ratio(nd, p);
+    x25519_ladder(xz, k, u);
+    x25519_inv2(inv_den, inv_z, nd + N, xz + N);
+    x25519_fe_encode_product(base, nd, inv_den);
+    x25519_fe_encode_product(shared, xz, inv_z);
 }
 
 void x25519_base_b8(uint8_t out[32], const uint8_t k[32])

@@ -31,12 +31,19 @@ void x25519_inv2(uint32_t r1[X25519_FE_LIMBS], uint32_t r2[X25519_FE_LIMBS], con
                  const uint32_t b[X25519_FE_LIMBS]);
 /* x z^-1 as its canonical 32-byte little-endian encoding. */
 void x25519_fe_encode_ratio(uint8_t out[32], const uint32_t x[X25519_FE_LIMBS], const uint32_t z[X25519_FE_LIMBS]);
+/* canonical(a b) as its 32-byte little-endian encoding. */
+void x25519_fe_encode_product(uint8_t out[32], const uint32_t a[X25519_FE_LIMBS], const uint32_t b[X25519_FE_LIMBS]);
 /* X25519(k, u) of RFC 7748: the scalar clamped, bit 255 of u ignored, the output canonical. */
 void x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]);
+/* Its ladder without the final inversion: xz = X || Z with X Z^-1 = X25519(k, u). */
+void x25519_ladder(uint32_t xz[2 * X25519_FE_LIMBS], const uint8_t k[32], const uint8_t u[32]);
 /* The MVE conditional swap (cswap.mve.c, M55/M85 images). */
 void x25519_cswap_mve(uint32_t a[X25519_FE_LIMBS], uint32_t b[X25519_FE_LIMBS], uint32_t swap);
 /* X25519(k, 9) through the signed-window table (base.c); the _b8 variant selects by address (flawed on purpose). */
 void x25519_base(uint8_t out[32], const uint8_t k[32]);
 void x25519_base_b8(uint8_t out[32], const uint8_t k[32]);
+/* (X25519(k, 9), X25519(k, u)): the table for the first, the ladder for the second, their two final inversions shared
+ * (x25519_inv2): X-Wing's encapsulation (ct_X, ss_X). */
+void x25519_base_and_shared(uint8_t base[32], uint8_t shared[32], const uint8_t k[32], const uint8_t u[32]);
 
 #endif

@@ -2,7 +2,7 @@
  * x25519.cswap, x25519.ladder_step: the Montgomery ladder's conditional swap and one differential addition-and-
  * doubling (RFC 7748 section 5), on the field elements of fe.c (8 x 32-bit limbs, any value in [0, 2^256), outputs
  * partially reduced); x25519.inv2, the zero-safe paired inversion; x25519.scalarmult, the whole ladder with its
- * byte encodings. Portable C for every image. Model: pqhelium_sim::x25519_fe (same order of operations).
+ * byte encodings (x25519_ladder: the same ladder stopping at the projective (X : Z), for a shared inversion). Portable C for every image. Model: pqhelium_sim::x25519_fe (same order of operations).
  */
 #include <stdint.h>
 
@@ -111,7 +111,23 @@ void x25519_fe_encode_ratio(uint8_t out[32], const uint32_t x[N], const uint32_t
     store_le(out, r);
 }
 
+/* canonical(a b) as 32 bytes. */
+void x25519_fe_encode_product(uint8_t out[32], const uint32_t a[N], const uint32_t b[N])
+{
+    uint32_t r[N];
+    x25519_fe_mul(r, a, b);
+    x25519_fe_canonical(r, r);
+    store_le(out, r);
+}
+
 void x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32])
+{
+    uint32_t xz[2 * N];
+    x25519_ladder(xz, k, u);
+    x25519_fe_encode_ratio(out, xz, xz + N);
+}
+
+void x25519_ladder(uint32_t xz[2 * N], const uint8_t k[32], const uint8_t u[32])
 {
     /* decodeScalar25519: bits 0, 1, 2 and 255 cleared, bit 254 set (the ladder starts at bit 254). */
     uint8_t e[32];
@@ -143,5 +159,7 @@ void x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32]
     }
     x25519_cswap(x2, x3, swap);
     x25519_cswap(z2, z3, swap);
-    x25519_fe_encode_ratio(out, x2, z2);
+    for (int i = 0; i < 2 * N; i++) {
+        xz[i] = state[i];
+    }
 }

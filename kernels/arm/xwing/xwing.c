@@ -48,14 +48,26 @@ struct expanded {
     uint8_t pk_x[SYM];
 };
 
-static void expand(struct expanded *e, const uint8_t seed[SYM])
+/* The ML-KEM key pair and sk_X; pk_X is left to the caller (decapsulation computes it beside ss_X). */
+static void expand_keys(struct expanded *e, const uint8_t seed[SYM])
 {
     uint8_t wide[3 * SYM];
     pqh_shake256(wide, sizeof wide, seed, SYM);
     crypto_kem_keypair_derand(e->pk_m, e->sk_m, wide);
     for (unsigned i = 0; i < SYM; i++)
         e->sk_x[i] = wide[2 * SYM + i];
-    base_mult(e->pk_x, e->sk_x);
+}
+
+/* (X25519(k, 9), X25519(k, u)): in the fixed-base build, the table and the ladder with their two final inversions
+ * shared (x25519/base.c). */
+static void base_and_shared(uint8_t base[SYM], uint8_t shared[SYM], const uint8_t k[SYM], const uint8_t u[SYM])
+{
+#if defined(PQH_XWING_FIXED_BASE)
+    x25519_base_and_shared(base, shared, k, u);
+#else
+    base_mult(base, k);
+    x25519_scalarmult(shared, k, u);
+#endif
 }
 
 /* SHA3-256(ss_M || ss_X || ct_X || pk_X || XWingLabel). */
@@ -76,7 +88,8 @@ static void combine(uint8_t ss[SYM], const uint8_t ss_m[SYM], const uint8_t ss_x
 int XWING_API(keypair_derand)(uint8_t *pk, const uint8_t *seed)
 {
     struct expanded e;
-    expand(&e, seed);
+    expand_keys(&e, seed);
+    base_mult(e.pk_x, e.sk_x);
     for (unsigned i = 0; i < PK_M_BYTES; i++)
         pk[i] = e.pk_m[i];
     for (unsigned i = 0; i < SYM; i++)
@@ -96,8 +109,7 @@ int XWING_API(enc_derand)(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const uin
     const uint8_t *pk_x = &pk[PK_M_BYTES];
     uint8_t *ct_x = &ct[CT_M_BYTES];
     crypto_kem_enc_derand(ct, ss_m, pk, eseed);
-    base_mult(ct_x, &eseed[SYM]);
-    x25519_scalarmult(ss_x, &eseed[SYM], pk_x);
+    base_and_shared(ct_x, ss_x, &eseed[SYM], pk_x);
     combine(ss, ss_m, ss_x, ct_x, pk_x);
     return 0;
 }
@@ -114,9 +126,9 @@ int XWING_API(crypto_kem_dec)(uint8_t *ss, const uint8_t *ct, const uint8_t *sk)
     struct expanded e;
     uint8_t ss_m[SYM], ss_x[SYM];
     const uint8_t *ct_x = &ct[CT_M_BYTES];
-    expand(&e, sk);
+    expand_keys(&e, sk);
     crypto_kem_dec(ss_m, ct, e.sk_m);
-    x25519_scalarmult(ss_x, e.sk_x, ct_x);
+    base_and_shared(e.pk_x, ss_x, e.sk_x, ct_x);
     combine(ss, ss_m, ss_x, ct_x, e.pk_x);
     return 0;
 }
