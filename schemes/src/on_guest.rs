@@ -106,7 +106,8 @@ pub const XWING_PORTABLE: KemBuild = KemBuild {
 };
 
 /// ML-KEM-768, MVE build (`kernels/arm/mlkem768/kem_mve.mve.c`): the portable code on the MVE ML-KEM kernels, the
-/// polynomials in the MVE storage order from sampling to encoding; Keccak scalar.
+/// polynomials in the MVE storage order from sampling to encoding; the matrix on the four-way MVE Keccak, the other
+/// hashes on the scalar one.
 pub const MLKEM768_MVE: KemBuild = KemBuild {
     build: "mve",
     images: &MVE_IMAGES,
@@ -115,6 +116,7 @@ pub const MLKEM768_MVE: KemBuild = KemBuild {
         "kernel_mlkem768_kem_mve_mve_c.o",
         "kernel_scheme_fips202_c.o",
         "kernel_keccak_keccak_f1600_c.o",
+        "kernel_keccak_keccak_x4_mve_c.o",
         "kernel_mlkem_ntt_mlkem_ntt_mve_c.o",
         "kernel_mlkem_ntt_mlkem_poly_mve_c.o",
     ],
@@ -137,6 +139,7 @@ pub const XWING_MVE: KemBuild = KemBuild {
         "kernel_x25519_fe_c.o",
         "kernel_scheme_fips202_c.o",
         "kernel_keccak_keccak_f1600_c.o",
+        "kernel_keccak_keccak_x4_mve_c.o",
         "kernel_mlkem_ntt_mlkem_ntt_mve_c.o",
         "kernel_mlkem_ntt_mlkem_poly_mve_c.o",
     ],

@@ -26,7 +26,8 @@ use rand_chacha::ChaCha20Rng;
 
 use crate::on_guest::{KemBuild, Op, XWING_PORTABLE};
 
-/// The function of kem.c whose rejection sampling reads rho: a difference first seen on its lines is rho's, public.
+/// The prefix of kem.c's SampleNTT functions (the XOF drivers, scalar and four-way, and the rejection sampling of a
+/// block), whose branches read rho: a difference first seen on their lines is rho's, public.
 const SAMPLER: &str = "sample_ntt";
 const SAMPLER_FILE: &str = "kernels/arm/mlkem768/kem.c";
 
@@ -101,19 +102,20 @@ pub fn check_operations(
     Ok(verdicts)
 }
 
-/// Whether the difference is on a line of the sampler's body in kem.c (the compilers may inline it: its lines stay).
+/// Whether the difference is on a line of a sampler's body in kem.c (the compilers may inline them: their lines stay).
 fn in_sampler(leak: &Leak) -> bool {
     let Some(line) = leak.source.as_deref().and_then(|s| s.strip_prefix(SAMPLER_FILE)?.strip_prefix(':')?.parse().ok())
     else {
         return false;
     };
     let lines: Vec<&str> = pqhelium_kernels::MLKEM768_KEM_SOURCE.lines().collect();
-    let Some(start) = lines.iter().position(|l| l.contains(&format!(" {SAMPLER}(")) && !l.ends_with(';')) else {
-        return false;
-    };
-    // The body ends at the first closing brace in column 0.
-    let end = lines[start..].iter().position(|l| l.starts_with('}')).map_or(lines.len(), |n| start + n);
-    (start + 1..=end + 1).contains(&line)
+    // A definition: `static ... sample_ntt...(` at column 0, not a prototype; its body ends at the first closing
+    // brace in column 0. Lines are numbered from 1.
+    let definition = |l: &&str| l.starts_with("static ") && l.contains(&format!(" {SAMPLER}")) && !l.ends_with(';');
+    lines.iter().enumerate().filter(|(_, l)| definition(l)).any(|(start, _)| {
+        let end = lines[start..].iter().position(|l| l.starts_with('}')).map_or(lines.len(), |n| start + n);
+        (start + 1..=end + 1).contains(&line)
+    })
 }
 
 /// Why a pair's first difference is not a leak of the operation, if it is not: the sampler's, or a known leak of

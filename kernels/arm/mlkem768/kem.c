@@ -57,8 +57,24 @@ static void to_kernel_order(int16_t p[N])
 #endif
 }
 
-/* SampleNTT (Algorithm 7) of XOF(rho || i || j): 12-bit candidates below q, canonical. Its rejection sampling
- * depends on rho, public: `pqhelium scheme --ct` explains differences on these lines (schemes/src/scheme_ct.rs). */
+/* Algorithm 7's rejection sampling of one XOF block: its 12-bit candidates below q appended to a from a[n], up to
+ * N; returns the new n. Its branches depend on rho, public: `pqhelium scheme --ct-pairs` explains differences in
+ * the sample_ntt* functions (schemes/src/scheme_ct.rs). */
+static unsigned sample_ntt_block(int16_t *a, unsigned n, const uint8_t block[PQH_SHAKE128_RATE])
+{
+    for (unsigned b = 0; b + 3 <= PQH_SHAKE128_RATE && n < N; b += 3) {
+        uint16_t d1 = (uint16_t)(block[b] | ((block[b + 1] & 0x0Fu) << 8));
+        uint16_t d2 = (uint16_t)((block[b + 1] >> 4) | (block[b + 2] << 4));
+        if (d1 < MLKEM_Q)
+            a[n++] = (int16_t)d1;
+        if (d2 < MLKEM_Q && n < N)
+            a[n++] = (int16_t)d2;
+    }
+    return n;
+}
+
+#ifndef PQH_MLKEM768_MVE
+/* SampleNTT (Algorithm 7) of XOF(rho || i || j): canonical coefficients in FIPS order. */
 static void sample_ntt(int16_t *a, const uint8_t rho[SYM], uint8_t i, uint8_t j)
 {
     struct pqh_keccak xof;
@@ -70,14 +86,7 @@ static void sample_ntt(int16_t *a, const uint8_t rho[SYM], uint8_t i, uint8_t j)
     unsigned n = 0;
     while (n < N) {
         pqh_keccak_squeeze(&xof, block, sizeof block);
-        for (unsigned b = 0; b + 3 <= sizeof block && n < N; b += 3) {
-            uint16_t d1 = (uint16_t)(block[b] | ((block[b + 1] & 0x0Fu) << 8));
-            uint16_t d2 = (uint16_t)((block[b + 1] >> 4) | (block[b + 2] << 4));
-            if (d1 < MLKEM_Q)
-                a[n++] = (int16_t)d1;
-            if (d2 < MLKEM_Q && n < N)
-                a[n++] = (int16_t)d2;
-        }
+        n = sample_ntt_block(a, n, block);
     }
 }
 
@@ -86,11 +95,72 @@ static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transpo
 {
     for (uint8_t i = 0; i < K; i++)
         for (uint8_t j = 0; j < K; j++)
-        {
             sample_ntt(&a[(K * i + j) * N], rho, transposed ? i : j, transposed ? j : i);
-            to_kernel_order(&a[(K * i + j) * N]);
-        }
 }
+#else
+#include "keccak.h"
+
+#define X4 4u
+#define STATE_WORDS 50u
+
+/* SampleNTT of up to four matrix entries at once on the four-way MVE Keccak (keccak.f1600x4.mve): entry e (< count)
+ * is XOF(rho || ij[e]) into a[e]; the other states run idle. Each input fits one SHAKE128 block, so the sponges
+ * start from that block padded; every squeeze is one four-way permutation and one deinterleaving per entry still
+ * short of N coefficients. */
+static void sample_ntt_x4(int16_t *a[X4], const uint8_t rho[SYM], const uint8_t ij[X4][2], unsigned count)
+{
+    uint32_t x4[X4 * STATE_WORDS], lanes[STATE_WORDS], words[STATE_WORDS];
+    uint8_t *bytes = (uint8_t *)lanes; /* little-endian target: byte i of the state */
+    for (unsigned e = 0; e < X4; e++) {
+        for (unsigned w = 0; w < STATE_WORDS; w++)
+            lanes[w] = 0;
+        if (e < count) {
+            copy(bytes, rho, SYM);
+            bytes[SYM] = ij[e][0];
+            bytes[SYM + 1] = ij[e][1];
+            bytes[SYM + 2] = PQH_SHAKE_DOMAIN;
+            bytes[PQH_SHAKE128_RATE - 1] |= 0x80u;
+        }
+        keccak_interleave_mve(words, lanes);
+        for (unsigned w = 0; w < STATE_WORDS; w++)
+            x4[KECCAK_X4_WORD(w, e)] = words[w];
+    }
+    unsigned n[X4] = {0, 0, 0, 0}, short_of_n = count;
+    while (short_of_n > 0) {
+        keccak_f1600x4_interleaved(x4);
+        short_of_n = 0;
+        for (unsigned e = 0; e < count; e++) {
+            if (n[e] == N)
+                continue;
+            for (unsigned w = 0; w < STATE_WORDS; w++)
+                words[w] = x4[KECCAK_X4_WORD(w, e)];
+            keccak_deinterleave_mve(lanes, words);
+            n[e] = sample_ntt_block(a[e], n[e], bytes);
+            short_of_n += n[e] < N;
+        }
+    }
+}
+
+/* The matrix A-hat (Algorithm 13: A[i][j] = SampleNTT(rho || j || i)), or its transpose, as matvec_k3's rows: nine
+ * entries in groups of four, each in the kernels' order. */
+static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transposed)
+{
+    for (unsigned first = 0; first < K * K; first += X4) {
+        int16_t *entries[X4];
+        uint8_t ij[X4][2];
+        unsigned count = K * K - first < X4 ? K * K - first : X4;
+        for (unsigned e = 0; e < count; e++) {
+            unsigned i = (first + e) / K, j = (first + e) % K;
+            entries[e] = &a[(first + e) * N];
+            ij[e][0] = (uint8_t)(transposed ? i : j);
+            ij[e][1] = (uint8_t)(transposed ? j : i);
+        }
+        sample_ntt_x4(entries, rho, ij, count);
+        for (unsigned e = 0; e < count; e++)
+            to_kernel_order(entries[e]);
+    }
+}
+#endif
 
 /* SamplePolyCBD_2(PRF_2(sigma, nonce)) (Algorithms 8, 2): coefficients in [-2, 2]. */
 static void sample_cbd2(int16_t p[N], const uint8_t sigma[SYM], uint8_t nonce)
