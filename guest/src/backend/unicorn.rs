@@ -9,7 +9,7 @@
 
 use pqhelium_kernels::GuestImage;
 use pqhelium_kernels::abi::{self, ctrl};
-use unicorn_engine::{Arch, ArmCpuModel, HookType, MemType, Mode, Prot, RegisterARM, Unicorn, uc_error};
+use unicorn_engine::{Arch, ArmCpuModel, HookType, MemType, Mode, Prot, Query, RegisterARM, Unicorn, uc_error};
 
 use super::batch::{self, Engine, Window};
 use super::{Backend, BackendError, Call, CallError, CallOutput, Fault, FaultKind, Limits};
@@ -250,6 +250,42 @@ impl Engine for UnicornBackend {
     }
 
     fn execute(&mut self) -> Result<(), CallError> {
+        // Unicorn may return before the stop address without a timeout, an exception or a fault of the guest: the
+        // batch then runs once more, from the same memory and registers.
+        let (mut result, mut pc) = self.start_batch();
+        if self.returned_early(result, pc) {
+            (result, pc) = self.start_batch();
+        }
+        let state = self.uc.get_data();
+        let error = match (result, state.interrupt, state.bad_access) {
+            (Ok(()), None, _) if pc == STOP_ADDR => return Ok(()),
+            (_, Some(7), _) => {
+                let imm = self.breakpoint_imm(pc as u32);
+                self.fault_at(FaultKind::Breakpoint { imm })
+            }
+            (_, Some(1), _) | (Err(uc_error::INSN_INVALID), _, _) => self.fault_at(FaultKind::UndefinedInstruction),
+            (_, Some(n), _) => self.fault_at(FaultKind::Other(format!("CPU exception {n}"))),
+            (Err(_), None, Some(address)) => self.fault_at(FaultKind::MemoryAccess { address: Some(address as u32) }),
+            (Err(e), None, None) => self.fault_at(FaultKind::Other(format!("unicorn error {e:?}"))),
+            (Ok(()), None, _) if self.returned_early(result, pc) => self.fault_at(FaultKind::Other(format!(
+                "unicorn returned twice at {pc:#x}, before the end of the batch, without a timeout, an exception or \
+                 a fault"
+            ))),
+            (Ok(()), None, _) => CallError::Timeout(self.limits.timeout),
+        };
+        Err(error)
+    }
+}
+
+impl UnicornBackend {
+    /// Whether unicorn returned without reaching the stop address, and not for its timeout or an exception.
+    fn returned_early(&self, result: Result<(), uc_error>, pc: u64) -> bool {
+        let timed_out = self.uc.query(Query::TIMEOUT).map_or(true, |t| t != 0);
+        result.is_ok() && pc != STOP_ADDR && self.uc.get_data().interrupt.is_none() && !timed_out
+    }
+
+    /// The batch from the writable segments' initial contents: unicorn's result and the pc it stopped at.
+    fn start_batch(&mut self) -> (Result<(), uc_error>, u64) {
         for (addr, bytes) in &self.writable {
             self.uc.mem_write(u64::from(*addr), bytes).expect("segment is mapped");
         }
@@ -268,21 +304,7 @@ impl Engine for UnicornBackend {
         }
         let timeout_us = self.limits.timeout.as_micros().max(1) as u64;
         let result = self.uc.emu_start(u64::from(self.run_batch_addr | 1), STOP_ADDR, timeout_us, 0);
-        let pc = self.uc.reg_read(RegisterARM::PC).unwrap_or(0);
-        let state = self.uc.get_data();
-        let error = match (result, state.interrupt, state.bad_access) {
-            (Ok(()), None, _) if pc == STOP_ADDR => return Ok(()),
-            (_, Some(7), _) => {
-                let imm = self.breakpoint_imm(pc as u32);
-                self.fault_at(FaultKind::Breakpoint { imm })
-            }
-            (_, Some(1), _) | (Err(uc_error::INSN_INVALID), _, _) => self.fault_at(FaultKind::UndefinedInstruction),
-            (_, Some(n), _) => self.fault_at(FaultKind::Other(format!("CPU exception {n}"))),
-            (Err(_), None, Some(address)) => self.fault_at(FaultKind::MemoryAccess { address: Some(address as u32) }),
-            (Err(e), None, None) => self.fault_at(FaultKind::Other(format!("unicorn error {e:?}"))),
-            (Ok(()), None, _) => CallError::Timeout(self.limits.timeout),
-        };
-        Err(error)
+        (result, self.uc.reg_read(RegisterARM::PC).unwrap_or(0))
     }
 }
 
