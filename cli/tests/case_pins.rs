@@ -21,6 +21,8 @@ const PINS: &[(&str, &str)] = &[
     ("xwing.scheme", "4e36fb9c0a6c8886"),
     ("fndsa.scheme", "432dcc8f102c8987"),
     ("fndsa.ntt512.fwd", "9a80d0eca938fc48"),
+    ("fndsa.ntt512.fwd.slothy_m55", "9a80d0eca938fc48"),
+    ("fndsa.ntt512.fwd.slothy_m85", "9a80d0eca938fc48"),
     ("fndsa.ntt1024.fwd", "7c6dcd54932d0eaf"),
     ("fndsa.ntt512.inv", "5616053d512e3bb6"),
     ("fndsa.ntt1024.inv", "7aa4c35153a453a8"),
