@@ -24,6 +24,8 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.ntt512.fwd.slothy_m55", "9a80d0eca938fc48"),
     ("fndsa.ntt512.fwd.slothy_m85", "9a80d0eca938fc48"),
     ("fndsa.ntt1024.fwd", "7c6dcd54932d0eaf"),
+    ("fndsa.ntt1024.fwd.slothy_m55", "7c6dcd54932d0eaf"),
+    ("fndsa.ntt1024.fwd.slothy_m85", "7c6dcd54932d0eaf"),
     ("fndsa.ntt512.inv", "5616053d512e3bb6"),
     ("fndsa.ntt1024.inv", "7aa4c35153a453a8"),
     ("fndsa.ntt512.pointwise", "3c93e913ce3e0742"),

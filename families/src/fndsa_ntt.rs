@@ -46,6 +46,8 @@ pub(super) fn kernels() -> Vec<Kernel> {
         scheduled("fndsa.ntt512.fwd.slothy_m55", "fndsa_ntt512_fwd_slothy_m55", 9, "Cortex-M55"),
         scheduled("fndsa.ntt512.fwd.slothy_m85", "fndsa_ntt512_fwd_slothy_m85", 9, "Cortex-M85"),
         kernel("fndsa.ntt1024.fwd", "fndsa_ntt1024_fwd", 10, Forward, Mve),
+        scheduled("fndsa.ntt1024.fwd.slothy_m55", "fndsa_ntt1024_fwd_slothy_m55", 10, "Cortex-M55"),
+        scheduled("fndsa.ntt1024.fwd.slothy_m85", "fndsa_ntt1024_fwd_slothy_m85", 10, "Cortex-M85"),
         kernel("fndsa.ntt512.inv", "fndsa_ntt512_inv", 9, Inverse, Mve),
         kernel("fndsa.ntt1024.inv", "fndsa_ntt1024_inv", 10, Inverse, Mve),
         kernel("fndsa.ntt512.pointwise", "fndsa_ntt512_pointwise", 9, Pointwise, Mve),
