@@ -1,7 +1,8 @@
-//! The ML-KEM NTTs SLOTHY scheduled for each core (kernels/arm/mlkem_ntt/slothy/, docs/slothy.md): they serve the
-//! ML-KEM-768 known answers on the image of their core; each is equivalent to its source under `pqhelium equiv`;
-//! a planted mutant (one swapped pair of dependent instructions) is caught by `equiv` and by `check`; a register
-//! SLOTHY was told to keep, clobbered, is caught by `equiv`; the unscheduled sources pass `check` as a manifest.
+//! The NTTs SLOTHY scheduled for each core (kernels/arm/mlkem_ntt/slothy/, kernels/arm/fndsa_ntt/slothy/,
+//! docs/slothy.md): they serve the ML-KEM-768 and FN-DSA known answers on the image of their core; each is equivalent
+//! to its source under `pqhelium equiv`; a planted mutant (one swapped pair of dependent instructions) is caught by
+//! `equiv` and by `check`; a register SLOTHY was told to keep, clobbered, is caught by `equiv`; the unscheduled sources
+//! pass `check` as a manifest.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,15 +10,62 @@ use std::process::Command;
 use pqhelium_families as registry;
 use pqhelium_guest::backend::Image;
 use pqhelium_schemes::kat::{self, Extent, Provider};
+use pqhelium_schemes::providers::fndsa_ntt::{self, FndsaNttProvider};
 use pqhelium_schemes::providers::mlkem::{self, MlkemProvider};
 
 const CORES: [(&str, Image); 2] = [("m55", Image::M55), ("m85", Image::M85)];
-/// The buffers the region reads and writes: p (r0), the zeta pairs (r11) and the pass-4 rows (r10).
-const ADDR: &str = "r0:512,r10:768,r11:512";
-/// The registers live across the loops, which SLOTHY was told to keep (kernels/slothy/jobs_ntt.py).
-const KEPT: &str = "r0,r10,r11";
-/// The registers SLOTHY renames freely: their final values do not matter.
-const TEMPORARIES: &str = "r1-r9,r12,q0-q7";
+
+/// A kernel in SLOTHY's input form and its schedules (kernels/slothy/jobs_*.py): the directory and stem of the source,
+/// the buffers the region reads and writes (`equiv --addr`), the registers live across the loops, which SLOTHY was
+/// told to keep, and the ones it renames freely (their final values do not matter).
+struct Source {
+    dir: &'static str,
+    stem: &'static str,
+    addr: &'static str,
+    kept: &'static str,
+    temporaries: &'static str,
+}
+
+/// ML-KEM: p (r0), the zeta pairs (r11) and the pass-4 rows (r10).
+const MLKEM_FWD: Source = Source {
+    dir: "mlkem_ntt/slothy",
+    stem: "mlkem_ntt_fwd",
+    addr: "r0:512,r10:768,r11:512",
+    kept: "r0,r10,r11",
+    temporaries: "r1-r9,r12,q0-q7",
+};
+const MLKEM_INV: Source = Source { stem: "mlkem_ntt_inv", ..MLKEM_FWD };
+/// FN-DSA: the array (r0), the scratch on the stack (r9), the last pass's rows (r10) and the zeta pairs (r11).
+const FNDSA512: Source = Source {
+    dir: "fndsa_ntt/slothy",
+    stem: "fndsa_ntt512_fwd",
+    addr: "r0:1024,r9:1024,r10:1792,r11:512",
+    kept: "r0,r9,r10,r11",
+    temporaries: "r1-r8,r12,q0-q7",
+};
+const FNDSA1024: Source = Source { stem: "fndsa_ntt1024_fwd", addr: "r0:2048,r9:2048,r10:3584,r11:512", ..FNDSA512 };
+
+impl Source {
+    /// The source and its schedule for `core`.
+    fn files(&self, core: &str) -> (PathBuf, PathBuf) {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/arm").join(self.dir);
+        (dir.join(format!("{}.s", self.stem)), dir.join(format!("{}_slothy_{core}.mve.S", self.stem)))
+    }
+
+    /// `pqhelium equiv` of two regions between `start` and `end`, over 20 states, with the source's buffers.
+    fn equiv(&self, core: &str, before: &Path, after: &Path, extra: &[&str]) -> (i32, String, String) {
+        let mut args = vec!["equiv", "--core", core, before.to_str().unwrap(), after.to_str().unwrap()];
+        args.extend(["--region", "start:end", "--states", "20", "--addr", self.addr]);
+        args.extend(extra);
+        pqhelium(&args)
+    }
+
+    /// `equiv` of the source against a schedule: memory and the kept registers compared, the temporaries ignored.
+    fn equiv_to_source(&self, core: &str, scheduled: &Path) -> (i32, String, String) {
+        let (source, _) = self.files(core);
+        self.equiv(core, &source, scheduled, &["--ignore", self.temporaries, "--preserve", self.kept])
+    }
+}
 
 fn pqhelium(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
@@ -26,22 +74,6 @@ fn pqhelium(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn slothy_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/arm/mlkem_ntt/slothy")
-}
-
-/// The scheduled kernel of `op` (fwd, inv) for `core` and its source.
-fn scheduled(op: &str, core: &str) -> (PathBuf, PathBuf) {
-    (slothy_dir().join(format!("mlkem_ntt_{op}.s")), slothy_dir().join(format!("mlkem_ntt_{op}_slothy_{core}.mve.S")))
-}
-
-fn equiv(core: &str, before: &Path, after: &Path, extra: &[&str]) -> (i32, String, String) {
-    let mut args = vec!["equiv", "--core", core, before.to_str().unwrap(), after.to_str().unwrap()];
-    args.extend(["--region", "start:end", "--states", "20", "--addr", ADDR]);
-    args.extend(extra);
-    pqhelium(&args)
 }
 
 /// `text` with the lines holding the instructions `first` and `second` (comments aside) exchanged.
@@ -104,15 +136,38 @@ fn scheduled_ntts_serve_the_mlkem_kat_on_the_image_of_their_core() {
     }
 }
 
+/// FN-DSA's signature KAT (key generation, signing, verification: every NTT of n = 512 and 1024) with the scheduled
+/// forward NTTs of the image's core in place of the C ones.
+#[test]
+fn scheduled_fndsa_ntts_serve_the_fndsa_kat_on_the_image_of_their_core() {
+    for (core, image) in CORES {
+        let mut ntt = FndsaNttProvider::open_image(image).expect("QEMU starts");
+        let kernels = [(9, 512), (10, 1024)]
+            .map(|(logn, n)| (logn, registry::find(&format!("fndsa.ntt{n}.fwd.slothy_{core}")).expect("registered")));
+        for (logn, kernel) in kernels {
+            ntt.rewire(fndsa_ntt::Op::Ntt, logn, kernel);
+        }
+        let run = kat::run_fndsa_with(Provider::Qemu, ntt, None, Extent::Only(&["logn9-j0", "logn10-j0"]));
+        assert_eq!(run.results.len(), 2);
+        for r in &run.results {
+            assert!(r.passed, "{core} {}: {}", r.name, r.detail);
+        }
+        for (_, kernel) in kernels {
+            let served = run.served.get(kernel.symbol).copied().unwrap_or_default();
+            assert!(served.calls > 0 && served.instructions > 0, "{core}: {} served no call", kernel.symbol);
+        }
+    }
+}
+
 /// SLOTHY's self-check, which it cannot run on Armv8.1-M: each scheduled region against its source, the memory and
 /// the registers SLOTHY was told to keep compared.
 #[test]
 fn scheduled_ntts_are_equivalent_to_their_source() {
     for (core, _) in CORES {
-        for op in ["fwd", "inv"] {
-            let (source, output) = scheduled(op, core);
-            let (code, stdout, stderr) = equiv(core, &source, &output, &["--ignore", TEMPORARIES, "--preserve", KEPT]);
-            assert_eq!(code, 0, "{op} {core}: {stdout}{stderr}");
+        for source in [MLKEM_FWD, MLKEM_INV, FNDSA512, FNDSA1024] {
+            let (_, output) = source.files(core);
+            let (code, stdout, stderr) = source.equiv_to_source(core, &output);
+            assert_eq!(code, 0, "{} {core}: {stdout}{stderr}", source.stem);
             assert!(stdout.contains("equivalent: 20 states"), "{stdout}");
         }
     }
@@ -122,44 +177,43 @@ fn scheduled_ntts_are_equivalent_to_their_source() {
 #[test]
 fn a_scheduled_ntt_clobbering_a_kept_register_is_caught_by_equiv() {
     let dir = tempfile::tempdir().unwrap();
-    let (source, output) = scheduled("fwd", "m55");
+    let (_, output) = MLKEM_FWD.files("m55");
     let text = std::fs::read_to_string(&output).unwrap();
     let clobber = dir.path().join("clobber.S");
     std::fs::write(&clobber, text.replacen("\nend:\n", "\n    mov r10, r12\nend:\n", 1)).unwrap();
-    let (code, stdout, stderr) = equiv("m55", &source, &clobber, &["--ignore", TEMPORARIES, "--preserve", KEPT]);
+    let (code, stdout, stderr) = MLKEM_FWD.equiv_to_source("m55", &clobber);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains("the after region does not preserve r10"), "{stdout}");
 }
 
-/// One pair of dependent instructions swapped in the scheduled forward NTT: `equiv` finds a difference from the
-/// scheduled kernel, and `check` of the mutant object (through a manifest, with our tables) fails where the same
-/// object unmutated passes.
-#[test]
-fn a_swapped_pair_in_a_scheduled_ntt_is_caught_by_equiv_and_by_check() {
+/// One pair of dependent instructions swapped in the M55 schedule of `source`: `equiv` finds a difference from the
+/// schedule, and `check` of the mutant object (through a manifest, under `contract`, with our tables: each of
+/// `tables` aliased) fails where the same object unmutated passes.
+fn a_swapped_pair_is_caught_by_equiv_and_by_check(source: &Source, contract: &str, tables: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
-    let (_, output) = scheduled("fwd", "m55");
+    let (_, output) = source.files("m55");
     let text = std::fs::read_to_string(&output).unwrap();
     let (first, second) = dependent_pair(&text);
     let mutant = swapped(&text, &first, &second);
     assert_ne!(mutant, text);
     let mutant_path = dir.path().join("mutant.S");
     std::fs::write(&mutant_path, &mutant).unwrap();
-    let (code, stdout, stderr) = equiv("m55", &output, &mutant_path, &[]);
+    let (code, stdout, stderr) = source.equiv("m55", &output, &mutant_path, &[]);
     assert_eq!(code, 1, "{first} / {second}: {stdout}{stderr}");
     assert!(stdout.contains("NOT EQUIVALENT in state 0"), "{stdout}");
 
     // The kernel under a name of its own, its tables aliased to ours.
     let own = |t: &str| {
-        t.replace("mlkem_ntt_fwd_slothy_m55", "byo_ntt_fwd")
-            .replace("pqh_mlkem_zeta_pairs", "byo_zeta_pairs")
-            .replace("pqh_mlkem_fwd_d", "byo_fwd_d")
+        let renamed = t.replace(&format!("{}_slothy_m55", source.stem), "byo_kernel");
+        tables.iter().fold(renamed, |t, table| t.replace(table, &format!("byo_{table}")))
     };
+    let aliases: String = tables.iter().map(|t| format!("byo_{t} = \"{t}\"\n")).collect();
     for (name, asm, expected) in [("same", &text, 0), ("mutant", &mutant, 1)] {
         std::fs::write(dir.path().join(format!("{name}.S")), own(asm)).unwrap();
         let manifest = dir.path().join(format!("{name}.toml"));
         let toml = format!(
-            "core = \"m55\"\nsources = [\"{name}.S\"]\n\n[aliases]\nbyo_zeta_pairs = \"pqh_mlkem_zeta_pairs\"\n\
-             byo_fwd_d = \"pqh_mlkem_fwd_d\"\n\n[[kernel]]\nsymbol = \"byo_ntt_fwd\"\ncontract = \"mlkem.ntt.fwd\"\n"
+            "core = \"m55\"\nsources = [\"{name}.S\"]\n\n[aliases]\n{aliases}\n[[kernel]]\nsymbol = \"byo_kernel\"\n\
+             contract = \"{contract}\"\n"
         );
         std::fs::write(&manifest, toml).unwrap();
         let (code, stdout, stderr) =
@@ -168,14 +222,38 @@ fn a_swapped_pair_in_a_scheduled_ntt_is_caught_by_equiv_and_by_check() {
     }
 }
 
+#[test]
+fn a_swapped_pair_in_the_scheduled_mlkem_ntt_is_caught_by_equiv_and_by_check() {
+    a_swapped_pair_is_caught_by_equiv_and_by_check(
+        &MLKEM_FWD,
+        "mlkem.ntt.fwd",
+        &["pqh_mlkem_zeta_pairs", "pqh_mlkem_fwd_d"],
+    );
+}
+
+#[test]
+fn a_swapped_pair_in_the_scheduled_fndsa_ntt_is_caught_by_equiv_and_by_check() {
+    a_swapped_pair_is_caught_by_equiv_and_by_check(
+        &FNDSA512,
+        "fndsa.ntt512.fwd",
+        &["fndsa_zeta_pairs", "fndsa_fwd_rows_512"],
+    );
+}
+
 /// The unscheduled sources, the figures' baseline (docs/benchmarks.md), pass `check` as your own kernels would.
 #[test]
 fn the_unscheduled_sources_pass_check_through_their_manifests() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/slothy");
     for (core, _) in CORES {
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../examples/slothy/ntt_source_{core}.toml"));
-        let (code, stdout, stderr) =
-            pqhelium(&["check", "--manifest", manifest.to_str().unwrap(), "--cases", "50", "--jobs", "1"]);
-        assert_eq!(code, 0, "{core}: {stdout}{stderr}");
-        assert!(stdout.contains("mlkem_ntt_fwd_asm") && stdout.contains("mlkem_ntt_inv_asm"), "{stdout}");
+        for (manifest, symbols) in [
+            ("ntt_source", ["mlkem_ntt_fwd_asm", "mlkem_ntt_inv_asm"]),
+            ("fndsa_ntt_source", ["fndsa_ntt512_fwd_asm", "fndsa_ntt1024_fwd_asm"]),
+        ] {
+            let manifest = examples.join(format!("{manifest}_{core}.toml"));
+            let (code, stdout, stderr) =
+                pqhelium(&["check", "--manifest", manifest.to_str().unwrap(), "--cases", "50", "--jobs", "1"]);
+            assert_eq!(code, 0, "{core}: {stdout}{stderr}");
+            assert!(symbols.iter().all(|s| stdout.contains(s)), "{stdout}");
+        }
     }
 }

@@ -35,10 +35,19 @@ const NTT_ORDER: &str = "fndsa-ntt";
 pub(super) fn kernels() -> Vec<Kernel> {
     use Build::*;
     use Op::*;
-    let kernel = |id, symbol, logn, op, build| Kernel::new(FndsaNtt { id, symbol, logn, op, build });
+    let kernel =
+        |id, symbol, logn, op, build| Kernel::new(FndsaNtt { id, symbol, logn, op, build, scheduled_for: None });
+    // The forward NTTs in assembly SLOTHY scheduled for each core (kernels/arm/fndsa_ntt/slothy/, docs/slothy.md).
+    let scheduled = |id, symbol, logn, core| {
+        Kernel::new(FndsaNtt { id, symbol, logn, op: Forward, build: Mve, scheduled_for: Some(core) })
+    };
     vec![
         kernel("fndsa.ntt512.fwd", "fndsa_ntt512_fwd", 9, Forward, Mve),
+        scheduled("fndsa.ntt512.fwd.slothy_m55", "fndsa_ntt512_fwd_slothy_m55", 9, "Cortex-M55"),
+        scheduled("fndsa.ntt512.fwd.slothy_m85", "fndsa_ntt512_fwd_slothy_m85", 9, "Cortex-M85"),
         kernel("fndsa.ntt1024.fwd", "fndsa_ntt1024_fwd", 10, Forward, Mve),
+        scheduled("fndsa.ntt1024.fwd.slothy_m55", "fndsa_ntt1024_fwd_slothy_m55", 10, "Cortex-M55"),
+        scheduled("fndsa.ntt1024.fwd.slothy_m85", "fndsa_ntt1024_fwd_slothy_m85", 10, "Cortex-M85"),
         kernel("fndsa.ntt512.inv", "fndsa_ntt512_inv", 9, Inverse, Mve),
         kernel("fndsa.ntt1024.inv", "fndsa_ntt1024_inv", 10, Inverse, Mve),
         kernel("fndsa.ntt512.pointwise", "fndsa_ntt512_pointwise", 9, Pointwise, Mve),
@@ -74,6 +83,8 @@ struct FndsaNtt {
     logn: u32,
     op: Op,
     build: Build,
+    /// The core whose model SLOTHY scheduled this assembly kernel for; `None` for the C kernels.
+    scheduled_for: Option<&'static str>,
 }
 
 impl FndsaNtt {
@@ -111,9 +122,12 @@ impl Contract for FndsaNtt {
             Build::Mve => Bound::magnitude(i64::from(max)),
             Build::Scalar => Bound::Canonical { q: i64::from(Q) },
         };
-        let (ntt_order, build) = match self.build {
-            Build::Mve => (MVE_NTT_ORDER, "MVE, 16-bit lanes, 3 layers per pass"),
-            Build::Scalar => (NTT_ORDER, "portable C baseline"),
+        let (ntt_order, build) = match (self.build, self.scheduled_for) {
+            (Build::Mve, None) => (MVE_NTT_ORDER, "MVE, 16-bit lanes, 3 layers per pass".into()),
+            (Build::Mve, Some(core)) => {
+                (MVE_NTT_ORDER, format!("MVE assembly scheduled by SLOTHY for the {core}, 16-bit lanes"))
+            }
+            (Build::Scalar, _) => (NTT_ORDER, "portable C baseline".into()),
         };
         let (what, computes, args) = match self.op {
             Op::Forward => (

@@ -21,13 +21,15 @@ KERNELS = {
 }
 
 
-def loops_job(name, core, source, function, loops):
+def loops_job(name, core, source, function, loops, kept=ACROSS_LOOPS, addr="r0:512,r10:768,r11:512"):
+    """The job scheduling each loop of `source` for `core`; `kept`: the registers live across the loops that no loop
+    reads; `addr`: the buffers of `equiv` (`--addr`)."""
     symbol = f"{function.removesuffix('_asm')}_slothy_{core}"
 
     def run(slothy):
         # The pointers, -q and the twiddles live across the passes: nothing a loop reads may be overwritten.
         slothy.config.inputs_are_outputs = True
-        slothy.config.reserved_regs = sorted(arch.RegisterType.default_reserved() | set(ACROSS_LOOPS))
+        slothy.config.reserved_regs = sorted(arch.RegisterType.default_reserved() | set(kept))
         # Each loop body is scheduled on its own (no software pipelining: bounded solver time on long bodies),
         # with the stall count a variable of the model rather than a search.
         slothy.config.variable_size = True
@@ -44,8 +46,8 @@ def loops_job(name, core, source, function, loops):
         "output": f"{source.rsplit('/', 1)[0]}/{symbol}.mve.S",
         "timeout": TIMEOUT,
         "run": run,
-        # p and the two tables, for `schedule --pqhelium` (equiv's check of the output against the source).
-        "equiv": ["--addr", "r0:512,r10:768,r11:512"],
+        # The array and the tables, for `schedule --pqhelium` (equiv's check of the output against the source).
+        "equiv": ["--addr", addr],
     }
 
 

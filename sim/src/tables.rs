@@ -145,6 +145,56 @@ fn fndsa_ntt_tables() -> String {
     let arrays: Vec<String> =
         tables.iter().map(|(name, t)| c_array(&format!("const int16_t {name}[1024]"), &decimal(*t), 16)).collect();
     s.push_str(&arrays.join("\n"));
+    s.push_str(&fndsa_asm_tables());
+    s
+}
+
+/// The register passes' twiddles k < this in one word each (fndsa_zeta_pairs): layers 0 to 6 of n = 1024.
+const FNDSA_PAIRS: usize = 128;
+
+/// The FN-DSA assembly kernels' tables (kernels/arm/fndsa_ntt/slothy/): the scalar twiddles as words (zeta k in the
+/// low half, its companion in the high half: a vector-by-scalar instruction reads the low 16 bits, a shift right by
+/// 16 gives the other), and the last three layers' per-lane twiddles as rows, the lanes that the C kernel's
+/// vld1q/vld2q/vld4q give each vector, in the order the assembly reads them.
+fn fndsa_asm_tables() -> String {
+    let pairs: Vec<i16> = (0..FNDSA_PAIRS).flat_map(|k| [fndsa_ntt::ZETA[k], fndsa_ntt::ZETA_BR[k]]).collect();
+    let mut s = format!(
+        "\n/* The assembly kernels' scalar twiddles: word k = fndsa_zeta[k], fndsa_zeta_br[k] (k < {FNDSA_PAIRS}). */\n{}",
+        c_array(
+            &format!("const int16_t fndsa_zeta_pairs[{}] __attribute__((aligned(8)))", 2 * FNDSA_PAIRS),
+            &decimal(&pairs),
+            16
+        )
+    );
+    s.push_str(
+        "\n/* The assembly forward kernels' last three layers, per 64-block c: 7 rows of (8 twiddles, 8 companions),\n \
+         * lane j: distance 4: fndsa_zeta[n/8 + 8c + j]; distance 2, halves h = 0, 1: fndsa_zeta[n/4 + 16c + 2j + h];\n \
+         * distance 1, quarters h = 0..3: fndsa_zeta[n/2 + 32c + 4j + h]. */\n",
+    );
+    let rows: Vec<String> = [9u32, 10]
+        .iter()
+        .map(|&logn| {
+            let n = 1usize << logn;
+            let mut v = Vec::new();
+            for c in 0..n / 64 {
+                let starts = [(n / 8 + 8 * c, 1, 0)]
+                    .into_iter()
+                    .chain((0..2).map(|h| (n / 4 + 16 * c, 2, h)))
+                    .chain((0..4).map(|h| (n / 2 + 32 * c, 4, h)));
+                for (base, stride, h) in starts {
+                    for table in [&fndsa_ntt::ZETA, &fndsa_ntt::ZETA_BR] {
+                        v.extend((0..8).map(|j| table[base + stride * j + h]));
+                    }
+                }
+            }
+            c_array(
+                &format!("const int16_t fndsa_fwd_rows_{n}[{}] __attribute__((aligned(16)))", v.len()),
+                &decimal(&v),
+                16,
+            )
+        })
+        .collect();
+    s.push_str(&rows.join("\n"));
     s
 }
 

@@ -35,6 +35,9 @@ extern const int16_t fndsa_zeta[1024];
 extern const int16_t fndsa_zeta_br[1024];
 extern const int16_t fndsa_izeta[1024];
 extern const int16_t fndsa_izeta_br[1024];
+/* The assembly forward kernels' tables (kernels/arm/fndsa_ntt/slothy/): scalar twiddles as words, last-pass rows. */
+extern const int16_t fndsa_zeta_pairs[256];
+extern const int16_t fndsa_fwd_rows_512[896], fndsa_fwd_rows_1024[1792];
 
 void fndsa_ntt512_fwd(int16_t a[512]);
 void fndsa_ntt1024_fwd(int16_t a[1024]);

@@ -18,7 +18,7 @@ use pqhelium_core::fndsa::ntt::{self, NttKernels, ext_to_int};
 use super::{Build, Engine, Tally, registered};
 use pqhelium_families::Kernel;
 use pqhelium_families::fndsa_ntt::{bytes, untranspose};
-use pqhelium_guest::backend::{Arg, BackendError, BackendKind};
+use pqhelium_guest::backend::{Arg, BackendError, BackendKind, Image};
 
 /// The degrees (as logn) the kernels exist for.
 pub const KERNEL_LOGNS: [u32; 2] = [9, 10];
@@ -68,6 +68,11 @@ impl FndsaNttProvider {
     /// The object code on an emulator of `kind`: the MVE kernels on QEMU, the portable C on unicorn.
     pub fn open(kind: BackendKind) -> Result<Self, BackendError> {
         Ok(Self::new(Build::for_backend(kind), Engine::open(kind)?))
+    }
+
+    /// The object code of `image`: the MVE kernels on the M55 and M85 images, the portable C on the M7 one.
+    pub fn open_image(image: Image) -> Result<Self, BackendError> {
+        Ok(Self::new(Build::for_image(image), Engine::open_image(image)?))
     }
 
     /// The kernel (contract and symbol) that serves `op` at degree 2^logn, if there is one.
