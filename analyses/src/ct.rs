@@ -422,7 +422,7 @@ const MLKEM_SCALAR_MINUS_Q: &[&str] = &["kernels/arm/mlkem_ntt/mlkem_poly_scalar
 const MLKEM_LANE_CORRECTION: &[&str] = &["kernels/arm/mlkem_ntt/mlkem_poly.mve.c:62"];
 
 /// Where `x25519.base.b8` leaks: the pointer picked by the sign, and the loads of the operands it points at.
-const B8_OPERANDS: &[&str] = &["kernels/arm/x25519/base.c:147", "kernels/arm/x25519/fe.c:63"];
+const B8_OPERANDS: &[&str] = &["kernels/arm/x25519/base.c:171", "kernels/arm/x25519/fe.c:63"];
 
 const fn planted(
     kernel: &'static str,
