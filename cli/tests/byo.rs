@@ -4,11 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn pqhelium(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
-}
+mod common;
+use common::pqhelium;
 
 fn example(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/byo").join(name).display().to_string()

@@ -4,7 +4,6 @@
 //! checked against mathematics, and declarations that do not fit refused.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use pqhelium_guest::backend::Arg;
 
@@ -12,11 +11,8 @@ const Q: i64 = 8380417;
 /// A primitive 512th root of unity mod q (FIPS 204).
 const ZETA: i64 = 1753;
 
-fn pqhelium(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
-}
+mod common;
+use common::pqhelium;
 
 fn example_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/mldsa")

@@ -4,14 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn pqhelium(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::pqhelium;
 
 /// tests/data/lint_unpredictable.S assembled for the Cortex-M55 (the toolchain ci/setup installs).
 fn fixture_object(dir: &Path) -> PathBuf {

@@ -1,13 +1,8 @@
 //! `pqhelium scheme`: ML-KEM-768 and X-Wing on the guest through the pqm4 API, and the errors a user can make on its command
 //! line (exit code 2, one line).
 
-use std::process::Command;
-
-fn pqhelium(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("pqhelium runs");
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
-    (out.status.code().expect("an exit code"), text(out.stdout), text(out.stderr))
-}
+mod common;
+use common::pqhelium;
 
 #[test]
 fn mlkem768_passes_its_kat_on_the_m55_image() {

@@ -1,5 +1,5 @@
-//! Helpers shared by test binaries: the QEMU processes they start, a child process killed with the test, work that
-//! must not hang, and the disassembly of a guest image.
+//! Helpers shared by test binaries: a run of the binary, the QEMU processes they start, a child process killed with
+//! the test, work that must not hang, and the disassembly of a guest image.
 // Each test binary uses only some of them.
 #![allow(dead_code)]
 
@@ -11,6 +11,13 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use pqhelium_kernels::abi;
+
+/// Runs the `pqhelium` binary: its exit code (-1 when a signal ended it), stdout and stderr.
+pub fn pqhelium(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
 
 /// QEMU processes started by this test process.
 pub fn qemu_children() -> Vec<i32> {

@@ -280,7 +280,7 @@ impl Engine for UnicornBackend {
 impl UnicornBackend {
     /// Whether unicorn returned without reaching the stop address, and not for its timeout or an exception.
     fn returned_early(&self, result: Result<(), uc_error>, pc: u64) -> bool {
-        let timed_out = self.uc.query(Query::TIMEOUT).map_or(true, |t| t != 0);
+        let timed_out = self.uc.query(Query::TIMEOUT) != Ok(0);
         result.is_ok() && pc != STOP_ADDR && self.uc.get_data().interrupt.is_none() && !timed_out
     }
 
