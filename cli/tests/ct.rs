@@ -158,7 +158,17 @@ fn declared_public_events_pass_and_are_listed() {
 
 #[test]
 fn keccak_is_constant_time() {
-    for (image, id) in [(Image::M7, "keccak.f1600"), (Image::M55, "keccak.f1600x4.mve"), (Image::M85, "keccak.f1600")] {
+    let kernels = [
+        (Image::M7, "keccak.f1600"),
+        (Image::M55, "keccak.f1600x4.mve"),
+        (Image::M85, "keccak.f1600"),
+        (Image::M55, "keccak.f1600.slothy_m55"),
+        (Image::M85, "keccak.f1600.slothy_m85"),
+        (Image::M7, "keccak.f1600.slothy_m85"),
+        (Image::M55, "keccak.f1600x4.mve.slothy_m55"),
+        (Image::M85, "keccak.f1600x4.mve.slothy_m85"),
+    ];
+    for (image, id) in kernels {
         let report = verdict(&mut tracer_on(image), id, 8);
         assert!(matches!(report.verdict, Verdict::ConstantTime), "{id} on {image}: {:?}", report.verdict);
         assert_eq!((report.pairs, report.faults), (8, 0));

@@ -1,16 +1,21 @@
-//! The NTTs SLOTHY scheduled for each core (kernels/arm/mlkem_ntt/slothy/, kernels/arm/fndsa_ntt/slothy/,
-//! docs/slothy.md): they serve the ML-KEM-768 and FN-DSA known answers on the image of their core; each is equivalent
+//! The NTTs and the Keccak-f\[1600\] permutations SLOTHY scheduled for each core (kernels/arm/mlkem_ntt/slothy/,
+//! kernels/arm/fndsa_ntt/slothy/, kernels/arm/keccak/slothy/, docs/slothy.md): they serve the ML-KEM-768 and FN-DSA
+//! (NTTs), FIPS 202 and FN-DSA key generation (Keccak) known answers on the image of their core; each is equivalent
 //! to its source under `pqhelium equiv`; a planted mutant (one swapped pair of dependent instructions) is caught by
-//! `equiv` and by `check`; a register SLOTHY was told to keep, clobbered, is caught by `equiv`; the unscheduled sources
-//! pass `check` as a manifest.
+//! `equiv` and by `check`; a register SLOTHY was told to keep, clobbered, is caught by `equiv`; the unscheduled
+//! sources pass `check` as a manifest.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+use common::pqhelium;
 
 use pqhelium_families as registry;
 use pqhelium_guest::backend::Image;
 use pqhelium_schemes::kat::{self, Extent, Provider};
+use pqhelium_schemes::providers::Guest;
 use pqhelium_schemes::providers::fndsa_ntt::{self, FndsaNttProvider};
+use pqhelium_schemes::providers::keccak::EmulatedPermutation;
 use pqhelium_schemes::providers::mlkem::{self, MlkemProvider};
 
 const CORES: [(&str, Image); 2] = [("m55", Image::M55), ("m85", Image::M85)];
@@ -54,10 +59,7 @@ impl Source {
 
     /// `pqhelium equiv` of two regions between `start` and `end`, over 20 states, with the source's buffers.
     fn equiv(&self, core: &str, before: &Path, after: &Path, extra: &[&str]) -> (i32, String, String) {
-        let mut args = vec!["equiv", "--core", core, before.to_str().unwrap(), after.to_str().unwrap()];
-        args.extend(["--region", "start:end", "--states", "20", "--addr", self.addr]);
-        args.extend(extra);
-        pqhelium(&args)
+        equiv_region(core, before, after, "start:end", self.addr, extra)
     }
 
     /// `equiv` of the source against a schedule: memory and the kept registers compared, the temporaries ignored.
@@ -67,34 +69,41 @@ impl Source {
     }
 }
 
-fn pqhelium(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+fn equiv_region(
+    core: &str,
+    before: &Path,
+    after: &Path,
+    region: &str,
+    addr: &str,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let mut args = vec!["equiv", "--core", core, before.to_str().unwrap(), after.to_str().unwrap()];
+    args.extend(["--region", region, "--states", "20", "--addr", addr]);
+    args.extend(extra);
+    pqhelium(&args)
 }
 
-/// `text` with the lines holding the instructions `first` and `second` (comments aside) exchanged.
-fn swapped(text: &str, first: &str, second: &str) -> String {
+/// `text` with the lines holding the instructions `first` and `second` (comments aside) after the label `start`
+/// exchanged.
+fn swapped(text: &str, start: &str, first: &str, second: &str) -> String {
     let mut lines: Vec<&str> = text.lines().collect();
     let holds = |line: &str, instruction: &str| line.split("//").next().unwrap().trim() == instruction;
-    let i = lines.iter().position(|l| holds(l, first)).expect("first line");
-    let j = lines.iter().position(|l| holds(l, second)).expect("second line");
+    let from = lines.iter().position(|l| l.trim() == format!("{start}:")).expect("start label");
+    let i = from + lines[from..].iter().position(|l| holds(l, first)).expect("first line");
+    let j = from + lines[from..].iter().position(|l| holds(l, second)).expect("second line");
     lines.swap(i, j);
     lines.join("\n") + "\n"
 }
 
-/// The first instruction of the region that writes a q register (a load or arithmetic) and the first later one
-/// that reads it.
-fn dependent_pair(text: &str) -> (String, String) {
+/// The first instruction between the labels `start` and `end` that writes a register named `bank`N (a load or
+/// arithmetic) and the first later one that reads it.
+fn dependent_pair(text: &str, start: &str, end: &str, bank: char) -> (String, String) {
     let body: Vec<&str> = text
         .lines()
         .map(|l| l.split("//").next().unwrap().trim())
-        .skip_while(|l| *l != "start:")
+        .skip_while(|l| *l != format!("{start}:"))
         .skip(1)
-        .take_while(|l| *l != "end:")
+        .take_while(|l| *l != format!("{end}:"))
         .filter(|l| !l.is_empty() && !l.starts_with('@') && !l.starts_with('.') && !l.ends_with(':'))
         .collect();
     let operands = |line: &str| -> Vec<String> {
@@ -103,7 +112,7 @@ fn dependent_pair(text: &str) -> (String, String) {
     };
     for (i, line) in body.iter().enumerate() {
         let written = operands(line).into_iter().next().unwrap_or_default();
-        if !written.starts_with('q') || line.starts_with("vstr") || line.starts_with("vst4") {
+        if !written.starts_with(bank) || ["vstr", "vst4", "str"].iter().any(|store| line.starts_with(store)) {
             continue;
         }
         if let Some(reader) = body[i + 1..].iter().find(|l| operands(l).get(1..).unwrap_or_default().contains(&written))
@@ -193,8 +202,8 @@ fn a_swapped_pair_is_caught_by_equiv_and_by_check(source: &Source, contract: &st
     let dir = tempfile::tempdir().unwrap();
     let (_, output) = source.files("m55");
     let text = std::fs::read_to_string(&output).unwrap();
-    let (first, second) = dependent_pair(&text);
-    let mutant = swapped(&text, &first, &second);
+    let (first, second) = dependent_pair(&text, "start", "end", 'q');
+    let mutant = swapped(&text, "start", &first, &second);
     assert_ne!(mutant, text);
     let mutant_path = dir.path().join("mutant.S");
     std::fs::write(&mutant_path, &mutant).unwrap();
@@ -248,6 +257,7 @@ fn the_unscheduled_sources_pass_check_through_their_manifests() {
         for (manifest, symbols) in [
             ("ntt_source", ["mlkem_ntt_fwd_asm", "mlkem_ntt_inv_asm"]),
             ("fndsa_ntt_source", ["fndsa_ntt512_fwd_asm", "fndsa_ntt1024_fwd_asm"]),
+            ("keccak_source", ["keccak_f1600_interleaved_slothy", "keccak_f1600x4_interleaved_slothy"]),
         ] {
             let manifest = examples.join(format!("{manifest}_{core}.toml"));
             let (code, stdout, stderr) =
@@ -255,5 +265,135 @@ fn the_unscheduled_sources_pass_check_through_their_manifests() {
             assert_eq!(code, 0, "{core}: {stdout}{stderr}");
             assert!(symbols.iter().all(|s| stdout.contains(s)), "{stdout}");
         }
+    }
+}
+
+/// The Keccak-f\[1600\] permutations SLOTHY scheduled, region by region as kernels/slothy/jobs_keccak.py schedules
+/// them: (region, the buffers of its address registers, the registers live across it). The scalar state is 200
+/// bytes, its round's scratch frame 496, the round constants 192; x4: each state half 400, C and D 160.
+const KECCAK_REGIONS: [(&str, &str, &str); 12] = [
+    ("theta_c", "r0:200,r2:496", "r0,r2"),
+    ("theta_d", "r2:496", "r2"),
+    ("rho_pi_0", "r0:200,r2:496", "r0,r2,r3"),
+    ("rho_pi_1", "r0:200,r2:496", "r0,r2,r3"),
+    ("rho_pi_2", "r0:200,r2:496", "r0,r2,r3"),
+    ("rho_pi_3", "r0:200,r2:496", "r0,r2,r3"),
+    ("rho_pi_4", "r0:200,r2:496", "r0,r2,r3"),
+    ("chi_iota_0", "r1:200,r2:496,r3:192", "r1,r2,r3"),
+    ("chi_iota_1", "r1:200,r2:496", "r1,r2"),
+    ("chi_iota_2", "r1:200,r2:496", "r1,r2"),
+    ("chi_iota_3", "r1:200,r2:496", "r1,r2"),
+    ("chi_iota_4", "r1:200,r2:496", "r1,r2"),
+];
+const KECCAK_X4_REGIONS: [(&str, &str, &str); 12] = [
+    ("theta_c", "r0:400,r2:400,r4:160", "r0-r12"),
+    ("theta_d", "r4:160,r5:160", "r0-r12"),
+    ("rows_00", X4_ROWS, "r0-r12"),
+    ("rows_01", X4_ROWS, "r0-r12"),
+    ("rows_10", X4_ROWS, "r0-r12"),
+    ("rows_11", X4_ROWS, "r0-r12"),
+    ("rows_20", X4_ROWS, "r0-r12"),
+    ("rows_21", X4_ROWS, "r0-r12"),
+    ("rows_30", X4_ROWS, "r0-r12"),
+    ("rows_31", X4_ROWS, "r0-r12"),
+    ("rows_40", X4_ROWS, "r0-r12"),
+    ("rows_41", X4_ROWS, "r0-r12"),
+];
+const X4_ROWS: &str = "r0:400,r2:400,r1:400,r3:400,r5:160";
+/// Every register: SLOTHY renames all but the kept ones (`--preserve` checks those).
+const EVERY_REGISTER: &str = "r0-r12,q0-q7";
+
+fn keccak_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels")
+}
+
+/// The scheduled scalar (`x4` false) or four-way Keccak for `core`, and its source.
+fn scheduled_keccak(x4: bool, core: &str) -> (PathBuf, PathBuf) {
+    let dir = keccak_dir();
+    if x4 {
+        (
+            dir.join("slothy/keccak/keccak_f1600x4.mve.s"),
+            dir.join(format!("arm/keccak/slothy/keccak_f1600x4_{core}.mve.S")),
+        )
+    } else {
+        (dir.join("slothy/keccak/keccak_f1600.s"), dir.join(format!("arm/keccak/slothy/keccak_f1600_{core}.S")))
+    }
+}
+
+/// SLOTHY's self-check of every region of each scheduled Keccak: memory compared, the registers live across the
+/// region kept.
+#[test]
+fn scheduled_keccaks_are_equivalent_to_their_source_region_by_region() {
+    for (core, _) in CORES {
+        for (x4, regions) in [(false, KECCAK_REGIONS), (true, KECCAK_X4_REGIONS)] {
+            let (source, output) = scheduled_keccak(x4, core);
+            for (region, addr, kept) in regions {
+                let labels = format!("{region}_start:{region}_end");
+                let extra = ["--ignore", EVERY_REGISTER, "--preserve", kept];
+                let (code, stdout, stderr) = equiv_region(core, &source, &output, &labels, addr, &extra);
+                assert_eq!(code, 0, "{} {region} {core}: {stdout}{stderr}", output.display());
+                assert!(stdout.contains("equivalent: 20 states"), "{stdout}");
+            }
+        }
+    }
+}
+
+/// The scheduled permutations in the loop of known answers on the image of their core: FIPS 202's SHA-3 and SHAKE
+/// vectors (the scalar ones one entry at a time, the x4 ones four at a time), and FN-DSA-512's key generation (its
+/// SHAKE256 on the scheduled scalar permutation).
+#[test]
+fn scheduled_keccaks_serve_the_fips202_and_fndsa_keygen_kats_on_the_image_of_their_core() {
+    let runs = kat::run_fips202_scheduled();
+    assert_eq!(runs.len(), 4);
+    for (core, image) in CORES {
+        let id = format!("keccak.f1600.slothy_{core}");
+        let guest = Guest::open_image(image).expect("QEMU starts");
+        let keccak = EmulatedPermutation::with_kernel(guest, &id);
+        let run = kat::run_fndsa_keygen_with_keccak(keccak, Extent::Only(&["logn9-test0"]));
+        for run in runs.iter().filter(|r| r.image == Some(image)).chain([&run]) {
+            assert!(!run.results.is_empty(), "{}", run.suite);
+            for r in &run.results {
+                assert!(r.passed, "{core} {} {}: {}", run.suite, r.name, r.detail);
+            }
+            let served = run.served.values().map(|s| s.calls).sum::<u64>();
+            assert!(served > 0, "{core} {}: the scheduled kernel served no call", run.suite);
+        }
+    }
+}
+
+/// One pair of dependent instructions swapped in the scheduled scalar Keccak (the first register it loads and its
+/// first use): `equiv` finds a difference from the schedule, and `check --manifest` of the mutant object fails where
+/// the same object unmutated passes.
+#[test]
+fn a_swapped_pair_in_a_scheduled_keccak_is_caught_by_equiv_and_by_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, output) = scheduled_keccak(false, "m55");
+    let text = std::fs::read_to_string(&output).unwrap();
+    let (region, addr, _) = KECCAK_REGIONS[0];
+    let (start, end) = (format!("{region}_start"), format!("{region}_end"));
+    let (first, second) = dependent_pair(&text, &start, &end, 'r');
+    let mutant = swapped(&text, &start, &first, &second);
+    assert_ne!(mutant, text);
+    let mutant_path = dir.path().join("mutant.S");
+    std::fs::write(&mutant_path, &mutant).unwrap();
+    let (code, stdout, stderr) =
+        equiv_region("m55", &output, &mutant_path, &format!("{start}:{end}"), addr, &["--ignore", EVERY_REGISTER]);
+    assert_eq!(code, 1, "{first} / {second}: {stdout}{stderr}");
+    assert!(stdout.contains("NOT EQUIVALENT in state 0"), "{stdout}");
+
+    // The kernel under a name of its own, the round constants from the image.
+    let own = |t: &str| t.replace("keccak_f1600_interleaved_slothy_m55", "byo_keccak");
+    for (name, asm, expected) in [("same", &text, 0), ("mutant", &mutant, 1)] {
+        std::fs::write(dir.path().join(format!("{name}.S")), own(asm)).unwrap();
+        let manifest = dir.path().join(format!("{name}.toml"));
+        let toml = format!(
+            "core = \"m55\"\nsources = [\"{name}.S\"]\n\n[aliases]\n\
+             keccak_round_constants_interleaved = \"keccak_round_constants_interleaved\"\n\n[[kernel]]\n\
+             symbol = \"byo_keccak\"\ncontract = \"keccak.f1600\"\n"
+        );
+        std::fs::write(&manifest, toml).unwrap();
+        let (code, stdout, stderr) =
+            pqhelium(&["check", "--manifest", manifest.to_str().unwrap(), "--cases", "20", "--jobs", "1"]);
+        assert_eq!(code, expected, "{name}: {stdout}{stderr}");
     }
 }

@@ -1,5 +1,6 @@
 //! Contracts of the Keccak kernels: the scalar ones (`kernels/arm/keccak/keccak_f1600.c`) and the MVE ones
-//! (`keccak_x4.mve.c`: the lane conversions, and four permutations at once in the x4 layout).
+//! (`keccak_x4.mve.c`: the lane conversions, and four permutations at once in the x4 layout), and the permutations
+//! scheduled by SLOTHY for each core (`kernels/arm/keccak/slothy/`, docs/slothy.md), under the same contracts.
 //!
 //! The canonicalisation between the kernels' bit-interleaved layout and the standard one is written here bit by
 //! bit, straight from its definition, so that it shares nothing with the models' shift-and-mask conversions; the x4
@@ -36,16 +37,44 @@ pub const INTERLEAVED: &str = "bit-interleaved";
 const LANES: &str = "keccak-lanes";
 const X4_LAYOUT: &str = "keccak-x4-interleaved";
 
+/// The permutations scheduled by SLOTHY: (id, symbol, the core whose model scheduled it).
+const SCHEDULES: [(&str, &str, &str); 2] = [
+    ("keccak.f1600.slothy_m55", "keccak_f1600_interleaved_slothy_m55", "Cortex-M55"),
+    ("keccak.f1600.slothy_m85", "keccak_f1600_interleaved_slothy_m85", "Cortex-M85"),
+];
+const X4_SCHEDULES: [(&str, &str, &str); 2] = [
+    ("keccak.f1600x4.mve.slothy_m55", "keccak_f1600x4_interleaved_slothy_m55", "Cortex-M55"),
+    ("keccak.f1600x4.mve.slothy_m85", "keccak_f1600x4_interleaved_slothy_m85", "Cortex-M85"),
+];
+
+/// The ids of the Keccak-f\[1600\] kernels scheduled by SLOTHY: scalar, then x4 (MVE).
+pub fn scheduled_permutations() -> ([&'static str; 2], [&'static str; 2]) {
+    (SCHEDULES.map(|s| s.0), X4_SCHEDULES.map(|s| s.0))
+}
+
 pub(super) fn kernels() -> Vec<Kernel> {
-    let keccak = |id, symbol, op, build| Kernel::new(Keccak { id, symbol, op, build });
+    let keccak = |id, symbol, op, build| Kernel::new(Keccak { id, symbol, op, build, scheduled_for: None });
+    let scheduled = SCHEDULES.map(|(id, symbol, core)| {
+        Kernel::new(Keccak { id, symbol, op: Op::Permute, build: Build::Scalar, scheduled_for: Some(core) })
+    });
+    let x4 = |(id, symbol, scheduled_for)| Kernel::new(KeccakX4 { id, symbol, scheduled_for });
     vec![
         keccak("keccak.f1600", "keccak_f1600_interleaved", Op::Permute, Build::Scalar),
         keccak("keccak.interleave", "keccak_interleave", Op::Interleave, Build::Scalar),
         keccak("keccak.deinterleave", "keccak_deinterleave", Op::Deinterleave, Build::Scalar),
         keccak("keccak.interleave.mve", "keccak_interleave_mve", Op::Interleave, Build::Mve),
         keccak("keccak.deinterleave.mve", "keccak_deinterleave_mve", Op::Deinterleave, Build::Mve),
-        Kernel::new(KeccakX4),
+        x4(("keccak.f1600x4.mve", "keccak_f1600x4_interleaved", None)),
     ]
+    .into_iter()
+    .chain(scheduled)
+    .chain(X4_SCHEDULES.map(|(id, symbol, core)| x4((id, symbol, Some(core)))))
+    .collect()
+}
+
+/// A summary's suffix naming the core a kernel was scheduled for.
+fn scheduled(core: Option<&str>) -> String {
+    core.map_or(String::new(), |core| format!("; scheduled by SLOTHY for the {core} model"))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +93,8 @@ struct Keccak {
     op: Op,
     /// Scalar (both images) or MVE (Cortex-M55 image only, modelled by `sim::keccak_x4`).
     build: Build,
+    /// The core whose SLOTHY model scheduled it, if any.
+    scheduled_for: Option<&'static str>,
 }
 
 impl Contract for Keccak {
@@ -99,7 +130,7 @@ impl Contract for Keccak {
             summary: if self.build == Build::Mve {
                 format!("{summary}, MVE (four lanes per step)")
             } else {
-                summary.into()
+                format!("{summary}{}", scheduled(self.scheduled_for))
             },
             computes: computes.into(),
             requires: String::new(),
@@ -170,8 +201,13 @@ impl Keccak {
     }
 }
 
-/// `keccak.f1600x4.mve`: Keccak-f\[1600\] on four interleaved states at once, in place, in the x4 layout.
-struct KeccakX4;
+/// `keccak.f1600x4.mve`: Keccak-f\[1600\] on four interleaved states at once, in place, in the x4 layout; and its
+/// schedules by SLOTHY.
+struct KeccakX4 {
+    id: &'static str,
+    symbol: &'static str,
+    scheduled_for: Option<&'static str>,
+}
 
 /// Four states in the x4 layout: word w of state j at index 4w + j.
 type X4State = [u32; X4_WORDS];
@@ -181,10 +217,13 @@ impl Contract for KeccakX4 {
 
     fn describe(&self) -> Description {
         Description {
-            id: "keccak.f1600x4.mve",
-            symbol: "keccak_f1600x4_interleaved",
+            id: self.id,
+            symbol: self.symbol,
             images: Images::M55Only,
-            summary: "four Keccak-f[1600] permutations at once, in place, one interleaved state per MVE lane".into(),
+            summary: format!(
+                "four Keccak-f[1600] permutations at once, in place, one interleaved state per MVE lane{}",
+                scheduled(self.scheduled_for)
+            ),
             computes: "for j = 0..3: deinterleave(state j of s') = Keccak-f[1600](deinterleave(state j of s)); word w \
                        of state j is s[4w + j] (vector w = word w of the four states, state j in lane j)"
                 .into(),
@@ -410,7 +449,10 @@ mod tests {
         let s: X4State = std::array::from_fn(|i| i as u32);
         let states = split_x4(&s);
         assert_eq!(states[3][10], 43);
-        assert_eq!(KeccakX4.generate(5000, &mut case_rng(1, 5000)).len(), X4_WORDS);
+        assert_eq!(
+            KeccakX4 { id: "", symbol: "", scheduled_for: None }.generate(5000, &mut case_rng(1, 5000)).len(),
+            X4_WORDS
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod fndsa_ntt;
 mod fndsa_scheme;
 pub mod fndsa_verify;
 mod keccak;
+pub use keccak::scheduled_permutations;
 pub mod mlkem_ntt;
 pub mod mlkem_poly;
 mod sample;

@@ -8,9 +8,10 @@ Run through `kernels/slothy/schedule` (the interpreter of .venv-slothy, `ci/setu
 The jobs are the lists returned by `jobs()` of every module `kernels/slothy/jobs_*.py`: dicts with `name`, `core`
 ("m55" or "m85"), `source` and `output` (paths relative to the repository), `timeout` (solver seconds per attempt)
 and `run(slothy)`, which makes the SLOTHY calls on a `Slothy` object built for the core's model with the source
-loaded. An optional `equiv` key lists extra arguments of `pqhelium equiv` (e.g. `--addr`). Each output gets a header
+loaded. An optional `equiv` key lists extra arguments of `pqhelium equiv` (e.g. `--addr`); an optional `regions`
+key lists the regions to check, (start label, end label, extra arguments), instead of `start` to `end`. Each output gets a header
 naming the command that regenerates it. With `--pqhelium`, each output is then checked against its source with
-`pqhelium equiv` on the region between the labels `start` and `end`, as kernels/slothy/optimize.py checks one region:
+`pqhelium equiv` on each region it scheduled, as kernels/slothy/optimize.py checks one region:
 the registers SLOTHY keeps (`config.outputs`) and the ones it must leave alone (`config.reserved_regs`) are compared,
 the others ignored, and every byte of every buffer. Exit code 0 only when every job was scheduled (and found
 equivalent); 2 for bad arguments.
@@ -91,17 +92,22 @@ def schedule(job):
 
 
 def equiv(job, slothy, pqhelium, states):
-    """`pqhelium equiv` on source and output between `start` and `end`; its exit code."""
+    """`pqhelium equiv` on source and output, region by region (the job's `regions`, or `start` to `end`); the first
+    nonzero exit code, else 0."""
     outputs = [r for r in slothy.config.outputs if r in CORE_REGISTERS + VECTOR_REGISTERS]
     reserved = [r for r in slothy.config.reserved_regs if r in CORE_REGISTERS]
     ignored = [r for r in CORE_REGISTERS + VECTOR_REGISTERS if r not in outputs and r not in reserved]
-    command = [pqhelium, "equiv", "--core", job["core"], str(ROOT / job["source"]), str(ROOT / job["output"]),
-               "--region", "start:end", "--states", str(states)]
-    command += ["--ignore", ",".join(ignored)] if ignored else []
-    command += ["--preserve", ",".join(reserved)] if reserved else []
-    command += job.get("equiv", [])
-    print("  " + " ".join(command[1:]), flush=True)
-    return subprocess.run(command, check=False).returncode
+    for start, end, extra in job.get("regions", [("start", "end", [])]):
+        command = [pqhelium, "equiv", "--core", job["core"], str(ROOT / job["source"]), str(ROOT / job["output"]),
+                   "--region", f"{start}:{end}", "--states", str(states)]
+        command += ["--ignore", ",".join(ignored)] if ignored else []
+        command += ["--preserve", ",".join(reserved)] if reserved else []
+        command += job.get("equiv", []) + extra
+        print("  " + " ".join(command[1:]), flush=True)
+        code = subprocess.run(command, check=False).returncode
+        if code != 0:
+            return code
+    return 0
 
 
 def main():

@@ -228,11 +228,12 @@ fn run_checked(suite: &'static str, provider: Provider, image: Option<Image>, ex
 }
 
 /// Every suite with every provider it has, as `check` runs them; the X25519 and X-Wing suites on QEMU with the M85
-/// image too.
+/// image too, and fips202 with each Keccak permutation SLOTHY scheduled.
 pub fn run_all() -> Vec<SuiteRun> {
     let mut runs: Vec<SuiteRun> =
         SUITES.iter().flat_map(|&suite| providers(suite).iter().map(move |&p| run(suite, p, Extent::Quick))).collect();
     runs.extend(M85_SUITES.iter().map(|&suite| run_on(suite, Provider::Qemu, Some(Image::M85), Extent::Quick)));
+    runs.extend(run_fips202_scheduled());
     runs
 }
 
@@ -706,6 +707,22 @@ pub fn run_fndsa_keygen_with(provider: Provider, fxp: FxpProvider, extent: Exten
     run
 }
 
+/// The key generation KAT with Keccak-f\[1600\] on `keccak` (a guest permutation, e.g. one SLOTHY scheduled), reported
+/// as QEMU's run; the NTTs, the FPU and the fixed-point kernels on the reference.
+pub fn run_fndsa_keygen_with_keccak(keccak: EmulatedPermutation, extent: Extent) -> SuiteRun {
+    let suite = "fndsa-keygen";
+    let mut kernels = fndsa::Kernels { ntt: ntt::Reference, fpu: fpu::Reference, fxp: FxpReference, keccak };
+    let (results, note) = scheme_results(suite, Provider::Qemu, extent, Some(&FNDSA_KEYGEN_SAMPLE), |f| {
+        let outcome = check_fndsa_keygen(f, &mut kernels);
+        in_the_loop(outcome, kernels.keccak.tally().check())
+    });
+    let mut notes: Vec<String> = note.into_iter().collect();
+    notes.push(format!("Keccak by `{}`; the rest on the reference", kernels.keccak.symbol()));
+    let mut run = SuiteRun::new(suite, Provider::Qemu, results, notes);
+    run.served_by(kernels.keccak.tally(), [kernels.keccak.symbol()]);
+    run
+}
+
 /// fn-dsa-kgen 0.4.0's key generation KAT: SHA-256(f || g || F || G) from an ASCII seed, with the kernels `kernels`.
 pub(crate) fn check_fndsa_keygen<N: NttKernels, F, X: FxpKernels, P: Permutation>(
     f: &Fields,
@@ -730,7 +747,7 @@ pub fn fips202_entries(text: &str) -> impl Iterator<Item = (&str, Vec<&str>)> {
 /// time ([`run_fips202_x4`]); unicorn runs the scalar `keccak.f1600`, the reference the reference.
 fn run_fips202(provider: Provider) -> SuiteRun {
     let suite = "fips202";
-    let mut permutation = match provider.emulator() {
+    let permutation = match provider.emulator() {
         None if provider == Provider::Reference => AnyPermutation::Reference(ReferencePermutation),
         None => return run_fips202_x4(provider, ModelPermutationX4, |_| None),
         Some(kind) => match Guest::open(kind) {
@@ -741,6 +758,38 @@ fn run_fips202(provider: Provider) -> SuiteRun {
             Err(e) => return SuiteRun::did_not_start(suite, provider, e),
         },
     };
+    run_fips202_single(provider, permutation)
+}
+
+/// fips202 on QEMU with each Keccak-f\[1600\] permutation SLOTHY scheduled, on the image of the core it was scheduled
+/// for: the scalar ones one entry at a time, the x4 ones four at a time. Their notes name the kernel.
+pub fn run_fips202_scheduled() -> Vec<SuiteRun> {
+    let (scalar, x4) = pqhelium_families::scheduled_permutations();
+    let image = |id: &str| if id.ends_with("m85") { Image::M85 } else { Image::M55 };
+    let kernels = scalar.into_iter().map(|id| (id, false)).chain(x4.into_iter().map(|id| (id, true)));
+    kernels
+        .map(|(id, four)| {
+            let mut run = match Guest::open_image(image(id)) {
+                Ok(guest) if four => {
+                    let permutation = EmulatedPermutationX4::with_kernel(guest, id);
+                    run_fips202_x4(Provider::Qemu, permutation, |p| Some((p.tally(), p.symbol())))
+                }
+                Ok(guest) => {
+                    let permutation = AnyPermutation::Emulated(Box::new(EmulatedPermutation::with_kernel(guest, id)));
+                    run_fips202_single(Provider::Qemu, permutation)
+                }
+                Err(e) => SuiteRun::did_not_start("fips202", Provider::Qemu, e),
+            };
+            run.image = Some(image(id));
+            run.notes.push(format!("with `{id}`"));
+            run
+        })
+        .collect()
+}
+
+/// fips202 one entry at a time with a single permutation.
+fn run_fips202_single(provider: Provider, mut permutation: AnyPermutation) -> SuiteRun {
+    let suite = "fips202";
     let results = fips202_entries(FIPS202)
         .map(|(line, fields)| {
             let outcome = match fields.as_slice() {
@@ -869,13 +918,13 @@ mod tests {
     fn every_known_answer_passes_with_every_provider() {
         let runs = run_all();
         let entries = |suite: &str| runs.iter().filter(|r| r.suite == suite).map(|r| r.results.len()).sum::<usize>();
-        // fips202 with four providers; mlkem768 2 entries with four providers; rfc7748 5 with the reference, 4 (not
+        // fips202 with four providers and the four scheduled permutations; mlkem768 2 entries with four providers; rfc7748 5 with the reference, 4 (not
         // the 1,000 iterations) with the model and each emulator, QEMU's M85 image too; xwing 3 with four providers
         // and the M85 image; fndsa 90 with the reference and the model, 18 (j = 0, 1 at every degree) on each
         // emulator; fndsa-keygen 300 with the reference and the model, 9 (seeds test0 to test2 at every degree) on
         // each emulator.
         let expected = [
-            ("fips202", 4 * 8),
+            ("fips202", (4 + 4) * 8),
             ("mlkem768", 4 * 2),
             ("rfc7748", 5 + 4 * 4),
             ("xwing", 5 * 3),

@@ -6,6 +6,8 @@
 //! - [`PermutationX4`] (four states at once): `keccak.f1600x4.mve`, with [`run_batch`], which steps up to four
 //!   sponges or permutation jobs ([`LaneJob`]) in lockstep, one per lane, so that the x4 kernel does every
 //!   permutation, and [`shake256_x4`] on top.
+//!
+//! `with_kernel` picks another kernel of the same contract: the permutations scheduled by SLOTHY.
 
 use pqhelium_core::keccak::{Permutation, ReferencePermutation};
 use pqhelium_sim::keccak as model;
@@ -61,7 +63,12 @@ pub struct EmulatedPermutation {
 
 impl EmulatedPermutation {
     pub fn new(guest: Guest) -> Self {
-        Self { guest, symbol: registered("keccak.f1600").symbol }
+        Self::with_kernel(guest, "keccak.f1600")
+    }
+
+    /// Another registered kernel of the `keccak.f1600` contract (a scheduled one).
+    pub fn with_kernel(guest: Guest, id: &str) -> Self {
+        Self { guest, symbol: registered(id).symbol }
     }
 
     /// The kernel's symbol.
@@ -136,7 +143,12 @@ pub struct EmulatedPermutationX4 {
 
 impl EmulatedPermutationX4 {
     pub fn new(guest: Guest) -> Self {
-        Self { guest, symbol: registered("keccak.f1600x4.mve").symbol }
+        Self::with_kernel(guest, "keccak.f1600x4.mve")
+    }
+
+    /// Another registered kernel of the `keccak.f1600x4.mve` contract (a scheduled one).
+    pub fn with_kernel(guest: Guest, id: &str) -> Self {
+        Self { guest, symbol: registered(id).symbol }
     }
 
     /// On a new QEMU (the M55 image, which has the MVE kernels).
