@@ -119,8 +119,8 @@ static void finish(uint8_t out[32], const uint32_t p[4 * N])
     x25519_fe_encode_ratio(out, nd, nd + N);
 }
 
-/* The sum of the selected table points for k, (X : Y : Z : T). */
-static void sum_of_entries(uint32_t p[4 * N], const uint8_t k[32])
+/* The sum of the selected table points for k, (X : Y : Z : T); inlined: x25519.base stays one function. */
+static inline __attribute__((always_inline)) void sum_of_entries(uint32_t p[4 * N], const uint8_t k[32])
 {
     uint32_t entry[X25519_NIELS_WORDS], negated[N];
     int32_t d[X25519_BASE_WINDOWS];

@@ -2,7 +2,8 @@
  * x25519.cswap, x25519.ladder_step: the Montgomery ladder's conditional swap and one differential addition-and-
  * doubling (RFC 7748 section 5), on the field elements of fe.c (8 x 32-bit limbs, any value in [0, 2^256), outputs
  * partially reduced); x25519.inv2, the zero-safe paired inversion; x25519.scalarmult, the whole ladder with its
- * byte encodings (x25519_ladder: the same ladder stopping at the projective (X : Z), for a shared inversion). Portable C for every image. Model: pqhelium_sim::x25519_fe (same order of operations).
+ * byte encodings (x25519_ladder: the same ladder stopping at the projective (X : Z), for a shared inversion).
+ * Portable C for every image. Model: pqhelium_sim::x25519_fe (same order of operations).
  */
 #include <stdint.h>
 
@@ -120,14 +121,10 @@ void x25519_fe_encode_product(uint8_t out[32], const uint32_t a[N], const uint32
     store_le(out, r);
 }
 
-void x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32])
-{
-    uint32_t xz[2 * N];
-    x25519_ladder(xz, k, u);
-    x25519_fe_encode_ratio(out, xz, xz + N);
-}
-
-void x25519_ladder(uint32_t xz[2 * N], const uint8_t k[32], const uint8_t u[32])
+/* The ladder of RFC 7748 on k and u, state = x2 || z2 || x3 || z3 at its end; inlined: x25519.scalarmult stays one
+ * function. */
+static inline __attribute__((always_inline)) void ladder(uint32_t state[4 * N], const uint8_t k[32],
+                                                        const uint8_t u[32])
 {
     /* decodeScalar25519: bits 0, 1, 2 and 255 cleared, bit 254 set (the ladder starts at bit 254). */
     uint8_t e[32];
@@ -136,7 +133,7 @@ void x25519_ladder(uint32_t xz[2 * N], const uint8_t k[32], const uint8_t u[32])
     }
     e[0] &= 248;
     e[31] = (uint8_t)((e[31] & 127) | 64);
-    uint32_t x1[N], state[4 * N];
+    uint32_t x1[N];
     load_le(x1, u);
     x1[N - 1] &= 0x7FFFFFFFu; /* decodeUCoordinate: bit 255 ignored; values >= p are fine as they are */
     uint32_t *x2 = state, *z2 = state + N, *x3 = state + 2 * N, *z3 = state + 3 * N;
@@ -159,6 +156,19 @@ void x25519_ladder(uint32_t xz[2 * N], const uint8_t k[32], const uint8_t u[32])
     }
     x25519_cswap(x2, x3, swap);
     x25519_cswap(z2, z3, swap);
+}
+
+void x25519_scalarmult(uint8_t out[32], const uint8_t k[32], const uint8_t u[32])
+{
+    uint32_t state[4 * N];
+    ladder(state, k, u);
+    x25519_fe_encode_ratio(out, state, state + N);
+}
+
+void x25519_ladder(uint32_t xz[2 * N], const uint8_t k[32], const uint8_t u[32])
+{
+    uint32_t state[4 * N];
+    ladder(state, k, u);
     for (int i = 0; i < 2 * N; i++) {
         xz[i] = state[i];
     }

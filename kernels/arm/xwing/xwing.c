@@ -1,8 +1,9 @@
 /*
  * X-Wing (draft-connolly-cfrg-xwing-kem-10), portable build: the portable ML-KEM-768 (mlkem768/kem.c, through its
  * deterministic cores), X25519 by the Montgomery ladder (x25519/ladder.c, also for the base point), SHAKE256 and
- * SHA3-256 on the scalar Keccak (scheme/fips202.c). Built again as the MVE build by xwing_mve.mve.c. Randomness as the draft's derandomised functions take it: 32
- * bytes (the seed) for a key pair, 64 bytes (m || ek_X) for an encapsulation.
+ * SHA3-256 on the scalar Keccak (scheme/fips202.c). Built again as the MVE build by xwing_mve.mve.c. Randomness as
+ * the draft's derandomised functions take it: 32 bytes (the seed) for a key pair, 64 bytes (m || ek_X) for an
+ * encapsulation.
  */
 #include "api.h"
 #include "../mlkem768/api.h"
