@@ -61,10 +61,14 @@ fn ntt1024_pointwise() {
     run_clean("fndsa.ntt1024.pointwise.scalar");
 }
 
+/// Twelve C kernels (MVE and scalar: forward, inverse, pointwise at n = 512 and 1024) and the forward NTTs SLOTHY
+/// scheduled for each core.
 #[test]
-fn all_twelve_kernels_are_registered() {
+fn all_twelve_kernels_and_four_schedules_are_registered() {
     let ids: Vec<&str> = registry::matching("fndsa.ntt*").iter().map(|k| k.id).collect();
-    assert_eq!(ids.len(), 12, "{ids:?}");
+    let (scheduled, c): (Vec<&str>, Vec<&str>) = ids.iter().partition(|id| id.contains(".slothy_"));
+    assert_eq!(c.len(), 12, "{c:?}");
+    assert_eq!(scheduled.len(), 4, "{scheduled:?}");
 }
 
 /// The MVE kernels compose: inv(pointwise(fwd(a), fwd(b))) is the negacyclic product a*b mod (X^n + 1, q), checked
