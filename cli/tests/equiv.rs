@@ -6,20 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
-use common::pqhelium;
+use common::{dependent_pair, pqhelium, swapped};
 
 fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/equiv").join(name)
-}
-
-/// `text` with the lines holding the instructions `first` and `second` (comments aside) exchanged.
-fn swapped(text: &str, first: &str, second: &str) -> String {
-    let mut lines: Vec<&str> = text.lines().collect();
-    let holds = |line: &str, instruction: &str| line.split("//").next().unwrap().trim() == instruction;
-    let i = lines.iter().position(|l| holds(l, first)).expect("first line");
-    let j = lines.iter().position(|l| holds(l, second)).expect("second line");
-    lines.swap(i, j);
-    lines.join("\n") + "\n"
 }
 
 fn equiv(core: &str, before: &Path, after: &Path, extra: &[&str]) -> (i32, String, String) {
@@ -53,7 +43,7 @@ fn a_swapped_pair_of_dependent_instructions_is_caught_naming_the_register() {
     // vqrdmulh reads q5 before vmul overwrites it. Swapped, q6 and then q5, q4 and q7 change: q4 is the first
     // register compared that differs.
     let mutant = dir.path().join("mutant.s");
-    std::fs::write(&mutant, swapped(&text, "vqrdmulh.s32 q6, q5, r2", "vmul.u32 q5, q5, r3")).unwrap();
+    std::fs::write(&mutant, swapped(&text, "start", "vqrdmulh.s32 q6, q5, r2", "vmul.u32 q5, q5, r3")).unwrap();
     let (code, stdout, stderr) = equiv("m55", &example("butterfly.s"), &mutant, &["--addr", "r0:32,r1:32"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains("NOT EQUIVALENT in state 0 (seed 0): q4 differs"), "{stdout}");
@@ -68,7 +58,7 @@ fn a_flag_setting_pair_swapped_is_caught_naming_the_register() {
     std::fs::write(&before, region).unwrap();
     // The carry of the low word reaches the high word only in this order.
     let mutant = dir.path().join("after.s");
-    std::fs::write(&mutant, swapped(region, "adds r0, r0, r2", "adc r1, r1, r3")).unwrap();
+    std::fs::write(&mutant, swapped(region, "start", "adds r0, r0, r2", "adc r1, r1, r3")).unwrap();
     let (code, stdout, stderr) = equiv("m55", &before, &mutant, &["--addr", ""]);
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stdout.contains(": r1 differs"), "{stdout}");
@@ -193,9 +183,9 @@ fn slothy_output_is_checked_by_equiv_and_its_mutants_are_caught() {
         let text = std::fs::read_to_string(&scheduled).unwrap();
         assert!(text.contains("// Expected cycles:"), "not SLOTHY's output: {text}");
 
-        let (first, second) = dependent_pair(&text);
+        let (first, second) = dependent_pair(&text, "start", "end", 'q');
         let mutant = dir.path().join(format!("mutant_{core}.s"));
-        std::fs::write(&mutant, swapped(&text, &first, &second)).unwrap();
+        std::fs::write(&mutant, swapped(&text, "start", &first, &second)).unwrap();
         let addr = ["--addr", "r0:32,r1:32"];
         let (code, stdout, stderr) = equiv(core, &example("butterfly.s"), &mutant, &addr);
         assert_eq!(code, 1, "{first} / {second}: {stdout}{stderr}");
@@ -214,30 +204,4 @@ fn slothy_output_is_checked_by_equiv_and_its_mutants_are_caught() {
             equiv(core, &example("butterfly.s"), &clobber, &[&addr[..], &["--ignore", "r5"]].concat());
         assert_eq!(code, 0, "the clobber alone changes nothing else: {stdout}");
     }
-}
-
-/// The first instruction of the region that writes a q register and the first later one that reads it.
-fn dependent_pair(text: &str) -> (String, String) {
-    let body: Vec<&str> = text
-        .lines()
-        .map(|l| l.split("//").next().unwrap().trim())
-        .skip_while(|l| *l != "start:")
-        .skip(1)
-        .take_while(|l| *l != "end:")
-        .filter(|l| !l.is_empty())
-        .collect();
-    let operands = |line: &str| -> Vec<String> {
-        let rest = line.split_once(' ').map_or("", |(_, r)| r);
-        rest.split(|c: char| !c.is_ascii_alphanumeric()).filter(|s| !s.is_empty()).map(str::to_string).collect()
-    };
-    for (i, line) in body.iter().enumerate() {
-        let written = operands(line).into_iter().next().unwrap_or_default();
-        if !written.starts_with('q') || line.starts_with("vstr") {
-            continue;
-        }
-        if let Some(reader) = body[i + 1..].iter().find(|l| operands(l)[1..].contains(&written)) {
-            return (line.to_string(), reader.to_string());
-        }
-    }
-    panic!("no dependent pair in {text}");
 }

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::pqhelium;
+use common::{dependent_pair, pqhelium, swapped};
 
 use pqhelium_families as registry;
 use pqhelium_guest::backend::Image;
@@ -81,46 +81,6 @@ fn equiv_region(
     args.extend(["--region", region, "--states", "20", "--addr", addr]);
     args.extend(extra);
     pqhelium(&args)
-}
-
-/// `text` with the lines holding the instructions `first` and `second` (comments aside) after the label `start`
-/// exchanged.
-fn swapped(text: &str, start: &str, first: &str, second: &str) -> String {
-    let mut lines: Vec<&str> = text.lines().collect();
-    let holds = |line: &str, instruction: &str| line.split("//").next().unwrap().trim() == instruction;
-    let from = lines.iter().position(|l| l.trim() == format!("{start}:")).expect("start label");
-    let i = from + lines[from..].iter().position(|l| holds(l, first)).expect("first line");
-    let j = from + lines[from..].iter().position(|l| holds(l, second)).expect("second line");
-    lines.swap(i, j);
-    lines.join("\n") + "\n"
-}
-
-/// The first instruction between the labels `start` and `end` that writes a register named `bank`N (a load or
-/// arithmetic) and the first later one that reads it.
-fn dependent_pair(text: &str, start: &str, end: &str, bank: char) -> (String, String) {
-    let body: Vec<&str> = text
-        .lines()
-        .map(|l| l.split("//").next().unwrap().trim())
-        .skip_while(|l| *l != format!("{start}:"))
-        .skip(1)
-        .take_while(|l| *l != format!("{end}:"))
-        .filter(|l| !l.is_empty() && !l.starts_with('@') && !l.starts_with('.') && !l.ends_with(':'))
-        .collect();
-    let operands = |line: &str| -> Vec<String> {
-        let rest = line.split_once(' ').map_or("", |(_, r)| r);
-        rest.split(|c: char| !c.is_ascii_alphanumeric()).filter(|s| !s.is_empty()).map(str::to_string).collect()
-    };
-    for (i, line) in body.iter().enumerate() {
-        let written = operands(line).into_iter().next().unwrap_or_default();
-        if !written.starts_with(bank) || ["vstr", "vst4", "str"].iter().any(|store| line.starts_with(store)) {
-            continue;
-        }
-        if let Some(reader) = body[i + 1..].iter().find(|l| operands(l).get(1..).unwrap_or_default().contains(&written))
-        {
-            return (line.to_string(), reader.to_string());
-        }
-    }
-    panic!("no dependent pair in the region");
 }
 
 /// ML-KEM-768's NIST record with both scheduled NTTs of the image's core in place of the C ones.

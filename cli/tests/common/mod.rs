@@ -1,5 +1,5 @@
-//! Helpers shared by test binaries: a run of the binary, the QEMU processes they start, a child process killed with
-//! the test, work that must not hang, and the disassembly of a guest image.
+//! Helpers shared by test binaries: a run of the binary, mutants of assembly text, the QEMU processes they start, a
+//! child process killed with the test, work that must not hang, and the disassembly of a guest image.
 // Each test binary uses only some of them.
 #![allow(dead_code)]
 
@@ -17,6 +17,46 @@ pub fn pqhelium(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().expect("run pqhelium");
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// `text` with the lines holding the instructions `first` and `second` (comments aside) after the label `start`
+/// exchanged.
+pub fn swapped(text: &str, start: &str, first: &str, second: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let holds = |line: &str, instruction: &str| line.split("//").next().unwrap().trim() == instruction;
+    let from = lines.iter().position(|l| l.trim() == format!("{start}:")).expect("start label");
+    let i = from + lines[from..].iter().position(|l| holds(l, first)).expect("first line");
+    let j = from + lines[from..].iter().position(|l| holds(l, second)).expect("second line");
+    lines.swap(i, j);
+    lines.join("\n") + "\n"
+}
+
+/// The first instruction between the labels `start` and `end` that writes a register named `bank`N (a load or
+/// arithmetic) and the first later one that reads it.
+pub fn dependent_pair(text: &str, start: &str, end: &str, bank: char) -> (String, String) {
+    let body: Vec<&str> = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap().trim())
+        .skip_while(|l| *l != format!("{start}:"))
+        .skip(1)
+        .take_while(|l| *l != format!("{end}:"))
+        .filter(|l| !l.is_empty() && !l.starts_with('@') && !l.starts_with('.') && !l.ends_with(':'))
+        .collect();
+    let operands = |line: &str| -> Vec<String> {
+        let rest = line.split_once(' ').map_or("", |(_, r)| r);
+        rest.split(|c: char| !c.is_ascii_alphanumeric()).filter(|s| !s.is_empty()).map(str::to_string).collect()
+    };
+    for (i, line) in body.iter().enumerate() {
+        let written = operands(line).into_iter().next().unwrap_or_default();
+        if !written.starts_with(bank) || ["vstr", "vst4", "str"].iter().any(|store| line.starts_with(store)) {
+            continue;
+        }
+        if let Some(reader) = body[i + 1..].iter().find(|l| operands(l).get(1..).unwrap_or_default().contains(&written))
+        {
+            return (line.to_string(), reader.to_string());
+        }
+    }
+    panic!("no dependent pair in the region");
 }
 
 /// QEMU processes started by this test process.
