@@ -280,8 +280,9 @@ impl Engine for UnicornBackend {
 impl UnicornBackend {
     /// Whether unicorn returned without reaching the stop address, and not for its timeout or an exception.
     fn returned_early(&self, result: Result<(), uc_error>, pc: u64) -> bool {
-        let timed_out = self.uc.query(Query::TIMEOUT) != Ok(0);
-        result.is_ok() && pc != STOP_ADDR && self.uc.get_data().interrupt.is_none() && !timed_out
+        // Unicorn is asked about its timeout only when the batch did not end: a finished batch costs nothing more.
+        let not_timed_out = || self.uc.query(Query::TIMEOUT) == Ok(0);
+        result.is_ok() && pc != STOP_ADDR && self.uc.get_data().interrupt.is_none() && not_timed_out()
     }
 
     /// The batch from the writable segments' initial contents: unicorn's result and the pc it stopped at.
