@@ -741,14 +741,31 @@ fn all_within_fast(elem: Elem, data: &[u8], bound: Bound) -> bool {
         Bound::Canonical { q } => (0, q - 1),
         Bound::Any | Bound::Float { .. } => return false,
     };
-    let within = |x: i64| lo <= x && x <= hi;
+    // Compared in the element's own width (eight or sixteen host lanes a vector, not four 64-bit ones): a bound
+    // beyond the type's range is clamped to it, and a bound admitting no value of the type takes the slow path.
     match elem {
-        Elem::I16 => data.chunks_exact(2).fold(true, |ok, c| ok & within(i16::from_le_bytes([c[0], c[1]]).into())),
-        Elem::I32 => {
-            data.chunks_exact(4).fold(true, |ok, c| ok & within(i32::from_le_bytes([c[0], c[1], c[2], c[3]]).into()))
-        }
+        Elem::I16 => narrowed(lo, hi, i16::MIN.into(), i16::MAX.into()).is_some_and(|(lo, hi)| {
+            let (lo, hi) = (lo as i16, hi as i16);
+            data.chunks_exact(2).fold(true, |ok, c| {
+                let x = i16::from_le_bytes([c[0], c[1]]);
+                ok & (lo <= x) & (x <= hi)
+            })
+        }),
+        Elem::I32 => narrowed(lo, hi, i32::MIN.into(), i32::MAX.into()).is_some_and(|(lo, hi)| {
+            let (lo, hi) = (lo as i32, hi as i32);
+            data.chunks_exact(4).fold(true, |ok, c| {
+                let x = i32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                ok & (lo <= x) & (x <= hi)
+            })
+        }),
         _ => false,
     }
+}
+
+/// `lo..=hi` within `min..=max`, if any value of that range lies in it.
+fn narrowed(lo: i64, hi: i64, min: i64, max: i64) -> Option<(i64, i64)> {
+    let (lo, hi) = (lo.max(min), hi.min(max));
+    (lo <= hi).then_some((lo, hi))
 }
 
 /// The first element of `data` outside `bound`, as a violation.
@@ -838,6 +855,32 @@ mod tests {
         }
         for k in -1074..-1022 {
             assert_eq!(pow2(k) * 2.0, pow2(k + 1), "k = {k}");
+        }
+    }
+
+    /// The one-pass check agrees with the element-by-element one, bounds beyond the element type included.
+    #[test]
+    fn the_one_pass_check_agrees_with_each_element() {
+        let values: Vec<i64> = vec![i16::MIN.into(), -3329, -1, 0, 1, 3328, 3329, i16::MAX.into()];
+        let bounds = [
+            Bound::Range { lo: -3329, hi: 3329 },
+            Bound::Range { lo: -40_000, hi: 40_000 },
+            Bound::Range { lo: 40_000, hi: 50_000 },
+            Bound::Range { lo: -50_000, hi: -40_000 },
+            Bound::Range { lo: i64::from(i32::MIN) - 1, hi: i64::from(i32::MAX) + 1 },
+            Bound::Canonical { q: 3329 },
+        ];
+        for bound in bounds {
+            for (k, &x) in values.iter().enumerate() {
+                // Every value alone, and all values up to it.
+                for chunk in [&values[k..=k], &values[..=k]] {
+                    let expected = chunk.iter().all(|&v| bound.admits_integer(v.into()));
+                    let i16s: Vec<u8> = chunk.iter().flat_map(|&v| (v as i16).to_le_bytes()).collect();
+                    let i32s: Vec<u8> = chunk.iter().flat_map(|&v| (v as i32).to_le_bytes()).collect();
+                    assert_eq!(all_within_fast(Elem::I16, &i16s, bound), expected, "{bound:?} {x} i16");
+                    assert_eq!(all_within_fast(Elem::I32, &i32s, bound), expected, "{bound:?} {x} i32");
+                }
+            }
         }
     }
 

@@ -140,79 +140,126 @@ const GAMMAS: [i32; 128] = {
     table
 };
 
-/// Coefficients as residues 0..q-1 in 32 bits: products of two residues fit, and unsigned arithmetic modulo the
-/// constant q lets the compiler vectorise the loops (campaigns run this reference on every case).
-const QU: u32 = Q as u32;
+/// Coefficients as residues 0..q-1 in 16 bits: campaigns run this reference on every case, and 16-bit lanes let the
+/// compiler process eight coefficients per host vector instruction.
+const QU: u16 = Q as u16;
 
-/// `s mod q` for `s` in 0..2q: subtracting q wraps below zero exactly when `s < q`, so the lesser of the two is the
-/// residue (one vector minimum instead of a division by the constant).
-#[inline]
-fn reduce_below_2q(s: u32) -> u32 {
-    s.min(s.wrapping_sub(QU))
+/// `s mod q` for `s` in 0..2q: `s - q` is negative exactly when `s < q`, and then q is added back (a sign mask, no
+/// division).
+#[inline(always)]
+fn reduce_below_2q(s: u16) -> u16 {
+    let x = s.wrapping_sub(QU) as i16;
+    (x + ((x >> 15) & Q)) as u16
 }
 
 /// `a + b mod q` for residues `a` and `b`.
-#[inline]
-fn add_mod(a: u32, b: u32) -> u32 {
+#[inline(always)]
+fn add_mod(a: u16, b: u16) -> u16 {
     reduce_below_2q(a + b)
 }
 
 /// `a - b mod q` for residues `a` and `b`.
-#[inline]
-fn sub_mod(a: u32, b: u32) -> u32 {
+#[inline(always)]
+fn sub_mod(a: u16, b: u16) -> u16 {
     reduce_below_2q(a + QU - b)
 }
 
-fn widen(poly: &Poly) -> [u32; N] {
-    std::array::from_fn(|i| i32::from(poly[i]).rem_euclid(QI) as u32)
+/// A constant factor `w` (a residue) with `floor(w 2^16 / q)`, for Shoup's product: for any `b` below 2^16,
+/// `w b - floor(b w' / 2^16) q` lies in 0..2q, so it is computed exactly in wrapping 16-bit arithmetic and one
+/// conditional subtraction gives `w b mod q` (checked against the remainder for every factor and residue in the
+/// tests).
+#[derive(Clone, Copy)]
+struct ShoupFactor {
+    w: u16,
+    w_shoup: u16,
 }
 
-fn narrow(out: &mut Poly, wide: &[u32; N]) {
-    for (o, &w) in out.iter_mut().zip(wide) {
-        *o = w as i16;
+impl ShoupFactor {
+    const fn new(w: i32) -> Self {
+        Self { w: w as u16, w_shoup: ((w as u32) << 16).div_euclid(Q as u32) as u16 }
+    }
+
+    #[inline(always)]
+    fn times(self, b: u16) -> u16 {
+        let quotient = ((u32::from(b) * u32::from(self.w_shoup)) >> 16) as u16;
+        reduce_below_2q(self.w.wrapping_mul(b).wrapping_sub(quotient.wrapping_mul(QU)))
+    }
+}
+
+const ZETA_FACTORS: [ShoupFactor; 128] = {
+    let mut table = [ShoupFactor::new(0); 128];
+    let mut i = 0;
+    while i < 128 {
+        table[i] = ShoupFactor::new(ZETAS[i]);
+        i += 1;
+    }
+    table
+};
+
+const INV_128_FACTOR: ShoupFactor = ShoupFactor::new(INV_128);
+
+fn widen(poly: &Poly) -> [u16; N] {
+    poly.map(|x| x.rem_euclid(Q) as u16)
+}
+
+fn narrow(out: &mut Poly, residues: &[u16; N]) {
+    *out = residues.map(|x| x as i16);
+}
+
+/// One layer of Algorithm 9: blocks of `2 LEN` coefficients, block `j` multiplied by zeta number `first + j`. The
+/// half-length is a constant so that the compiler lays out each layer's loops for it.
+#[inline(always)]
+fn forward_layer<const LEN: usize>(f: &mut [u16; N], first: usize) {
+    for (block, zeta) in f.chunks_exact_mut(2 * LEN).zip(&ZETA_FACTORS[first..]) {
+        let (lo, hi) = block.split_at_mut(LEN);
+        for (a, b) in lo.iter_mut().zip(hi) {
+            let t = zeta.times(*b);
+            *b = sub_mod(*a, t);
+            *a = add_mod(*a, t);
+        }
+    }
+}
+
+/// One layer of Algorithm 10: block `j` multiplied by zeta number `last - j`.
+#[inline(always)]
+fn inverse_layer<const LEN: usize>(f: &mut [u16; N], last: usize) {
+    for (j, block) in f.chunks_exact_mut(2 * LEN).enumerate() {
+        let zeta = ZETA_FACTORS[last - j];
+        let (lo, hi) = block.split_at_mut(LEN);
+        for (a, b) in lo.iter_mut().zip(hi) {
+            let t = *a;
+            *a = add_mod(t, *b);
+            *b = zeta.times(sub_mod(*b, t));
+        }
     }
 }
 
 impl MlkemKernels for Reference {
     fn ntt(&self, poly: &mut Poly) {
         let mut f = widen(poly);
-        let mut k = 1;
-        let mut len = 128;
-        while len >= 2 {
-            for start in (0..N).step_by(2 * len) {
-                let zeta = ZETAS[k] as u32;
-                k += 1;
-                let (lo, hi) = f[start..start + 2 * len].split_at_mut(len);
-                for (a, b) in lo.iter_mut().zip(hi) {
-                    let t = zeta * *b % QU;
-                    *b = sub_mod(*a, t);
-                    *a = add_mod(*a, t);
-                }
-            }
-            len /= 2;
-        }
+        // Layer by layer, len = 128 down to 2; the zetas are taken in order from zeta number 1.
+        forward_layer::<128>(&mut f, 1);
+        forward_layer::<64>(&mut f, 2);
+        forward_layer::<32>(&mut f, 4);
+        forward_layer::<16>(&mut f, 8);
+        forward_layer::<8>(&mut f, 16);
+        forward_layer::<4>(&mut f, 32);
+        forward_layer::<2>(&mut f, 64);
         narrow(poly, &f);
     }
 
     fn inv_ntt(&self, poly: &mut Poly) {
         let mut f = widen(poly);
-        let mut k = 127;
-        let mut len = 2;
-        while len <= 128 {
-            for start in (0..N).step_by(2 * len) {
-                let zeta = ZETAS[k] as u32;
-                k -= 1;
-                let (lo, hi) = f[start..start + 2 * len].split_at_mut(len);
-                for (a, b) in lo.iter_mut().zip(hi) {
-                    let t = *a;
-                    *a = add_mod(t, *b);
-                    *b = zeta * sub_mod(*b, t) % QU;
-                }
-            }
-            len *= 2;
-        }
+        // len = 2 up to 128; the zetas are taken backwards from zeta number 127.
+        inverse_layer::<2>(&mut f, 127);
+        inverse_layer::<4>(&mut f, 63);
+        inverse_layer::<8>(&mut f, 31);
+        inverse_layer::<16>(&mut f, 15);
+        inverse_layer::<32>(&mut f, 7);
+        inverse_layer::<64>(&mut f, 3);
+        inverse_layer::<128>(&mut f, 1);
         for x in &mut f {
-            *x = *x * INV_128 as u32 % QU;
+            *x = INV_128_FACTOR.times(*x);
         }
         narrow(poly, &f);
     }
@@ -244,6 +291,16 @@ mod tests {
     fn the_conditional_subtraction_is_the_remainder() {
         for s in 0..2 * QU {
             assert_eq!(reduce_below_2q(s), s % QU, "{s}");
+        }
+    }
+
+    #[test]
+    fn shoup_products_are_the_remainders() {
+        for w in ZETAS.iter().copied().chain([INV_128]) {
+            let factor = ShoupFactor::new(w);
+            for b in 0..QU {
+                assert_eq!(i32::from(factor.times(b)), w * i32::from(b) % QI, "{w} * {b}");
+            }
         }
     }
 
