@@ -106,8 +106,8 @@ pub const XWING_PORTABLE: KemBuild = KemBuild {
 };
 
 /// ML-KEM-768, MVE build (`kernels/arm/mlkem768/kem_mve.mve.c`): the portable code on the MVE ML-KEM kernels, the
-/// polynomials in the MVE storage order from sampling to encoding; the matrix on the four-way MVE Keccak, the other
-/// hashes on the scalar one.
+/// polynomials in the MVE storage order from sampling to encoding; the matrix and the noise on the four-way MVE
+/// Keccak, the other hashes on the scalar one.
 pub const MLKEM768_MVE: KemBuild = KemBuild {
     build: "mve",
     images: &MVE_IMAGES,

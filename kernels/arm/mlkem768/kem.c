@@ -103,28 +103,49 @@ static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transpo
 #define X4 4u
 #define STATE_WORDS 50u
 
-/* SampleNTT of up to four matrix entries at once on the four-way MVE Keccak (keccak.f1600x4.mve): entry e (< count)
- * is XOF(rho || ij[e]) into a[e]; the other states run idle. Each input fits one SHAKE128 block, so the sponges
- * start from that block padded; every squeeze is one four-way permutation and one deinterleaving per entry still
- * short of N coefficients. */
-static void sample_ntt_x4(int16_t *a[X4], const uint8_t rho[SYM], const uint8_t ij[X4][2], unsigned count)
+/* Four sponges whose inputs fit one block (len < rate): state e (< count) starts from in[e] padded with the SHAKE
+ * domain byte and the final bit, interleaved into the four-way layout; the other states run idle from zero. */
+static void x4_absorb_one_block(uint32_t x4[X4 * STATE_WORDS], const uint8_t in[X4][SYM + 2], unsigned len,
+                                unsigned rate, unsigned count)
 {
-    uint32_t x4[X4 * STATE_WORDS], lanes[STATE_WORDS], words[STATE_WORDS];
+    uint32_t lanes[STATE_WORDS], words[STATE_WORDS];
     uint8_t *bytes = (uint8_t *)lanes; /* little-endian target: byte i of the state */
     for (unsigned e = 0; e < X4; e++) {
         for (unsigned w = 0; w < STATE_WORDS; w++)
             lanes[w] = 0;
         if (e < count) {
-            copy(bytes, rho, SYM);
-            bytes[SYM] = ij[e][0];
-            bytes[SYM + 1] = ij[e][1];
-            bytes[SYM + 2] = PQH_SHAKE_DOMAIN;
-            bytes[PQH_SHAKE128_RATE - 1] |= 0x80u;
+            copy(bytes, in[e], len);
+            bytes[len] = PQH_SHAKE_DOMAIN;
+            bytes[rate - 1] |= 0x80u;
         }
         keccak_interleave_mve(words, lanes);
         for (unsigned w = 0; w < STATE_WORDS; w++)
             x4[KECCAK_X4_WORD(w, e)] = words[w];
     }
+}
+
+/* State e of the four-way layout, as standard lanes (its bytes in order). */
+static void x4_state_lanes(uint32_t lanes[STATE_WORDS], const uint32_t x4[X4 * STATE_WORDS], unsigned e)
+{
+    uint32_t words[STATE_WORDS];
+    for (unsigned w = 0; w < STATE_WORDS; w++)
+        words[w] = x4[KECCAK_X4_WORD(w, e)];
+    keccak_deinterleave_mve(lanes, words);
+}
+
+/* SampleNTT of up to four matrix entries at once on the four-way MVE Keccak (keccak.f1600x4.mve): entry e (< count)
+ * is XOF(rho || ij[e]) into a[e]. Every squeeze is one four-way permutation and one deinterleaving per entry still
+ * short of N coefficients. */
+static void sample_ntt_x4(int16_t *a[X4], const uint8_t rho[SYM], const uint8_t ij[X4][2], unsigned count)
+{
+    uint32_t x4[X4 * STATE_WORDS], lanes[STATE_WORDS];
+    uint8_t in[X4][SYM + 2];
+    for (unsigned e = 0; e < count; e++) {
+        copy(in[e], rho, SYM);
+        in[e][SYM] = ij[e][0];
+        in[e][SYM + 1] = ij[e][1];
+    }
+    x4_absorb_one_block(x4, in, SYM + 2, PQH_SHAKE128_RATE, count);
     unsigned n[X4] = {0, 0, 0, 0}, short_of_n = count;
     while (short_of_n > 0) {
         keccak_f1600x4_interleaved(x4);
@@ -132,15 +153,12 @@ static void sample_ntt_x4(int16_t *a[X4], const uint8_t rho[SYM], const uint8_t 
         for (unsigned e = 0; e < count; e++) {
             if (n[e] == N)
                 continue;
-            for (unsigned w = 0; w < STATE_WORDS; w++)
-                words[w] = x4[KECCAK_X4_WORD(w, e)];
-            keccak_deinterleave_mve(lanes, words);
-            n[e] = sample_ntt_block(a[e], n[e], bytes);
+            x4_state_lanes(lanes, x4, e);
+            n[e] = sample_ntt_block(a[e], n[e], (const uint8_t *)lanes);
             short_of_n += n[e] < N;
         }
     }
 }
-
 /* The matrix A-hat (Algorithm 13: A[i][j] = SampleNTT(rho || j || i)), or its transpose, as matvec_k3's rows: nine
  * entries in groups of four, each in the kernels' order. */
 static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transposed)
@@ -162,13 +180,9 @@ static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transpo
 }
 #endif
 
-/* SamplePolyCBD_2(PRF_2(sigma, nonce)) (Algorithms 8, 2): coefficients in [-2, 2]. */
-static void sample_cbd2(int16_t p[N], const uint8_t sigma[SYM], uint8_t nonce)
+/* SamplePolyCBD_2 (Algorithm 8) of PRF_2's 128 bytes: coefficients in [-2, 2], in the kernels' order. */
+static void cbd2(int16_t p[N], const uint8_t buf[ETA_PRF_BYTES])
 {
-    uint8_t in[SYM + 1], buf[ETA_PRF_BYTES];
-    copy(in, sigma, SYM);
-    in[SYM] = nonce;
-    pqh_shake256(buf, sizeof buf, in, sizeof in);
     for (unsigned i = 0; i < ETA_PRF_BYTES; i++) {
         uint8_t b = buf[i];
         unsigned bits = (b & 0x55u) + ((b >> 1) & 0x55u); /* four 2-bit sums */
@@ -176,6 +190,39 @@ static void sample_cbd2(int16_t p[N], const uint8_t sigma[SYM], uint8_t nonce)
         p[2 * i + 1] = (int16_t)((int)((bits >> 4) & 3u) - (int)((bits >> 6) & 3u));
     }
     to_kernel_order(p);
+}
+
+/* The noise polynomials p[k] = SamplePolyCBD_2(PRF_2(sigma, k)) for k < count (Algorithms 13 and 14 number theirs
+ * from 0 without gaps). The portable build runs one SHAKE256 per polynomial; the MVE build four at a time on the
+ * four-way MVE Keccak, where PRF_2's 33 input and 128 output bytes both fit one SHAKE256 block: one four-way
+ * permutation per four polynomials. */
+static void sample_noise(int16_t *const p[], const uint8_t sigma[SYM], unsigned count)
+{
+#ifdef PQH_MLKEM768_MVE
+    for (unsigned first = 0; first < count; first += X4) {
+        uint32_t x4[X4 * STATE_WORDS], lanes[STATE_WORDS];
+        uint8_t in[X4][SYM + 2];
+        unsigned group = count - first < X4 ? count - first : X4;
+        for (unsigned e = 0; e < group; e++) {
+            copy(in[e], sigma, SYM);
+            in[e][SYM] = (uint8_t)(first + e);
+        }
+        x4_absorb_one_block(x4, in, SYM + 1, PQH_SHAKE256_RATE, group);
+        keccak_f1600x4_interleaved(x4);
+        for (unsigned e = 0; e < group; e++) {
+            x4_state_lanes(lanes, x4, e);
+            cbd2(p[first + e], (const uint8_t *)lanes);
+        }
+    }
+#else
+    for (unsigned k = 0; k < count; k++) {
+        uint8_t in[SYM + 1], buf[ETA_PRF_BYTES];
+        copy(in, sigma, SYM);
+        in[SYM] = (uint8_t)k;
+        pqh_shake256(buf, sizeof buf, in, sizeof in);
+        cbd2(p[k], buf);
+    }
+#endif
 }
 
 /* K-PKE.KeyGen (Algorithm 13) from d. */
@@ -188,10 +235,12 @@ static void pke_keypair(uint8_t pk[PK_BYTES], uint8_t sk[SK_PKE_BYTES], const ui
     pqh_sha3_512(rho_sigma, seed_in, sizeof seed_in);
     const uint8_t *rho = rho_sigma, *sigma = rho_sigma + SYM;
     gen_matrix(a, rho, 0);
+    int16_t *noise[2 * K]; /* s_i, then e_i */
     for (unsigned i = 0; i < K; i++) {
-        sample_cbd2(&s[i * N], sigma, (uint8_t)i);
-        sample_cbd2(&e[i * N], sigma, (uint8_t)(K + i));
+        noise[i] = &s[i * N];
+        noise[K + i] = &e[i * N];
     }
+    sample_noise(noise, sigma, 2 * K);
     for (unsigned i = 0; i < K; i++) {
         KERNEL(ntt_fwd)(&s[i * N]); /* in |x| <= 2 */
         KERNEL(ntt_fwd)(&e[i * N]);
@@ -217,11 +266,13 @@ static void pke_encrypt(uint8_t ct[CRYPTO_CIPHERTEXTBYTES], const uint8_t pk[PK_
     for (unsigned i = 0; i < K; i++)
         KERNEL(decode12)(&t[i * N], &pk[i * POLY_BYTES]); /* canonical */
     gen_matrix(at, &pk[POLYVEC_BYTES], 1);
+    int16_t *noise[2 * K + 1]; /* r_i, then e1_i, then e2 */
     for (unsigned i = 0; i < K; i++) {
-        sample_cbd2(&r[i * N], coins, (uint8_t)i);
-        sample_cbd2(&e1[i * N], coins, (uint8_t)(K + i));
+        noise[i] = &r[i * N];
+        noise[K + i] = &e1[i * N];
     }
-    sample_cbd2(e2, coins, 2 * K);
+    noise[2 * K] = e2;
+    sample_noise(noise, coins, 2 * K + 1);
     for (unsigned i = 0; i < K; i++)
         KERNEL(ntt_fwd)(&r[i * N]);
     KERNEL(matvec_k3)(u, at, r);
