@@ -47,48 +47,59 @@ static inline void rotl_lane(uint32_t *e, uint32_t *o, unsigned r)
     }
 }
 
-void keccak_f1600_interleaved(uint32_t s[50])
+/* Within a round every loop is unrolled (UNROLLED), so that each rotation amount and index is a constant: the
+ * rotations become single instructions. */
+#define UNROLLED _Pragma("GCC unroll 25")
+
+/* One round from `in` to `out`. Output row Y of B = pi(rho(theta(A))) gathers lane (X, Y) from A[x, y] with y = X and
+ * 2x + 3y = Y (mod 5), i.e. x = 3 (Y - 3X) mod 5; chi then needs only that row, so B never goes to memory. */
+static inline __attribute__((always_inline)) void keccak_round(uint32_t out[50], const uint32_t in[50],
+                                                               const uint32_t rc[2])
 {
-    uint32_t b[50];
-    for (unsigned round = 0; round < 24u; round++) {
-        /* theta */
-        uint32_t c[10], d[10];
-        for (unsigned x = 0; x < 5u; x++) {
-            c[2 * x] = s[2 * x] ^ s[2 * (x + 5)] ^ s[2 * (x + 10)] ^ s[2 * (x + 15)] ^ s[2 * (x + 20)];
-            c[2 * x + 1] = s[2 * x + 1] ^ s[2 * (x + 5) + 1] ^ s[2 * (x + 10) + 1] ^ s[2 * (x + 15) + 1] ^
-                           s[2 * (x + 20) + 1];
-        }
-        for (unsigned x = 0; x < 5u; x++) {
-            unsigned prev = (x + 4u) % 5u, next = (x + 1u) % 5u;
-            /* D[x] = C[x-1] ^ rotl64(C[x+1], 1) */
-            d[2 * x] = c[2 * prev] ^ rotl32(c[2 * next + 1], 1);
-            d[2 * x + 1] = c[2 * prev + 1] ^ c[2 * next];
-        }
-        for (unsigned i = 0; i < 25u; i++) {
-            s[2 * i] ^= d[2 * (i % 5u)];
-            s[2 * i + 1] ^= d[2 * (i % 5u) + 1];
-        }
-        /* rho and pi: B[y, 2x+3y] = rotl(A[x, y], rho[x, y]) */
-        for (unsigned y = 0; y < 5u; y++) {
-            for (unsigned x = 0; x < 5u; x++) {
-                unsigned from = x + 5u * y, to = y + 5u * ((2u * x + 3u * y) % 5u);
-                uint32_t e = s[2 * from], o = s[2 * from + 1];
-                rotl_lane(&e, &o, rho[from]);
-                b[2 * to] = e;
-                b[2 * to + 1] = o;
-            }
+    /* theta: C[x] = xor of column x; D[x] = C[x-1] ^ rotl64(C[x+1], 1) */
+    uint32_t c[10], d[10];
+    UNROLLED
+    for (unsigned x = 0; x < 5u; x++) {
+        c[2 * x] = in[2 * x] ^ in[2 * (x + 5)] ^ in[2 * (x + 10)] ^ in[2 * (x + 15)] ^ in[2 * (x + 20)];
+        c[2 * x + 1] = in[2 * x + 1] ^ in[2 * (x + 5) + 1] ^ in[2 * (x + 10) + 1] ^ in[2 * (x + 15) + 1] ^
+                       in[2 * (x + 20) + 1];
+    }
+    UNROLLED
+    for (unsigned x = 0; x < 5u; x++) {
+        unsigned prev = (x + 4u) % 5u, next = (x + 1u) % 5u;
+        d[2 * x] = c[2 * prev] ^ rotl32(c[2 * next + 1], 1);
+        d[2 * x + 1] = c[2 * prev + 1] ^ c[2 * next];
+    }
+    UNROLLED
+    for (unsigned row = 0; row < 5u; row++) {
+        uint32_t b[10];
+        UNROLLED
+        for (unsigned col = 0; col < 5u; col++) {
+            unsigned x = (3u * (row + 15u - 3u * col)) % 5u, from = x + 5u * col;
+            uint32_t e = in[2 * from] ^ d[2 * x], o = in[2 * from + 1] ^ d[2 * x + 1];
+            rotl_lane(&e, &o, rho[from]);
+            b[2 * col] = e;
+            b[2 * col + 1] = o;
         }
         /* chi */
-        for (unsigned y = 0; y < 5u; y++) {
-            for (unsigned x = 0; x < 5u; x++) {
-                unsigned i = x + 5u * y, i1 = (x + 1u) % 5u + 5u * y, i2 = (x + 2u) % 5u + 5u * y;
-                s[2 * i] = b[2 * i] ^ (~b[2 * i1] & b[2 * i2]);
-                s[2 * i + 1] = b[2 * i + 1] ^ (~b[2 * i1 + 1] & b[2 * i2 + 1]);
-            }
+        UNROLLED
+        for (unsigned col = 0; col < 5u; col++) {
+            unsigned i = col + 5u * row, c1 = (col + 1u) % 5u, c2 = (col + 2u) % 5u;
+            out[2 * i] = b[2 * col] ^ (~b[2 * c1] & b[2 * c2]);
+            out[2 * i + 1] = b[2 * col + 1] ^ (~b[2 * c1 + 1] & b[2 * c2 + 1]);
         }
-        /* iota */
-        s[0] ^= keccak_round_constants_interleaved[round][0];
-        s[1] ^= keccak_round_constants_interleaved[round][1];
+    }
+    /* iota */
+    out[0] ^= rc[0];
+    out[1] ^= rc[1];
+}
+
+void keccak_f1600_interleaved(uint32_t s[50])
+{
+    uint32_t t[50];
+    for (unsigned round = 0; round < 24u; round += 2) {
+        keccak_round(t, s, keccak_round_constants_interleaved[round]);
+        keccak_round(s, t, keccak_round_constants_interleaved[round + 1]);
     }
 }
 
