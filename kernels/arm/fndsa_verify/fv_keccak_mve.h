@@ -1,8 +1,8 @@
 /* Keccak-f[1600] for the MVE build of FN-DSA verification, on the standard state layout (25 little-endian 64-bit
- * lanes as 50 words): the four-way MVE permutation of keccak_x4.mve.c, each state interleaved and deinterleaved
- * with the MVE maps and moved into and out of its lane of the x4 layout. One state (a single request) takes one
- * lane of the four-way permutation, which still costs fewer instructions than the scalar kernel; states outside
- * the mask are left untouched (their lanes carry zeros). */
+ * lanes as 50 words), each state interleaved and deinterleaved with the MVE maps. Two to four states: the four-way
+ * MVE permutation of keccak_x4.mve.c, each state moved into and out of its lane of the x4 layout (states outside the
+ * mask are left untouched; their lanes carry zeros). One state (a single request): the scalar permutation of
+ * keccak_f1600.c, which costs fewer cycles than a whole four-way call on both cores. */
 #ifndef PQH_FV_KECCAK_MVE_H
 #define PQH_FV_KECCAK_MVE_H
 
@@ -10,8 +10,22 @@
 
 #include "keccak.h"
 
+static void fv_keccak_permute(uint32_t lanes[50])
+{
+    uint32_t interleaved[50];
+    keccak_interleave_mve(interleaved, lanes);
+    keccak_f1600_interleaved(interleaved);
+    keccak_deinterleave_mve(lanes, interleaved);
+}
+
 static void fv_keccak_permute_x4(uint32_t (*states)[50], unsigned mask)
 {
+    if ((mask & (mask - 1u)) == 0) { /* at most one state */
+        if (mask != 0) {
+            fv_keccak_permute(states[__builtin_ctz(mask)]);
+        }
+        return;
+    }
     uint32_t x4[4u * 50u];
     uint32_t interleaved[50];
     for (unsigned j = 0; j < 4u; j++) {
@@ -32,11 +46,6 @@ static void fv_keccak_permute_x4(uint32_t (*states)[50], unsigned mask)
             keccak_deinterleave_mve(states[j], interleaved);
         }
     }
-}
-
-static void fv_keccak_permute(uint32_t lanes[50])
-{
-    fv_keccak_permute_x4((uint32_t(*)[50])lanes, 1u);
 }
 
 #endif

@@ -73,7 +73,6 @@ static unsigned sample_ntt_block(int16_t *a, unsigned n, const uint8_t block[PQH
     return n;
 }
 
-#ifndef PQH_MLKEM768_MVE
 /* SampleNTT (Algorithm 7) of XOF(rho || i || j): canonical coefficients in FIPS order. */
 static void sample_ntt(int16_t *a, const uint8_t rho[SYM], uint8_t i, uint8_t j)
 {
@@ -90,6 +89,7 @@ static void sample_ntt(int16_t *a, const uint8_t rho[SYM], uint8_t i, uint8_t j)
     }
 }
 
+#ifndef PQH_MLKEM768_MVE
 /* The matrix A-hat (Algorithm 13: A[i][j] = SampleNTT(rho || j || i)), or its transpose, as matvec_k3's rows. */
 static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transposed)
 {
@@ -159,8 +159,9 @@ static void sample_ntt_x4(int16_t *a[X4], const uint8_t rho[SYM], const uint8_t 
         }
     }
 }
+
 /* The matrix A-hat (Algorithm 13: A[i][j] = SampleNTT(rho || j || i)), or its transpose, as matvec_k3's rows: nine
- * entries in groups of four, each in the kernels' order. */
+ * entries in groups of four and the last one alone, each in the kernels' order. */
 static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transposed)
 {
     for (unsigned first = 0; first < K * K; first += X4) {
@@ -173,7 +174,10 @@ static void gen_matrix(int16_t a[K * K * N], const uint8_t rho[SYM], int transpo
             ij[e][0] = (uint8_t)(transposed ? i : j);
             ij[e][1] = (uint8_t)(transposed ? j : i);
         }
-        sample_ntt_x4(entries, rho, ij, count);
+        if (count == 1) /* one entry: the scalar permutation costs less than a whole four-way call */
+            sample_ntt(entries[0], rho, ij[0][0], ij[0][1]);
+        else
+            sample_ntt_x4(entries, rho, ij, count);
         for (unsigned e = 0; e < count; e++)
             to_kernel_order(entries[e]);
     }
