@@ -1,6 +1,6 @@
 /*
  * ML-KEM-768 (FIPS 203), portable build: scalar C throughout, the scalar Keccak-f[1600] kernel under FIPS 202
- * (fips202.c), and the scalar ML-KEM kernels (mlkem_ntt_scalar.c, mlkem_poly_scalar.c) for the NTT, the products,
+ * (fips202.c, through pqm4's fips202.h API), and the scalar ML-KEM kernels (mlkem_ntt_scalar.c, mlkem_poly_scalar.c) for the NTT, the products,
  * compression and encoding, within the input bounds their contracts state (noted at each use). Built again as the
  * MVE build by kem_mve.mve.c: the same code on the MVE kernels (KERNEL below). Randomness from
  * randombytes (the NIST DRBG on the bench), drawn as the NIST KAT procedure expects: 64 bytes d || z for a key pair,
@@ -60,9 +60,9 @@ static void to_kernel_order(int16_t p[N])
 /* Algorithm 7's rejection sampling of one XOF block: its 12-bit candidates below q appended to a from a[n], up to
  * N; returns the new n. Its branches depend on rho, public: `pqhelium scheme --ct-pairs` explains differences in
  * the sample_ntt* functions (schemes/src/scheme_ct.rs). */
-static unsigned sample_ntt_block(int16_t *a, unsigned n, const uint8_t block[PQH_SHAKE128_RATE])
+static unsigned sample_ntt_block(int16_t *a, unsigned n, const uint8_t block[SHAKE128_RATE])
 {
-    for (unsigned b = 0; b + 3 <= PQH_SHAKE128_RATE && n < N; b += 3) {
+    for (unsigned b = 0; b + 3 <= SHAKE128_RATE && n < N; b += 3) {
         uint16_t d1 = (uint16_t)(block[b] | ((block[b + 1] & 0x0Fu) << 8));
         uint16_t d2 = (uint16_t)((block[b + 1] >> 4) | (block[b + 2] << 4));
         if (d1 < MLKEM_Q)
@@ -76,17 +76,18 @@ static unsigned sample_ntt_block(int16_t *a, unsigned n, const uint8_t block[PQH
 /* SampleNTT (Algorithm 7) of XOF(rho || i || j): canonical coefficients in FIPS order. */
 static void sample_ntt(int16_t *a, const uint8_t rho[SYM], uint8_t i, uint8_t j)
 {
-    struct pqh_keccak xof;
-    uint8_t ij[2] = {i, j}, block[PQH_SHAKE128_RATE];
-    pqh_keccak_init(&xof, PQH_SHAKE128_RATE);
-    pqh_keccak_absorb(&xof, rho, SYM);
-    pqh_keccak_absorb(&xof, ij, 2);
-    pqh_keccak_finalize(&xof, PQH_SHAKE_DOMAIN);
+    shake128ctx xof;
+    uint8_t in[SYM + 2], block[SHAKE128_RATE];
+    copy(in, rho, SYM);
+    in[SYM] = i;
+    in[SYM + 1] = j;
+    shake128_absorb(&xof, in, sizeof in);
     unsigned n = 0;
     while (n < N) {
-        pqh_keccak_squeeze(&xof, block, sizeof block);
+        shake128_squeezeblocks(block, 1, &xof);
         n = sample_ntt_block(a, n, block);
     }
+    shake128_ctx_release(&xof);
 }
 
 #ifndef PQH_MLKEM768_MVE
@@ -223,7 +224,7 @@ static void sample_noise(int16_t *const p[], const uint8_t sigma[SYM], unsigned 
         uint8_t in[SYM + 1], buf[ETA_PRF_BYTES];
         copy(in, sigma, SYM);
         in[SYM] = (uint8_t)k;
-        pqh_shake256(buf, sizeof buf, in, sizeof in);
+        shake256(buf, sizeof buf, in, sizeof in);
         cbd2(p[k], buf);
     }
 #endif
@@ -236,7 +237,7 @@ static void pke_keypair(uint8_t pk[PK_BYTES], uint8_t sk[SK_PKE_BYTES], const ui
     uint8_t seed_in[SYM + 1], rho_sigma[2 * SYM];
     copy(seed_in, d, SYM);
     seed_in[SYM] = K;
-    pqh_sha3_512(rho_sigma, seed_in, sizeof seed_in);
+    sha3_512(rho_sigma, seed_in, sizeof seed_in);
     const uint8_t *rho = rho_sigma, *sigma = rho_sigma + SYM;
     gen_matrix(a, rho, 0);
     int16_t *noise[2 * K]; /* s_i, then e_i */
@@ -315,7 +316,7 @@ int crypto_kem_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t *coins)
 {
     pke_keypair(pk, sk, coins);
     copy(&sk[SK_PKE_BYTES], pk, PK_BYTES);
-    pqh_sha3_256(&sk[SK_PKE_BYTES + PK_BYTES], pk, PK_BYTES);
+    sha3_256(&sk[SK_PKE_BYTES + PK_BYTES], pk, PK_BYTES);
     copy(&sk[SK_PKE_BYTES + PK_BYTES + SYM], &coins[SYM], SYM);
     return 0;
 }
@@ -332,8 +333,8 @@ int crypto_kem_enc_derand(uint8_t *ct, uint8_t *ss, const uint8_t *pk, const uin
 {
     uint8_t m_h[2 * SYM], k_r[2 * SYM]; /* m || H(ek), then K || r */
     copy(m_h, m, SYM);
-    pqh_sha3_256(&m_h[SYM], pk, PK_BYTES);
-    pqh_sha3_512(k_r, m_h, sizeof m_h);
+    sha3_256(&m_h[SYM], pk, PK_BYTES);
+    sha3_512(k_r, m_h, sizeof m_h);
     pke_encrypt(ct, pk, m_h, &k_r[SYM]);
     copy(ss, k_r, SYM);
 #ifdef PQH_SS_MUTANT
@@ -354,15 +355,16 @@ int crypto_kem_dec(uint8_t *ss, const uint8_t *ct, const uint8_t *sk)
 {
     const uint8_t *pk = &sk[SK_PKE_BYTES], *h = &sk[SK_PKE_BYTES + PK_BYTES], *z = &h[SYM];
     uint8_t m_h[2 * SYM], k_r[2 * SYM], reject[SYM], ct2[CRYPTO_CIPHERTEXTBYTES];
-    struct pqh_keccak j;
+    shake256incctx j;
     pke_decrypt(m_h, sk, ct);
     copy(&m_h[SYM], h, SYM);
-    pqh_sha3_512(k_r, m_h, sizeof m_h);
-    pqh_keccak_init(&j, PQH_SHAKE256_RATE);
-    pqh_keccak_absorb(&j, z, SYM);
-    pqh_keccak_absorb(&j, ct, CRYPTO_CIPHERTEXTBYTES);
-    pqh_keccak_finalize(&j, PQH_SHAKE_DOMAIN);
-    pqh_keccak_squeeze(&j, reject, SYM);
+    sha3_512(k_r, m_h, sizeof m_h);
+    shake256_inc_init(&j);
+    shake256_inc_absorb(&j, z, SYM);
+    shake256_inc_absorb(&j, ct, CRYPTO_CIPHERTEXTBYTES);
+    shake256_inc_finalize(&j);
+    shake256_inc_squeeze(reject, SYM, &j);
+    shake256_inc_ctx_release(&j);
     pke_encrypt(ct2, pk, m_h, &k_r[SYM]);
     uint32_t diff = 0;
     for (unsigned i = 0; i < CRYPTO_CIPHERTEXTBYTES; i++)
