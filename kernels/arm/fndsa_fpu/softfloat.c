@@ -136,24 +136,32 @@ uint64_t sf64_sub(uint64_t a, uint64_t b)
 
 uint64_t sf64_mul(uint64_t a, uint64_t b)
 {
-    uint64_t ma = significand_of(a), mb = significand_of(b);
+    /* the significands with their hidden bits; a zero (or subnormal) operand zeroes m at the end instead, off the
+     * multiplications' path */
+    uint64_t ma = (a & FRAC_MASK) | HIDDEN_BIT, mb = (b & FRAC_MASK) | HIDDEN_BIT;
     uint32_t a0 = (uint32_t)ma, a1 = (uint32_t)(ma >> 32), b0 = (uint32_t)mb, b1 = (uint32_t)(mb >> 32);
     /* 106-bit product = hi * 2^64 + lo, by 32x32 -> 64-bit pieces */
     uint64_t p00 = (uint64_t)a0 * b0;
     uint64_t mid = (uint64_t)a0 * b1 + (uint64_t)a1 * b0 + (p00 >> 32);
     uint64_t hi = (uint64_t)a1 * b1 + (mid >> 32);
-    uint64_t lo = (mid << 32) | (uint32_t)p00;
-    /* product in [2^104, 2^106): take 64 bits from the leading one (bit 105 or 104) */
-    uint64_t top = (hi << 22) | (lo >> 42); /* product >> 42 */
-    uint32_t t = ct64_opaque((uint32_t)(top >> 63)); /* leading one at bit 105 */
-    uint64_t shift_in = (lo >> 41) & 1u & mask64(1u - t);
-    uint64_t m = ct64_shl(top, 1u - t) | shift_in;
-    uint64_t rest = lo & (((1ull << 41) - 1u) | ((uint64_t)t << 41));
-    m |= nonzero64(rest);
+    uint32_t lo_hi = (uint32_t)mid;
+    /* product in [2^104, 2^106): top = product >> 42, leading one at bit 63 (t = 1) or 62 */
+    uint64_t top = (hi << 22) | (lo_hi >> 10);
+    uint32_t t = ct64_opaque((uint32_t)(top >> 63));
+    /* normalise by doubling when t = 0; product bit 41, shifted in then, is the sticky bit's place when t = 1, so
+     * either way it joins the sticky of bits 40..0 */
+    uint64_t m = top + (top & mask64(1u - t));
+    m |= ((lo_hi >> 9) & 1u) | nonzero32((uint32_t)p00 | (lo_hi & 0x1FFu));
+    m &= mask64(nonzero32((uint32_t)exponent_of(a)) & nonzero32((uint32_t)exponent_of(b)));
     return round_pack(sign_of(a) ^ sign_of(b), exponent_of(a) + exponent_of(b) - 1023 + (int32_t)t, m);
 }
 
-uint64_t sf64_div(uint64_t a, uint64_t b)
+/* The two loops of this file start on a 512-byte boundary, so that neither crosses a 1 KiB page: QEMU does not chain
+ * translated blocks across pages, and a loop that crosses one runs several times slower in the emulator (object code
+ * and cycle estimates are unaffected). */
+#define LOOP_ALIGNED __attribute__((aligned(512)))
+
+LOOP_ALIGNED uint64_t sf64_div(uint64_t a, uint64_t b)
 {
     uint64_t num = significand_of(a), den = significand_of(b);
     /* restoring division, one quotient bit per step: q = floor(num * 2^54 / den), num < 2 den throughout */
@@ -168,28 +176,39 @@ uint64_t sf64_div(uint64_t a, uint64_t b)
     return round_pack(sign_of(a) ^ sign_of(b), exponent_of(a) - exponent_of(b) + 1022 + (int32_t)t, m);
 }
 
-uint64_t sf64_sqrt(uint64_t a)
+/* One step of the bit-by-bit square root: the next quotient bit, from the remainder with its next two bits in. */
+#define SQRT_STEP(type, q, r)                                                                                         \
+    do {                                                                                                               \
+        type trial_ = ((q) << 2) | 1u;                                                                                 \
+        uint32_t bit_ = ct64_opaque(1u - (uint32_t)(((r) - trial_) >> (8 * sizeof(type) - 1)));                       \
+        (r) -= trial_ & (type)mask64(bit_);                                                                            \
+        (q) = ((q) << 1) | bit_;                                                                                       \
+    } while (0)
+
+LOOP_ALIGNED uint64_t sf64_sqrt(uint64_t a)
 {
     uint64_t m = significand_of(a);
     int32_t e = exponent_of(a) - 1023;
     uint32_t odd = ct64_opaque((uint32_t)e & 1u);
     m = ct64_shl(m, odd); /* in [2^52, 2^54): value = m * 2^(e - odd - 52), e - odd even */
     int32_t half_e = (e - (int32_t)odd) >> 1; /* exact: even; arithmetic shift (GCC) */
-    /* bit-by-bit square root of m * 2^56 (110 bits, 55 pairs): q = floor(sqrt(m * 2^56)) in [2^54, 2^55) */
-    uint64_t q = 0, r = 0;
-    for (int k = 26; k >= 0; k--) {
-        r = (r << 2) | ((m >> (2 * k)) & 3u);
-        uint64_t trial = (q << 2) | 1u;
-        uint32_t bit = ct64_opaque(1u - (uint32_t)((r - trial) >> 63));
-        r -= trial & mask64(bit);
-        q = (q << 1) | bit;
+    /* bit-by-bit square root of m * 2^56 (110 bits, 55 pairs): q = floor(sqrt(m * 2^56)) in [2^54, 2^55). The 27
+     * pairs of m leave q < 2^27 and r <= 2q, so they run in 32-bit words: 11 pairs from m's high word, 16 from its
+     * low word; the 28 zero pairs after them need 64 bits. */
+    uint32_t m_hi = (uint32_t)(m >> 32), m_lo = (uint32_t)m;
+    uint32_t q32 = 0, r32 = 0;
+    for (int k = 10; k >= 0; k--) {
+        r32 = (r32 << 2) | ((m_hi >> (2 * k)) & 3u);
+        SQRT_STEP(uint32_t, q32, r32);
     }
+    for (int k = 15; k >= 0; k--) {
+        r32 = (r32 << 2) | ((m_lo >> (2 * k)) & 3u);
+        SQRT_STEP(uint32_t, q32, r32);
+    }
+    uint64_t q = q32, r = r32;
     for (int k = 0; k < 28; k++) {
         r <<= 2;
-        uint64_t trial = (q << 2) | 1u;
-        uint32_t bit = ct64_opaque(1u - (uint32_t)((r - trial) >> 63));
-        r -= trial & mask64(bit);
-        q = (q << 1) | bit;
+        SQRT_STEP(uint64_t, q, r);
     }
     return round_pack(sign_of(a), half_e + 1023, (q << 9) | nonzero64(r));
 }
