@@ -145,21 +145,56 @@ mod manifest {
             .collect()
     }
 
-    /// A directory holding `manifest.toml` (the example's, its paths made absolute, then `extra` lines), the
-    /// oracle's KAT file, and any `files`.
+    /// The NIST KAT file of X-Wing (draft 10), `entries` records, made by the `x-wing` crate (an oracle independent
+    /// of our code) from the NIST DRBG: the 32-byte decapsulation key, then the 64-byte eseed, as our build draws them.
+    fn xwing_oracle_rsp(entries: usize) -> Vec<Record> {
+        use x_wing::{Decapsulator as _, KeyExport as _};
+        pqhelium_schemes::on_guest::kat_seeds(entries)
+            .iter()
+            .enumerate()
+            .map(|(count, seed)| {
+                let mut drbg = NistDrbg::new(seed);
+                let (mut sk, mut eseed) = ([0u8; 32], [0u8; 64]);
+                drbg.fill(&mut sk);
+                drbg.fill(&mut eseed);
+                let ek = x_wing::DecapsulationKey::from(sk).encapsulation_key().clone();
+                let (ct, ss) = ek.encapsulate_deterministic(&eseed.into());
+                Record::new(count as u64)
+                    .with("seed", seed)
+                    .with("pk", &ek.to_bytes())
+                    .with("sk", &sk)
+                    .with("ct", &ct)
+                    .with("ss", &ss)
+            })
+            .collect()
+    }
+
+    /// A directory holding `manifest.toml` (the ML-KEM-768 example's, its paths made absolute, then `extra` lines),
+    /// the oracle's KAT file, and any `files`.
     fn setup(extra: &str, records: &[Record], files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let example = std::fs::read_to_string(repo().join("examples/scheme/ml-kem-768-portable.toml")).unwrap();
-        let root = format!("{}/", repo().display());
-        let mut text =
-            example.replace("../../", &root).replace("cores = [\"m55\", \"m85\", \"m7\"]", "cores = [\"m55\"]");
+        let (dir, manifest) = example_setup("ml-kem-768-portable.toml", ("PQCkemKAT_2400.rsp", "ML-KEM-768"), records);
+        let mut text = std::fs::read_to_string(&manifest).unwrap();
         text.push_str(extra);
         for (name, content) in files {
             let path = dir.path().join(name);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, content).unwrap();
         }
-        std::fs::write(dir.path().join("PQCkemKAT_2400.rsp"), rsp::write(Some("ML-KEM-768"), records)).unwrap();
+        std::fs::write(&manifest, text).unwrap();
+        (dir, manifest)
+    }
+
+    /// A directory holding an example's manifest (its paths made absolute, on the m55 alone) and a KAT file.
+    fn example_setup(
+        example: &str,
+        (kat, algorithm): (&str, &str),
+        records: &[Record],
+    ) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let example = std::fs::read_to_string(repo().join("examples/scheme").join(example)).unwrap();
+        let root = format!("{}/", repo().display());
+        let text = example.replace("../../", &root).replace("cores = [\"m55\", \"m85\", \"m7\"]", "cores = [\"m55\"]");
+        std::fs::write(dir.path().join(kat), rsp::write(Some(algorithm), records)).unwrap();
         let manifest = dir.path().join("manifest.toml");
         std::fs::write(&manifest, text).unwrap();
         (dir, manifest)
@@ -198,6 +233,31 @@ mod manifest {
         assert_eq!(code, 1, "{stdout}{stderr}");
         assert!(stdout.contains("KAT FAILED: KAT entry 0: ss differs from the .rsp file"), "{stdout}");
         assert!(stdout.contains("differential FAILED: seed 0 ("), "{stdout}");
+        assert!(stdout.contains("): ss differs from the host reference"), "{stdout}");
+        assert!(stdout.ends_with("scheme FAILED\n"), "{stdout}");
+    }
+
+    #[test]
+    fn the_xwing_example_passes_kat_and_differential() {
+        let records = xwing_oracle_rsp(KAT_ENTRIES);
+        let (_dir, manifest) = example_setup("x-wing-portable.toml", ("PQCkemKAT_32.rsp", "X-Wing"), &records);
+        let (code, stdout, stderr) = run(&manifest, "2");
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(stdout.contains("KAT: 2 entries match the .rsp file"), "{stdout}");
+        assert!(stdout.contains("differential: 2 seeds and their corrupted ciphertexts match"), "{stdout}");
+        assert!(stdout.contains("| m55 | xwing_portable_crypto_kem_dec | "), "{stdout}");
+        assert!(stdout.ends_with("scheme passed\n"), "{stdout}");
+    }
+
+    #[test]
+    fn the_xwing_label_mutant_fails_kat_and_differential() {
+        let records = xwing_oracle_rsp(KAT_ENTRIES);
+        let (_dir, manifest) = example_setup("x-wing-portable.toml", ("PQCkemKAT_32.rsp", "X-Wing"), &records);
+        let text = std::fs::read_to_string(&manifest).unwrap().replace("\"-O2\"]", "\"-O2\", \"-DPQH_LABEL_MUTANT\"]");
+        std::fs::write(&manifest, text).unwrap();
+        let (code, stdout, stderr) = run(&manifest, "2");
+        assert_eq!(code, 1, "{stdout}{stderr}");
+        assert!(stdout.contains("KAT FAILED: KAT entry 0: ss differs from the .rsp file"), "{stdout}");
         assert!(stdout.contains("): ss differs from the host reference"), "{stdout}");
         assert!(stdout.ends_with("scheme FAILED\n"), "{stdout}");
     }

@@ -123,7 +123,7 @@ pub const MLKEM768_MVE: KemBuild = KemBuild {
     ..MLKEM768_PORTABLE
 };
 
-/// X-Wing, MVE build (`kernels/arm/xwing/xwing_mve.mve.c`): on the MVE ML-KEM-768 build, the fixed-base table for
+/// X-Wing, MVE build (`kernels/arm/xwing_mve/xwing_mve.mve.c`): on the MVE ML-KEM-768 build, the fixed-base table for
 /// both base-point multiplications, the ladder for the shared secrets (one inversion shared with the table's in
 /// encapsulation and decapsulation); Keccak scalar.
 pub const XWING_MVE: KemBuild = KemBuild {
@@ -131,7 +131,7 @@ pub const XWING_MVE: KemBuild = KemBuild {
     images: &MVE_IMAGES,
     prefix: "xwing_mve_",
     objects: &[
-        "kernel_xwing_xwing_mve_mve_c.o",
+        "kernel_xwing_mve_xwing_mve_mve_c.o",
         "kernel_mlkem768_kem_mve_mve_c.o",
         "kernel_x25519_base_c.o",
         "kernel_x25519_base_table_c.o",

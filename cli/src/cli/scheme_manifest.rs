@@ -13,6 +13,7 @@ use pqhelium_byo::scheme::{SchemeManifest, SchemeSources, link_scheme};
 use pqhelium_core::drbg::SEED_SIZE;
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::rsp::Record;
+use pqhelium_core::xwing::XWing;
 use pqhelium_guest::backend::{Arg, Backend, Image, Limits};
 use pqhelium_schemes::on_guest::{self, EntryRun, GuestKemError, KemBuild, KemValues, Op};
 use rand::{Rng, SeedableRng};
@@ -26,11 +27,18 @@ struct Scheme {
     decapsulate: fn(&[u8], &[u8]) -> Option<Vec<u8>>,
 }
 
-const SCHEMES: [Scheme; 1] = [Scheme {
-    name: "ml-kem-768",
-    ours: on_guest::MLKEM768_PORTABLE,
-    decapsulate: |sk, ct| MlKem::reference(ML_KEM_768).decaps(sk, ct).ok().map(|ss| ss.to_vec()),
-}];
+const SCHEMES: [Scheme; 2] = [
+    Scheme {
+        name: "ml-kem-768",
+        ours: on_guest::MLKEM768_PORTABLE,
+        decapsulate: |sk, ct| MlKem::reference(ML_KEM_768).decaps(sk, ct).ok().map(|ss| ss.to_vec()),
+    },
+    Scheme {
+        name: "x-wing",
+        ours: on_guest::XWING_PORTABLE,
+        decapsulate: |sk, ct| XWing::reference().decaps(sk.try_into().ok()?, ct).ok().map(|ss| ss.to_vec()),
+    },
+];
 
 /// Bytes of stack painted before each operation: more than the images' 512 KiB data memory, so that the probe paints
 /// all the free stack and an operation that uses all of it has run into the harness's data below.
@@ -221,7 +229,8 @@ fn run_core(
     Ok(CoreRun { failures, figures, first })
 }
 
-/// `api.h`'s sizes must be the scheme's: each `#define CRYPTO_*BYTES` a literal number.
+/// `api.h`'s sizes must be the scheme's: each `#define CRYPTO_*BYTES` a literal number, its name bare (pqm4) or
+/// namespaced as PQClean's are (`PQCLEAN_MLKEM768_CLEAN_CRYPTO_BYTES`).
 fn check_api(scheme: &Scheme, api: &Path) -> Result<()> {
     let text = std::fs::read_to_string(api).map_err(|e| anyhow!("{}: {e}", api.display()))?;
     let sizes = [
@@ -233,7 +242,9 @@ fn check_api(scheme: &Scheme, api: &Path) -> Result<()> {
     for (name, want) in sizes {
         let value = text.lines().find_map(|l| {
             let mut words = l.split_whitespace();
-            (words.next() == Some("#define") && words.next() == Some(name)).then(|| words.next().unwrap_or(""))
+            let defined = (words.next() == Some("#define")).then(|| words.next()).flatten()?;
+            let named = defined == name || defined.strip_suffix(name).is_some_and(|prefix| prefix.ends_with('_'));
+            named.then(|| words.next().unwrap_or(""))
         });
         let Some(value) = value else { bail!("{}: no #define {name}", api.display()) };
         match value.parse::<usize>() {

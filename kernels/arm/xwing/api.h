@@ -7,13 +7,14 @@
 #define PQH_XWING_API_H
 #include <stdint.h>
 
-#define XWING_ALGNAME "X-Wing"
-#define XWING_PUBLICKEYBYTES 1216  /* pk_M || pk_X */
-#define XWING_SECRETKEYBYTES 32    /* the seed */
-#define XWING_CIPHERTEXTBYTES 1120 /* ct_M || ct_X */
-#define XWING_BYTES 32
+/* Namespaced as PQClean namespaces its sizes: xwing.c also includes ML-KEM-768's api.h, whose CRYPTO_* are its own. */
+#define XWING_CRYPTO_ALGNAME "X-Wing"
+#define XWING_CRYPTO_PUBLICKEYBYTES 1216  /* pk_M || pk_X */
+#define XWING_CRYPTO_SECRETKEYBYTES 32    /* the seed */
+#define XWING_CRYPTO_CIPHERTEXTBYTES 1120 /* ct_M || ct_X */
+#define XWING_CRYPTO_BYTES 32
 
-#ifndef XWING_API /* another build of these sources names its own (xwing_mve.mve.c, selftest/xwing_label_mutant.c) */
+#ifndef XWING_API /* another build of these sources names its own (xwing_mve/, selftest/xwing_label_mutant.c) */
 #define XWING_API(name) xwing_portable_##name
 #endif
 

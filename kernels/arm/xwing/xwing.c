@@ -1,9 +1,9 @@
 /*
  * X-Wing (draft-connolly-cfrg-xwing-kem-10), portable build: the portable ML-KEM-768 (mlkem768/kem.c, through its
  * deterministic cores), X25519 by the Montgomery ladder (x25519/ladder.c, also for the base point), SHAKE256 and
- * SHA3-256 on the scalar Keccak (scheme/fips202.c). Built again as the MVE build by xwing_mve.mve.c. Randomness as
- * the draft's derandomised functions take it: 32 bytes (the seed) for a key pair, 64 bytes (m || ek_X) for an
- * encapsulation.
+ * SHA3-256 on the scalar Keccak (scheme/fips202.c). Built again as the MVE build by xwing_mve/xwing_mve.mve.c.
+ * Randomness as the draft's derandomised functions take it: 32 bytes (the seed) for a key pair, 64 bytes (m || ek_X)
+ * for an encapsulation.
  */
 #include "api.h"
 #include "../mlkem768/api.h"
@@ -16,8 +16,8 @@
 #define SK_M_BYTES CRYPTO_SECRETKEYBYTES
 #define CT_M_BYTES CRYPTO_CIPHERTEXTBYTES
 
-_Static_assert(XWING_PUBLICKEYBYTES == PK_M_BYTES + SYM, "api.h");
-_Static_assert(XWING_CIPHERTEXTBYTES == CT_M_BYTES + SYM, "api.h");
+_Static_assert(XWING_CRYPTO_PUBLICKEYBYTES == PK_M_BYTES + SYM, "api.h");
+_Static_assert(XWING_CRYPTO_CIPHERTEXTBYTES == CT_M_BYTES + SYM, "api.h");
 
 #if !defined(PQH_XWING_FIXED_BASE) && !defined(PQH_XWING_FIXED_BASE_B8)
 static const uint8_t base_point[SYM] = {9};
@@ -100,7 +100,7 @@ int XWING_API(keypair_derand)(uint8_t *pk, const uint8_t *seed)
 
 int XWING_API(crypto_kem_keypair)(uint8_t *pk, uint8_t *sk)
 {
-    randombytes(sk, XWING_SECRETKEYBYTES);
+    randombytes(sk, XWING_CRYPTO_SECRETKEYBYTES);
     return XWING_API(keypair_derand)(pk, sk);
 }
 
