@@ -417,8 +417,7 @@ const FXR_ADD_MUL: &[&str] = &[
     "kernels/arm/fndsa_keygen/fxr_div.h:59",
 ];
 const FXR_DIV: &[&str] = &["kernels/arm/fndsa_keygen/fxr_div.h:58"];
-/// The conditional subtraction of q in `mlkem_poly_scalar.c` (and `mlkem_poly.mve.c`'s correction of a lane).
-const MLKEM_SCALAR_MINUS_Q: &[&str] = &["kernels/arm/mlkem_ntt/mlkem_poly_scalar.c:119"];
+/// The correction of a lane by q in `mlkem_poly.mve.c`.
 const MLKEM_LANE_CORRECTION: &[&str] = &["kernels/arm/mlkem_ntt/mlkem_poly.mve.c:62"];
 
 /// Where `x25519.base.b8` leaks: the pointer picked by the sign, and the loads of the operands it points at.
@@ -538,17 +537,6 @@ pub const KNOWN_LEAKS: &[KnownLeak] = &[
     m85_vpt("mlkem.compress.d1.mve", MLKEM_LANE_CORRECTION, MLKEM_VPT),
     m85_vpt("mlkem.decompress.d1.mve", &["kernels/arm/mlkem_ntt/mlkem_poly.mve.c:169"], MLKEM_VPT),
     m85_vpt("mlkem.poly.reduce.mve", MLKEM_LANE_CORRECTION, MLKEM_VPT),
-    m85_vpt("mlkem.poly.decode12.scalar", MLKEM_SCALAR_MINUS_Q, MLKEM_VPT),
-    explained(
-        "mlkem.poly.decode12.scalar",
-        &[Image::M85],
-        LeakKind::Predication,
-        None,
-        MLKEM_SCALAR_MINUS_Q,
-        "a leak, not fixed: the loop's last coefficients, which clang leaves out of its vector loop, take the \
-            conditional subtraction of q as an IT block on the secret sign (found behind the VPT predication once \
-            every difference was judged); a predicated-off IT instruction takes different time on the Cortex-M85",
-    ),
 ];
 
 /// What `check` makes of one kernel's campaign on one image.

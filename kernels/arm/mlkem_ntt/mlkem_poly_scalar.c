@@ -116,7 +116,9 @@ void mlkem_encode12_scalar(uint8_t out[384], const int16_t p[256])
 static inline int16_t minus_q_if_above(uint32_t x)
 {
     uint32_t r = x - MLKEM_Q;
-    return (int16_t)(r + ((uint32_t)((int32_t)r >> 31) & MLKEM_Q));
+    uint32_t borrow = (uint32_t)((int32_t)r >> 31);
+    __asm__("" : "+r"(borrow)); /* clang would predicate the add on the secret sign (a VPT or an IT block) */
+    return (int16_t)(r + (borrow & MLKEM_Q));
 }
 
 void mlkem_decode12_scalar(int16_t p[256], const uint8_t in[384])
