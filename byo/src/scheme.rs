@@ -13,9 +13,16 @@ use crate::manifest::Manifest;
 use crate::{CORES, build_objects, check_object, defined_symbols, link};
 
 /// What the host calls besides the scheme (`pqhelium_schemes::on_guest`), from our kernel archive: the DRBG and
-/// its state, the stack probes.
-const HARNESS_SYMBOLS: [&str; 5] =
-    ["randombytes_init", "pqh_randombytes_save", "pqh_randombytes_restore", "pqh_stack_paint", "pqh_stack_scan"];
+/// its state, the stack probes, the replayed randomness of constant-time pairs.
+const HARNESS_SYMBOLS: [&str; 7] = [
+    "randombytes_init",
+    "pqh_randombytes_save",
+    "pqh_randombytes_restore",
+    "pqh_stack_paint",
+    "pqh_stack_scan",
+    "pqh_with_randomness2",
+    "pqh_with_randomness3",
+];
 
 /// What to build: paths relative to `dir` (the scheme manifest's directory).
 #[derive(Debug, Clone)]
@@ -125,6 +132,10 @@ pub struct SchemeManifest {
     pub cores: Vec<String>,
     /// The NIST KAT file (`PQCkemKAT_*.rsp`).
     pub kat: PathBuf,
+    /// Functions whose differences in a constant-time pair are public by design (`--ct-pairs`): a rejection sampler
+    /// reading rho, which a key pair's pair cannot keep equal. What runs after such a difference is not compared.
+    #[serde(default)]
+    pub ct_public: Vec<String>,
     /// Seconds one batch of calls may take before it counts as an endless loop.
     #[serde(default = "default_timeout")]
     pub timeout_seconds: u64,

@@ -238,6 +238,23 @@ mod manifest {
     }
 
     #[test]
+    fn both_examples_build_and_pass_on_every_core() {
+        for (example, kat, records) in [
+            ("ml-kem-768-portable.toml", ("PQCkemKAT_2400.rsp", "ML-KEM-768"), oracle_rsp(1)),
+            ("x-wing-portable.toml", ("PQCkemKAT_32.rsp", "X-Wing"), xwing_oracle_rsp(1)),
+        ] {
+            let (_dir, manifest) = example_setup(example, kat, &records);
+            let text = std::fs::read_to_string(&manifest)
+                .unwrap()
+                .replace("cores = [\"m55\"]", "cores = [\"m55\", \"m85\", \"m7\"]");
+            std::fs::write(&manifest, text).unwrap();
+            let (code, stdout, stderr) = run(&manifest, "1");
+            assert_eq!(code, 0, "{example}: {stdout}{stderr}");
+            assert_eq!(stdout.matches("KAT: 1 entries match the .rsp file").count(), 3, "{stdout}");
+        }
+    }
+
+    #[test]
     fn the_xwing_example_passes_kat_and_differential() {
         let records = xwing_oracle_rsp(KAT_ENTRIES);
         let (_dir, manifest) = example_setup("x-wing-portable.toml", ("PQCkemKAT_32.rsp", "X-Wing"), &records);
@@ -260,6 +277,53 @@ mod manifest {
         assert!(stdout.contains("KAT FAILED: KAT entry 0: ss differs from the .rsp file"), "{stdout}");
         assert!(stdout.contains("): ss differs from the host reference"), "{stdout}");
         assert!(stdout.ends_with("scheme FAILED\n"), "{stdout}");
+    }
+
+    fn run_ct(manifest: &Path) -> (i32, String, String) {
+        let m = manifest.to_str().unwrap();
+        pqhelium(&["scheme", "--manifest", m, "--campaign", "1", "--no-cycles", "--ct-pairs", "2"])
+    }
+
+    #[test]
+    fn the_examples_operations_are_constant_time_but_for_the_declared_sampler() {
+        let (_dir, manifest) = setup("", &oracle_rsp(1), &[]);
+        let (code, stdout, stderr) = run_ct(&manifest);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(
+            stdout.contains(
+                "ct mlkem768_portable_crypto_kem_keypair: 2 pairs, equal traces up to control flow at sample_ntt+"
+            ),
+            "{stdout}"
+        );
+        assert!(stdout.contains("explained: declared public by the manifest (`ct-public`)"), "{stdout}");
+        assert!(stdout.contains("ct mlkem768_portable_crypto_kem_enc: 2 pairs, equal traces\n"), "{stdout}");
+        assert!(stdout.contains("ct mlkem768_portable_crypto_kem_dec: 2 pairs, equal traces\n"), "{stdout}");
+    }
+
+    #[test]
+    fn an_undeclared_sampler_is_a_leak() {
+        let (_dir, manifest) = setup("", &oracle_rsp(1), &[]);
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        let text: String = text.lines().filter(|l| !l.starts_with("ct-public")).map(|l| format!("{l}\n")).collect();
+        std::fs::write(&manifest, text).unwrap();
+        let (code, stdout, stderr) = run_ct(&manifest);
+        assert_eq!(code, 1, "{stdout}{stderr}");
+        assert!(
+            stdout.contains("ct mlkem768_portable_crypto_kem_keypair: LEAK in pair 0: control flow at sample_ntt+"),
+            "{stdout}"
+        );
+    }
+
+    #[test]
+    fn a_branch_on_the_randomness_is_a_leak() {
+        let branch = "uint8_t r[1]; randombytes(r, 1); if (r[0] & 1) { volatile uint32_t n = 0; n++; }";
+        let (_dir, manifest) = own_impl(API, &kem(branch), "");
+        let (_, stdout, stderr) = run_ct(&manifest);
+        assert!(
+            stdout.contains("ct crypto_kem_keypair: LEAK in pair 0: control flow at crypto_kem_keypair+"),
+            "{stdout}{stderr}"
+        );
+        assert!(stdout.contains("ct crypto_kem_enc: 2 pairs, equal traces"), "{stdout}");
     }
 
     /// The example's manifest pointed at an implementation of the test's own (`impl/`, with api.h).

@@ -105,7 +105,7 @@ pub const XWING_PORTABLE: KemBuild = KemBuild {
     published: Published::XWingDraft10,
 };
 
-/// ML-KEM-768, MVE build (`kernels/arm/mlkem768/kem_mve.mve.c`): the portable code on the MVE ML-KEM kernels, the
+/// ML-KEM-768, MVE build (`kernels/arm/mlkem768_mve/kem_mve.mve.c`): the portable code on the MVE ML-KEM kernels, the
 /// polynomials in the MVE storage order from sampling to encoding; the matrix and the noise on the four-way MVE
 /// Keccak, the other hashes on the scalar one.
 pub const MLKEM768_MVE: KemBuild = KemBuild {
@@ -113,7 +113,7 @@ pub const MLKEM768_MVE: KemBuild = KemBuild {
     images: &MVE_IMAGES,
     prefix: "mlkem768_mve_",
     objects: &[
-        "kernel_mlkem768_kem_mve_mve_c.o",
+        "kernel_mlkem768_mve_kem_mve_mve_c.o",
         "kernel_scheme_fips202_c.o",
         "kernel_keccak_keccak_f1600_c.o",
         "kernel_keccak_keccak_x4_mve_c.o",
@@ -132,7 +132,7 @@ pub const XWING_MVE: KemBuild = KemBuild {
     prefix: "xwing_mve_",
     objects: &[
         "kernel_xwing_mve_xwing_mve_mve_c.o",
-        "kernel_mlkem768_kem_mve_mve_c.o",
+        "kernel_mlkem768_mve_kem_mve_mve_c.o",
         "kernel_x25519_base_c.o",
         "kernel_x25519_base_table_c.o",
         "kernel_x25519_ladder_c.o",

@@ -21,6 +21,7 @@ use pqhelium_analyses::ct::{KNOWN_LEAKS, Leak, Pair, PairOutcome, Tracer};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::xwing::{self, XWing};
 use pqhelium_guest::backend::{Arg, BackendError, Image, Limits};
+use pqhelium_guest::elf::GuestElf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
@@ -56,25 +57,44 @@ impl OpVerdict {
     }
 }
 
+/// How an implementation's operations get the pair's randomness.
+#[derive(Debug, Clone, Copy)]
+pub enum Randomness<'a> {
+    /// Our builds: their derandomised functions take it as an argument.
+    Derandomised,
+    /// An implementation of the pqm4 API alone (`scheme --manifest`): `randombytes` replays it while the operation
+    /// runs (`pqh_with_randomness*`); a first difference in one of `public` (functions the manifest declares public,
+    /// such as a rejection sampler reading rho) is explained by that declaration.
+    Replayed { public: &'a [String] },
+}
+
+/// Why a difference in a function the manifest declares public is not a leak.
+pub const DECLARED_REASON: &str = "declared public by the manifest (`ct-public`): what runs after it is not compared";
+
 /// Runs `pairs` pairs of every operation of `build` on `image` (pair inputs from `seed`).
 pub fn check_operations(
     image: Image,
     build: &KemBuild,
     pairs: u64,
     seed: u64,
+    randomness: Randomness,
 ) -> Result<Vec<(Op, OpVerdict)>, BackendError> {
     let mut tracer = Tracer::open(image, Limits::default())?;
+    let elf = GuestElf::parse(image.name(), image.guest().elf)?;
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut verdicts = Vec::new();
     for op in Op::ALL {
         let mut verdict = None;
         let mut explained = None;
         for index in 0..pairs {
-            let (symbol, pair) = operation_pair(build, op, &mut rng);
+            let (symbol, pair) = match randomness {
+                Randomness::Derandomised => operation_pair(build, op, &mut rng),
+                Randomness::Replayed { .. } => replayed_pair(&elf, build, op, &mut rng)?,
+            };
             match tracer.compare(&symbol, &pair) {
                 PairOutcome::ConstantTime => {}
                 PairOutcome::Differ(leaks) | PairOutcome::Truncated(leaks, _)
-                    if let Some(why) = leaks.first().and_then(|first| explanation(image, first)) =>
+                    if let Some(why) = leaks.first().and_then(|first| explanation(image, first, randomness)) =>
                 {
                     explained.get_or_insert_with(|| (leaks[0].clone(), why));
                 }
@@ -118,9 +138,14 @@ fn in_sampler(leak: &Leak) -> bool {
     })
 }
 
-/// Why a pair's first difference is not a leak of the operation, if it is not: the sampler's, or a known leak of
-/// the kernel of ours it lies in (the same entry `check` judges the kernel's own pairs against).
-fn explanation(image: Image, first: &Leak) -> Option<&'static str> {
+/// Why a pair's first difference is not a leak of the operation, if it is not: the sampler's (ours, or a function the
+/// manifest declares public), or a known leak of the kernel of ours it lies in (the same entry `check` judges the
+/// kernel's own pairs against).
+fn explanation(image: Image, first: &Leak, randomness: Randomness) -> Option<&'static str> {
+    if let Randomness::Replayed { public } = randomness {
+        let function = first.location.split_once('+').map_or(first.location.as_str(), |(f, _)| f);
+        return public.iter().any(|p| p == function).then_some(DECLARED_REASON);
+    }
     if in_sampler(first) {
         return Some(SAMPLER_REASON);
     }
@@ -179,6 +204,38 @@ fn operation_pair(build: &KemBuild, op: Op, rng: &mut ChaCha20Rng) -> (String, P
         }
     };
     (format!("{}{function}", build.prefix), Pair { a: 0, b: 1, args_a, args_b })
+}
+
+/// The pair of an operation of an implementation of the pqm4 API alone: the key pair and the encapsulation through
+/// `pqh_with_randomness*` (the function's address an argument), with as many bytes as the scheme draws (ML-KEM-768:
+/// d || z, then m; X-Wing: the seed, then the eseed); the decapsulation as for our builds.
+fn replayed_pair(
+    elf: &GuestElf,
+    build: &KemBuild,
+    op: Op,
+    rng: &mut ChaCha20Rng,
+) -> Result<(String, Pair), BackendError> {
+    let xwing = build.name == XWING_PORTABLE.name;
+    let drawn = match (op, xwing) {
+        (Op::Keypair, false) => 64,
+        (Op::Keypair, true) => xwing::SECRET_KEY_SIZE,
+        (Op::Enc, false) => 32,
+        (Op::Enc, true) => xwing::ESEED_SIZE,
+        (Op::Dec, _) => return Ok(operation_pair(build, op, rng)),
+    };
+    let address = elf.symbol(&build.symbol(op))?;
+    let bytes = |rng: &mut ChaCha20Rng| Arg::In((0..drawn).map(|_| rng.r#gen()).collect());
+    let head = |bytes: Arg| vec![bytes, Arg::U32(drawn as u32), Arg::U32(address)];
+    let (wrapper, outputs) = match op {
+        Op::Keypair => ("pqh_with_randomness2", vec![Arg::Out(build.public_key), Arg::Out(build.secret_key)]),
+        _ => {
+            let pk = if xwing { XWing::reference().keygen(&random(rng)).to_vec() } else { mlkem_keys(rng).0 };
+            ("pqh_with_randomness3", vec![Arg::Out(build.ciphertext), Arg::Out(build.shared_secret), Arg::In(pk)])
+        }
+    };
+    let args_a = [head(bytes(rng)), outputs.clone()].concat();
+    let args_b = [head(bytes(rng)), outputs].concat();
+    Ok((wrapper.to_string(), Pair { a: 0, b: 1, args_a, args_b }))
 }
 
 /// An ML-KEM-768 key pair of the reference from random coins: (encapsulation key, decapsulation key).

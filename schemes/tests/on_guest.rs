@@ -5,7 +5,7 @@
 use pqhelium_core::drbg::NistDrbg;
 use pqhelium_guest::backend::{Arg, Backend, Call, Image, Limits};
 use pqhelium_schemes::on_guest::{self, MLKEM768_MVE, MLKEM768_PORTABLE, STACK_WINDOW, XWING_MVE, XWING_PORTABLE};
-use pqhelium_schemes::scheme_ct::{self, OpVerdict};
+use pqhelium_schemes::scheme_ct::{self, OpVerdict, Randomness};
 
 fn open(image: Image) -> Box<dyn Backend> {
     image.open(Limits::default()).expect("the emulator starts")
@@ -188,7 +188,8 @@ fn the_mve_builds_match_the_host_reference_on_the_m55_and_m85_images() {
 /// pair, rejecting in the other) with equal traces, its key pair's first difference in SampleNTT (rho, public).
 #[test]
 fn mlkem768_operations_are_constant_time_m55() {
-    let verdicts = scheme_ct::check_operations(Image::M55, &MLKEM768_PORTABLE, 2, 1).expect("the tracer starts");
+    let verdicts = scheme_ct::check_operations(Image::M55, &MLKEM768_PORTABLE, 2, 1, Randomness::Derandomised)
+        .expect("the tracer starts");
     let [(_, keypair), (_, enc), (_, dec)] = &verdicts[..] else { panic!("three operations: {verdicts:?}") };
     assert_eq!(*enc, OpVerdict::ConstantTime { pairs: 2 });
     assert_eq!(*dec, OpVerdict::ConstantTime { pairs: 2 });
@@ -201,10 +202,12 @@ fn mlkem768_operations_are_constant_time_m55() {
 #[test]
 fn the_b8_fixed_base_leaks_in_the_encapsulation_and_b8s_does_not_m55() {
     let b8 = on_guest::KemBuild { prefix: "xwing_b8_", ..XWING_MVE };
-    let verdicts = scheme_ct::check_operations(Image::M55, &b8, 2, 1).expect("the tracer starts");
+    let verdicts =
+        scheme_ct::check_operations(Image::M55, &b8, 2, 1, Randomness::Derandomised).expect("the tracer starts");
     let (_, enc) = &verdicts[1];
     let OpVerdict::Leak { leak, .. } = enc else { panic!("{enc:?}") };
     assert!(leak.source.as_deref().is_some_and(|s| s.starts_with("kernels/arm/x25519/base.c")), "{leak:?}");
-    let verdicts = scheme_ct::check_operations(Image::M55, &XWING_MVE, 2, 1).expect("the tracer starts");
+    let verdicts =
+        scheme_ct::check_operations(Image::M55, &XWING_MVE, 2, 1, Randomness::Derandomised).expect("the tracer starts");
     assert_eq!(verdicts[1].1, OpVerdict::ConstantTime { pairs: 2 });
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use pqhelium_analyses::cycles::{self, Estimate, Estimators, plot};
 use pqhelium_guest::backend::{Arg, Core, Image, Limits};
 use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, STACK_WINDOW};
-use pqhelium_schemes::scheme_ct::{self, OpVerdict};
+use pqhelium_schemes::scheme_ct::{self, OpVerdict, Randomness};
 
 /// The most KAT entries a run takes: the NIST files have 100.
 const MAX_ENTRIES: u64 = 100;
@@ -49,7 +49,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["manifest", "no_cycles"])]
     plot: Option<PathBuf>,
     /// Constant-time traces of each operation over this many pairs of inputs differing only in secrets.
-    #[arg(long, conflicts_with = "manifest", value_parser = clap::value_parser!(u64).range(1..=MAX_CT_PAIRS))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_CT_PAIRS))]
     ct_pairs: Option<u64>,
 }
 
@@ -84,6 +84,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             campaign: args.campaign,
             seed: args.seed,
             no_cycles: args.no_cycles,
+            ct_pairs: args.ct_pairs,
         });
     }
     let Some(scheme) = args.scheme else { bail!("--scheme or --manifest") };
@@ -164,7 +165,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     print_table(&build, &rows, args.entries as usize, image);
     print_size(&build, image)?;
     let ct_passed = match args.ct_pairs {
-        Some(pairs) => print_ct(image, &build, pairs)?,
+        Some(pairs) => print_ct(image, &build, pairs, Randomness::Derandomised)?,
         None => true,
     };
     let plotted = match &args.plot {
@@ -274,9 +275,10 @@ fn print_size(build: &KemBuild, image: Image) -> Result<()> {
 }
 
 /// The constant-time verdict of each operation (`pqhelium_schemes::scheme_ct`); whether none leaked or faulted.
-fn print_ct(image: Image, build: &KemBuild, pairs: u64) -> Result<bool> {
+/// Each operation's constant-time verdict over `pairs` pairs; whether every one passed.
+pub(super) fn print_ct(image: Image, build: &KemBuild, pairs: u64, randomness: Randomness) -> Result<bool> {
     println!();
-    let verdicts = scheme_ct::check_operations(image, build, pairs, CT_SEED)?;
+    let verdicts = scheme_ct::check_operations(image, build, pairs, CT_SEED, randomness)?;
     for (op, verdict) in &verdicts {
         let symbol = build.symbol(*op);
         match verdict {

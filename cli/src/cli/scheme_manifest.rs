@@ -16,6 +16,7 @@ use pqhelium_core::rsp::Record;
 use pqhelium_core::xwing::XWing;
 use pqhelium_guest::backend::{Arg, Backend, Image, Limits};
 use pqhelium_schemes::on_guest::{self, EntryRun, GuestKemError, KemBuild, KemValues, Op};
+use pqhelium_schemes::scheme_ct::Randomness;
 use rand::{Rng, SeedableRng};
 
 /// A scheme a manifest may name (pqm4's name): our build's sizes and host reference, and the reference's
@@ -54,6 +55,8 @@ pub struct Run {
     pub campaign: u64,
     pub seed: u64,
     pub no_cycles: bool,
+    /// `--ct-pairs`: constant-time pairs of each operation on each core.
+    pub ct_pairs: Option<u64>,
 }
 
 /// One operation's figures on one core.
@@ -131,6 +134,10 @@ pub fn run(args: Run) -> Result<ExitCode> {
             estimate_cycles(core, image, &build, &run.first, &mut figures);
         }
         print_sizes(&linked.objects)?;
+        if let Some(pairs) = args.ct_pairs {
+            let public = Randomness::Replayed { public: &manifest.ct_public };
+            passed &= super::scheme::print_ct(image, &build, pairs, public)?;
+        }
         table.push((core.clone(), figures));
     }
     print_table(&build, &table);

@@ -12,7 +12,8 @@
 #define CRYPTO_CIPHERTEXTBYTES 1088
 #define CRYPTO_BYTES 32
 
-#ifndef crypto_kem_keypair /* another build of these sources names its own (kem_mve.mve.c, selftest/mlkem768_ss_mutant.c) */
+/* another build of these sources names its own (mlkem768_mve/, selftest/mlkem768_ss_mutant.c) */
+#ifndef crypto_kem_keypair
 #define crypto_kem_keypair mlkem768_portable_crypto_kem_keypair
 #define crypto_kem_enc mlkem768_portable_crypto_kem_enc
 #define crypto_kem_dec mlkem768_portable_crypto_kem_dec

@@ -1,8 +1,9 @@
 /*
  * ML-KEM-768 (FIPS 203), portable build: scalar C throughout, the scalar Keccak-f[1600] kernel under FIPS 202
- * (fips202.c, through pqm4's fips202.h API), and the scalar ML-KEM kernels (mlkem_ntt_scalar.c, mlkem_poly_scalar.c) for the NTT, the products,
- * compression and encoding, within the input bounds their contracts state (noted at each use). Built again as the
- * MVE build by kem_mve.mve.c: the same code on the MVE kernels (KERNEL below). Randomness from
+ * (fips202.c, through pqm4's fips202.h API), and the scalar ML-KEM kernels (mlkem_ntt_scalar.c,
+ * mlkem_poly_scalar.c) for the NTT, the products, compression and encoding, within the input bounds their contracts
+ * state (noted at each use). Built again as the MVE build by mlkem768_mve/kem_mve.mve.c: the same code on the MVE
+ * kernels (KERNEL below). Randomness from
  * randombytes (the NIST DRBG on the bench), drawn as the NIST KAT procedure expects: 64 bytes d || z for a key pair,
  * 32 bytes m for an encapsulation. Like pqm4's and PQClean's, crypto_kem_enc does not run the encapsulation-key
  * check of FIPS 203 section 7.2.
@@ -30,7 +31,7 @@ _Static_assert(CRYPTO_CIPHERTEXTBYTES == CT_U_BYTES + DV_POLY_BYTES, "api.h");
 
 typedef int16_t poly[N];
 
-/* The build's kernels: the scalar baselines (FIPS order), or the MVE kernels (kem_mve.mve.c), which keep every
+/* The build's kernels: the scalar baselines (FIPS order), or the MVE kernels (mlkem768_mve/), which keep every
  * polynomial in the MVE storage order from sampling to encoding. Both have the same bounds (mlkem_ntt.h). */
 #ifdef PQH_MLKEM768_MVE
 #define KERNEL(name) mlkem_##name##_mve

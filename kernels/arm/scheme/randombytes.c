@@ -134,8 +134,26 @@ void randombytes_init(const uint8_t *entropy_input, const uint8_t *personalizati
     drbg_update(seed_material);
 }
 
+/* The bytes pqh_with_randomness* hands out, while it runs. */
+static const uint8_t *replay;
+static size_t replay_left;
+
+/* A copy whose time does not depend on the bytes: the two runs of a constant-time pair differ only in them. */
+static void replay_bytes(uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = i < replay_left ? replay[i] : 0u;
+    size_t used = n < replay_left ? n : replay_left;
+    replay += used;
+    replay_left -= used;
+}
+
 int randombytes(uint8_t *out, size_t n)
 {
+    if (replay) {
+        replay_bytes(out, n);
+        return 0;
+    }
     uint8_t rk[(AES_ROUNDS + 1) * AES_BLOCK], block[AES_BLOCK];
     expand_key(rk, drbg_key);
     while (n > 0) {
@@ -168,4 +186,23 @@ void pqh_randombytes_restore(const uint8_t state[PQH_DRBG_STATE_BYTES])
         drbg_key[i] = state[i];
     for (unsigned i = 0; i < AES_BLOCK; i++)
         drbg_v[i] = state[DRBG_KEY_BYTES + i];
+}
+
+int pqh_with_randomness2(const uint8_t *bytes, size_t n, int (*op)(uint8_t *, uint8_t *), uint8_t *a, uint8_t *b)
+{
+    replay = bytes;
+    replay_left = n;
+    int result = op(a, b);
+    replay = 0;
+    return result;
+}
+
+int pqh_with_randomness3(const uint8_t *bytes, size_t n, int (*op)(uint8_t *, uint8_t *, const uint8_t *), uint8_t *a,
+                         uint8_t *b, const uint8_t *c)
+{
+    replay = bytes;
+    replay_left = n;
+    int result = op(a, b, c);
+    replay = 0;
+    return result;
 }

@@ -14,4 +14,10 @@ int randombytes(uint8_t *out, size_t n);
 #define PQH_DRBG_STATE_BYTES 48
 void pqh_randombytes_save(uint8_t state[PQH_DRBG_STATE_BYTES]);
 void pqh_randombytes_restore(const uint8_t state[PQH_DRBG_STATE_BYTES]);
+/* Constant-time traces of an implementation that draws its randomness from randombytes (pqhelium scheme --manifest
+ * --ct-pairs): op runs with randombytes handing out `bytes` (then zeros) instead of the DRBG's output, so that the
+ * two runs of a pair differ only in those bytes. For the pqm4 API's two operations that draw randomness. */
+int pqh_with_randomness2(const uint8_t *bytes, size_t n, int (*op)(uint8_t *, uint8_t *), uint8_t *a, uint8_t *b);
+int pqh_with_randomness3(const uint8_t *bytes, size_t n, int (*op)(uint8_t *, uint8_t *, const uint8_t *), uint8_t *a,
+                         uint8_t *b, const uint8_t *c);
 #endif

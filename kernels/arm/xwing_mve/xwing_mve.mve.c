@@ -1,6 +1,6 @@
 /*
  * X-Wing (draft 10), MVE build for the M55 and M85 images: xwing.c on the MVE build of ML-KEM-768
- * (mlkem768/kem_mve.mve.c) and X25519's fixed-base table for both base-point multiplications (x25519/base.c, the
+ * (mlkem768_mve/kem_mve.mve.c) and X25519's fixed-base table for both base-point multiplications (x25519/base.c, the
  * constant-time selection); the ladder for the shared secrets, its final inversion shared with the table's in
  * encapsulation and decapsulation; Keccak scalar. The pqm4 API under the prefix xwing_mve_.
  */

@@ -10,4 +10,4 @@
 #define crypto_kem_dec mlkem768_mve_crypto_kem_dec
 #define crypto_kem_keypair_derand mlkem768_mve_crypto_kem_keypair_derand
 #define crypto_kem_enc_derand mlkem768_mve_crypto_kem_enc_derand
-#include "kem.c"
+#include "../mlkem768/kem.c"
