@@ -11,6 +11,9 @@
 //!   traces must not tell which;
 //! - decapsulation (X-Wing): one ciphertext, the seed differs.
 //!
+//! Our builds take the randomness through their derandomised functions; an implementation of the pqm4 API alone
+//! (`scheme --manifest`) gets it from `randombytes`, which replays the pair's bytes ([`Randomness::Replayed`]).
+//!
 //! Where a pair cannot keep a public value equal, the difference it makes is declared: the matrix of ML-KEM is
 //! sampled from rho, public (in the encapsulation key) but derived from the secret seed during key generation and
 //! X-Wing's decapsulation, so their pairs part at SampleNTT's rejection sampling. A first difference at a known leak
