@@ -134,174 +134,82 @@ static void squeeze_blocks(uint8_t *out, size_t nblocks, uint64_t ctx[25], uint3
         stored[i] = s[i];
 }
 
-void shake128_absorb(shake128ctx *state, const uint8_t *input, size_t inlen)
-{
-    absorb_once(state->ctx, SHAKE128_RATE, input, inlen);
-}
+/* pqm4's SHAKE128 or SHAKE256 functions, bits 128 or 256: one-shot, absorb once then squeeze blocks, incremental. */
+#define SHAKE_API(bits)                                                                                               \
+    void shake##bits##_absorb(shake##bits##ctx *state, const uint8_t *input, size_t inlen)                             \
+    {                                                                                                                  \
+        absorb_once(state->ctx, SHAKE##bits##_RATE, input, inlen);                                                     \
+    }                                                                                                                  \
+    void shake##bits##_squeezeblocks(uint8_t *output, size_t nblocks, shake##bits##ctx *state)                         \
+    {                                                                                                                  \
+        squeeze_blocks(output, nblocks, state->ctx, SHAKE##bits##_RATE);                                               \
+    }                                                                                                                  \
+    void shake##bits##_ctx_release(shake##bits##ctx *state)                                                            \
+    {                                                                                                                  \
+        (void)state;                                                                                                   \
+    }                                                                                                                  \
+    void shake##bits##_ctx_clone(shake##bits##ctx *dest, const shake##bits##ctx *src)                                  \
+    {                                                                                                                  \
+        clone_context(dest, src, sizeof *dest);                                                                        \
+    }                                                                                                                  \
+    void shake##bits##_inc_init(shake##bits##incctx *state)                                                            \
+    {                                                                                                                  \
+        pqh_keccak_init(SPONGE(state), SHAKE##bits##_RATE);                                                            \
+    }                                                                                                                  \
+    void shake##bits##_inc_absorb(shake##bits##incctx *state, const uint8_t *input, size_t inlen)                      \
+    {                                                                                                                  \
+        pqh_keccak_absorb(SPONGE(state), input, inlen);                                                                \
+    }                                                                                                                  \
+    void shake##bits##_inc_finalize(shake##bits##incctx *state)                                                        \
+    {                                                                                                                  \
+        pqh_keccak_finalize(SPONGE(state), PQH_SHAKE_DOMAIN);                                                          \
+    }                                                                                                                  \
+    void shake##bits##_inc_squeeze(uint8_t *output, size_t outlen, shake##bits##incctx *state)                         \
+    {                                                                                                                  \
+        pqh_keccak_squeeze(SPONGE(state), output, outlen);                                                             \
+    }                                                                                                                  \
+    void shake##bits##_inc_ctx_clone(shake##bits##incctx *dest, const shake##bits##incctx *src)                        \
+    {                                                                                                                  \
+        clone_context(dest, src, sizeof *dest);                                                                        \
+    }                                                                                                                  \
+    void shake##bits##_inc_ctx_release(shake##bits##incctx *state)                                                     \
+    {                                                                                                                  \
+        (void)state;                                                                                                   \
+    }                                                                                                                  \
+    void shake##bits(uint8_t *output, size_t outlen, const uint8_t *input, size_t inlen)                               \
+    {                                                                                                                  \
+        sponge(output, outlen, input, inlen, SHAKE##bits##_RATE, PQH_SHAKE_DOMAIN);                                    \
+    }
 
-void shake128_squeezeblocks(uint8_t *output, size_t nblocks, shake128ctx *state)
-{
-    squeeze_blocks(output, nblocks, state->ctx, SHAKE128_RATE);
-}
+/* pqm4's SHA3-256 or SHA3-512 functions, bits 256 or 512: incremental and one-shot. */
+#define SHA3_API(bits)                                                                                                \
+    void sha3_##bits##_inc_init(sha3_##bits##incctx *state)                                                            \
+    {                                                                                                                  \
+        pqh_keccak_init(SPONGE(state), SHA3_##bits##_RATE);                                                            \
+    }                                                                                                                  \
+    void sha3_##bits##_inc_absorb(sha3_##bits##incctx *state, const uint8_t *input, size_t inlen)                      \
+    {                                                                                                                  \
+        pqh_keccak_absorb(SPONGE(state), input, inlen);                                                                \
+    }                                                                                                                  \
+    void sha3_##bits##_inc_finalize(uint8_t *output, sha3_##bits##incctx *state)                                       \
+    {                                                                                                                  \
+        pqh_keccak_finalize(SPONGE(state), PQH_SHA3_DOMAIN);                                                           \
+        pqh_keccak_squeeze(SPONGE(state), output, (bits) / 8);                                                         \
+    }                                                                                                                  \
+    void sha3_##bits##_inc_ctx_clone(sha3_##bits##incctx *dest, const sha3_##bits##incctx *src)                        \
+    {                                                                                                                  \
+        clone_context(dest, src, sizeof *dest);                                                                        \
+    }                                                                                                                  \
+    void sha3_##bits##_inc_ctx_release(sha3_##bits##incctx *state)                                                     \
+    {                                                                                                                  \
+        (void)state;                                                                                                   \
+    }                                                                                                                  \
+    void sha3_##bits(uint8_t *output, const uint8_t *input, size_t inlen)                                              \
+    {                                                                                                                  \
+        pqh_sha3_##bits(output, input, inlen);                                                                         \
+    }
 
-void shake128_ctx_release(shake128ctx *state)
-{
-    (void)state;
-}
-
-void shake128_ctx_clone(shake128ctx *dest, const shake128ctx *src)
-{
-    clone_context(dest, src, sizeof *dest);
-}
-
-void shake128_inc_init(shake128incctx *state)
-{
-    pqh_keccak_init(SPONGE(state), SHAKE128_RATE);
-}
-
-void shake128_inc_absorb(shake128incctx *state, const uint8_t *input, size_t inlen)
-{
-    pqh_keccak_absorb(SPONGE(state), input, inlen);
-}
-
-void shake128_inc_finalize(shake128incctx *state)
-{
-    pqh_keccak_finalize(SPONGE(state), PQH_SHAKE_DOMAIN);
-}
-
-void shake128_inc_squeeze(uint8_t *output, size_t outlen, shake128incctx *state)
-{
-    pqh_keccak_squeeze(SPONGE(state), output, outlen);
-}
-
-void shake128_inc_ctx_clone(shake128incctx *dest, const shake128incctx *src)
-{
-    clone_context(dest, src, sizeof *dest);
-}
-
-void shake128_inc_ctx_release(shake128incctx *state)
-{
-    (void)state;
-}
-
-void shake256_absorb(shake256ctx *state, const uint8_t *input, size_t inlen)
-{
-    absorb_once(state->ctx, SHAKE256_RATE, input, inlen);
-}
-
-void shake256_squeezeblocks(uint8_t *output, size_t nblocks, shake256ctx *state)
-{
-    squeeze_blocks(output, nblocks, state->ctx, SHAKE256_RATE);
-}
-
-void shake256_ctx_release(shake256ctx *state)
-{
-    (void)state;
-}
-
-void shake256_ctx_clone(shake256ctx *dest, const shake256ctx *src)
-{
-    clone_context(dest, src, sizeof *dest);
-}
-
-void shake256_inc_init(shake256incctx *state)
-{
-    pqh_keccak_init(SPONGE(state), SHAKE256_RATE);
-}
-
-void shake256_inc_absorb(shake256incctx *state, const uint8_t *input, size_t inlen)
-{
-    pqh_keccak_absorb(SPONGE(state), input, inlen);
-}
-
-void shake256_inc_finalize(shake256incctx *state)
-{
-    pqh_keccak_finalize(SPONGE(state), PQH_SHAKE_DOMAIN);
-}
-
-void shake256_inc_squeeze(uint8_t *output, size_t outlen, shake256incctx *state)
-{
-    pqh_keccak_squeeze(SPONGE(state), output, outlen);
-}
-
-void shake256_inc_ctx_clone(shake256incctx *dest, const shake256incctx *src)
-{
-    clone_context(dest, src, sizeof *dest);
-}
-
-void shake256_inc_ctx_release(shake256incctx *state)
-{
-    (void)state;
-}
-
-void shake128(uint8_t *output, size_t outlen, const uint8_t *input, size_t inlen)
-{
-    sponge(output, outlen, input, inlen, SHAKE128_RATE, PQH_SHAKE_DOMAIN);
-}
-
-void shake256(uint8_t *output, size_t outlen, const uint8_t *input, size_t inlen)
-{
-    sponge(output, outlen, input, inlen, SHAKE256_RATE, PQH_SHAKE_DOMAIN);
-}
-
-void sha3_256_inc_init(sha3_256incctx *state)
-{
-    pqh_keccak_init(SPONGE(state), SHA3_256_RATE);
-}
-
-void sha3_256_inc_absorb(sha3_256incctx *state, const uint8_t *input, size_t inlen)
-{
-    pqh_keccak_absorb(SPONGE(state), input, inlen);
-}
-
-void sha3_256_inc_finalize(uint8_t *output, sha3_256incctx *state)
-{
-    pqh_keccak_finalize(SPONGE(state), PQH_SHA3_DOMAIN);
-    pqh_keccak_squeeze(SPONGE(state), output, 32);
-}
-
-void sha3_256_inc_ctx_clone(sha3_256incctx *dest, const sha3_256incctx *src)
-{
-    clone_context(dest, src, sizeof *dest);
-}
-
-void sha3_256_inc_ctx_release(sha3_256incctx *state)
-{
-    (void)state;
-}
-
-void sha3_256(uint8_t *output, const uint8_t *input, size_t inlen)
-{
-    pqh_sha3_256(output, input, inlen);
-}
-
-void sha3_512_inc_init(sha3_512incctx *state)
-{
-    pqh_keccak_init(SPONGE(state), SHA3_512_RATE);
-}
-
-void sha3_512_inc_absorb(sha3_512incctx *state, const uint8_t *input, size_t inlen)
-{
-    pqh_keccak_absorb(SPONGE(state), input, inlen);
-}
-
-void sha3_512_inc_finalize(uint8_t *output, sha3_512incctx *state)
-{
-    pqh_keccak_finalize(SPONGE(state), PQH_SHA3_DOMAIN);
-    pqh_keccak_squeeze(SPONGE(state), output, 64);
-}
-
-void sha3_512_inc_ctx_clone(sha3_512incctx *dest, const sha3_512incctx *src)
-{
-    clone_context(dest, src, sizeof *dest);
-}
-
-void sha3_512_inc_ctx_release(sha3_512incctx *state)
-{
-    (void)state;
-}
-
-void sha3_512(uint8_t *output, const uint8_t *input, size_t inlen)
-{
-    pqh_sha3_512(output, input, inlen);
-}
+SHAKE_API(128)
+SHAKE_API(256)
+SHA3_API(256)
+SHA3_API(512)
