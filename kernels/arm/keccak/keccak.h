@@ -5,6 +5,41 @@
 /* Iota round constants split into (even bits, odd bits), for the interleaved representation (keccak_f1600.c). */
 extern const uint32_t keccak_round_constants_interleaved[24][2];
 
+/* Gathers the even-numbered bits of x into its low half. */
+static inline uint32_t keccak_compress_even(uint32_t x)
+{
+    x &= 0x55555555u;
+    x = (x | (x >> 1)) & 0x33333333u;
+    x = (x | (x >> 2)) & 0x0F0F0F0Fu;
+    x = (x | (x >> 4)) & 0x00FF00FFu;
+    x = (x | (x >> 8)) & 0x0000FFFFu;
+    return x;
+}
+
+/* Spreads the low half of x onto the even-numbered bits (inverse of keccak_compress_even). */
+static inline uint32_t keccak_spread_even(uint32_t x)
+{
+    x &= 0x0000FFFFu;
+    x = (x | (x << 8)) & 0x00FF00FFu;
+    x = (x | (x << 4)) & 0x0F0F0F0Fu;
+    x = (x | (x << 2)) & 0x33333333u;
+    x = (x | (x << 1)) & 0x55555555u;
+    return x;
+}
+
+/* One lane from its little-endian words (lo, hi) to the interleaved words (even bits, odd bits), and back. */
+static inline void keccak_interleave_lane(uint32_t out[2], uint32_t lo, uint32_t hi)
+{
+    out[0] = keccak_compress_even(lo) | (keccak_compress_even(hi) << 16);
+    out[1] = keccak_compress_even(lo >> 1) | (keccak_compress_even(hi >> 1) << 16);
+}
+
+static inline void keccak_deinterleave_lane(uint32_t lanes[2], uint32_t even, uint32_t odd)
+{
+    lanes[0] = keccak_spread_even(even) | (keccak_spread_even(odd) << 1);
+    lanes[1] = keccak_spread_even(even >> 16) | (keccak_spread_even(odd >> 16) << 1);
+}
+
 /* keccak.f1600: in place on the interleaved state (see keccak_f1600.c). */
 void keccak_f1600_interleaved(uint32_t s[50]);
 /* keccak.interleave: 25 little-endian 64-bit lanes (as 50 words, low word first) -> interleaved state. */

@@ -103,42 +103,16 @@ void keccak_f1600_interleaved(uint32_t s[50])
     }
 }
 
-/* Gathers the even-numbered bits of x into its low half. */
-static inline uint32_t compress_even(uint32_t x)
-{
-    x &= 0x55555555u;
-    x = (x | (x >> 1)) & 0x33333333u;
-    x = (x | (x >> 2)) & 0x0F0F0F0Fu;
-    x = (x | (x >> 4)) & 0x00FF00FFu;
-    x = (x | (x >> 8)) & 0x0000FFFFu;
-    return x;
-}
-
-/* Spreads the low half of x onto the even-numbered bits (inverse of compress_even). */
-static inline uint32_t spread_even(uint32_t x)
-{
-    x &= 0x0000FFFFu;
-    x = (x | (x << 8)) & 0x00FF00FFu;
-    x = (x | (x << 4)) & 0x0F0F0F0Fu;
-    x = (x | (x << 2)) & 0x33333333u;
-    x = (x | (x << 1)) & 0x55555555u;
-    return x;
-}
-
 void keccak_interleave(uint32_t out[50], const uint32_t lanes[50])
 {
     for (unsigned i = 0; i < 25u; i++) {
-        uint32_t lo = lanes[2 * i], hi = lanes[2 * i + 1];
-        out[2 * i] = compress_even(lo) | (compress_even(hi) << 16);
-        out[2 * i + 1] = compress_even(lo >> 1) | (compress_even(hi >> 1) << 16);
+        keccak_interleave_lane(&out[2 * i], lanes[2 * i], lanes[2 * i + 1]);
     }
 }
 
 void keccak_deinterleave(uint32_t lanes[50], const uint32_t in[50])
 {
     for (unsigned i = 0; i < 25u; i++) {
-        uint32_t even = in[2 * i], odd = in[2 * i + 1];
-        lanes[2 * i] = spread_even(even) | (spread_even(odd) << 1);
-        lanes[2 * i + 1] = spread_even(even >> 16) | (spread_even(odd >> 16) << 1);
+        keccak_deinterleave_lane(&lanes[2 * i], in[2 * i], in[2 * i + 1]);
     }
 }

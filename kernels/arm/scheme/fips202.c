@@ -1,6 +1,7 @@
 /*
- * SHA3-256, SHA3-512, SHAKE128 and SHAKE256 (FIPS 202) around keccak_f1600_interleaved: the state is kept as plain
- * lanes for absorbing and squeezing bytes, and interleaved for each permutation.
+ * SHA3-256, SHA3-512, SHAKE128 and SHAKE256 (FIPS 202) on keccak_f1600_interleaved. The state stays bit-interleaved
+ * from one permutation to the next: the bytes absorbed or squeezed go through their lane's conversion, a whole lane
+ * at a time where they cover one, so that no permutation pays for converting the whole state.
  */
 #include "fips202.h"
 
@@ -8,30 +9,62 @@
 
 static void permute(struct pqh_keccak *k)
 {
-    uint32_t interleaved[50];
-    keccak_interleave(interleaved, k->lanes);
-    keccak_f1600_interleaved(interleaved);
-    keccak_deinterleave(k->lanes, interleaved);
+    keccak_f1600_interleaved(k->state);
 }
 
-static uint8_t *state_bytes(struct pqh_keccak *k)
+static uint32_t load32(const uint8_t *p)
 {
-    return (uint8_t *)k->lanes; /* little-endian target: byte i of the state */
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static void store32(uint8_t *p, uint32_t x)
+{
+    for (unsigned i = 0; i < 4; i++)
+        p[i] = (uint8_t)(x >> (8 * i));
+}
+
+/* XORs the little-endian lane (lo, hi) into lane `lane` of the state. */
+static void xor_lane(struct pqh_keccak *k, uint32_t lane, uint32_t lo, uint32_t hi)
+{
+    uint32_t w[2];
+    keccak_interleave_lane(w, lo, hi);
+    k->state[2 * lane] ^= w[0];
+    k->state[2 * lane + 1] ^= w[1];
+}
+
+/* XORs b into byte `pos` of the state, numbered as in the standard lanes. */
+static void xor_byte(struct pqh_keccak *k, uint32_t pos, uint8_t b)
+{
+    uint32_t word = (uint32_t)b << (8 * (pos % 4));
+    xor_lane(k, pos / 8, pos % 8 < 4 ? word : 0, pos % 8 < 4 ? 0 : word);
+}
+
+/* Lane `lane` of the state as little-endian words. */
+static void lane_words(const struct pqh_keccak *k, uint32_t lane, uint32_t words[2])
+{
+    keccak_deinterleave_lane(words, k->state[2 * lane], k->state[2 * lane + 1]);
 }
 
 void pqh_keccak_init(struct pqh_keccak *k, uint32_t rate)
 {
     for (unsigned i = 0; i < 50; i++)
-        k->lanes[i] = 0;
+        k->state[i] = 0;
     k->rate = rate;
     k->pos = 0;
 }
 
 void pqh_keccak_absorb(struct pqh_keccak *k, const uint8_t *in, size_t len)
 {
-    uint8_t *s = state_bytes(k);
-    for (size_t i = 0; i < len; i++) {
-        s[k->pos++] ^= in[i];
+    while (len > 0) {
+        if (k->pos % 8 == 0 && len >= 8) {
+            xor_lane(k, k->pos / 8, load32(in), load32(in + 4));
+            k->pos += 8;
+            in += 8;
+            len -= 8;
+        } else {
+            xor_byte(k, k->pos++, *in++);
+            len--;
+        }
         if (k->pos == k->rate) {
             permute(k);
             k->pos = 0;
@@ -42,9 +75,8 @@ void pqh_keccak_absorb(struct pqh_keccak *k, const uint8_t *in, size_t len)
 /* The domain byte and the final bit of the padding, without the permutation. */
 static void pad(struct pqh_keccak *k, uint8_t domain)
 {
-    uint8_t *s = state_bytes(k);
-    s[k->pos] ^= domain;
-    s[k->rate - 1] ^= 0x80u;
+    xor_byte(k, k->pos, domain);
+    xor_byte(k, k->rate - 1, 0x80u);
 }
 
 void pqh_keccak_finalize(struct pqh_keccak *k, uint8_t domain)
@@ -56,13 +88,24 @@ void pqh_keccak_finalize(struct pqh_keccak *k, uint8_t domain)
 
 void pqh_keccak_squeeze(struct pqh_keccak *k, uint8_t *out, size_t len)
 {
-    const uint8_t *s = state_bytes(k);
-    for (size_t i = 0; i < len; i++) {
+    while (len > 0) {
         if (k->pos == k->rate) {
             permute(k);
             k->pos = 0;
         }
-        out[i] = s[k->pos++];
+        uint32_t words[2];
+        lane_words(k, k->pos / 8, words);
+        if (k->pos % 8 == 0 && len >= 8) {
+            store32(out, words[0]);
+            store32(out + 4, words[1]);
+            k->pos += 8;
+            out += 8;
+            len -= 8;
+        } else {
+            *out++ = (uint8_t)(words[k->pos % 8 / 4] >> (8 * (k->pos % 4)));
+            k->pos++;
+            len--;
+        }
     }
 }
 
@@ -93,7 +136,7 @@ void pqh_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t len)
 /* ---- pqm4's API (fips202.h) ---- */
 
 _Static_assert(sizeof(shake128incctx) == sizeof(struct pqh_keccak), "an incremental context holds a sponge");
-_Static_assert(sizeof(shake128ctx) == sizeof(((struct pqh_keccak *)0)->lanes), "a context holds a state");
+_Static_assert(sizeof(shake128ctx) == sizeof(((struct pqh_keccak *)0)->state), "a context holds a state");
 
 /* The sponge in an incremental context. The context's words are only ever read and written as this sponge, and
  * copied as bytes (clone_context), never as the context's 64-bit words. */
@@ -107,31 +150,30 @@ static void clone_context(void *dest, const void *src, size_t size)
         to[i] = from[i];
 }
 
+/* A non-incremental SHAKE context holds the sponge's state alone, absorbed and padded. */
 static void absorb_once(uint64_t ctx[25], uint32_t rate, const uint8_t *in, size_t len)
 {
     struct pqh_keccak k;
     pqh_keccak_init(&k, rate);
     pqh_keccak_absorb(&k, in, len);
     pad(&k, PQH_SHAKE_DOMAIN);
-    uint8_t *to = (uint8_t *)ctx;
-    const uint8_t *from = state_bytes(&k);
-    for (unsigned i = 0; i < sizeof k.lanes; i++)
-        to[i] = from[i];
+    clone_context(ctx, k.state, sizeof k.state);
 }
 
 static void squeeze_blocks(uint8_t *out, size_t nblocks, uint64_t ctx[25], uint32_t rate)
 {
     struct pqh_keccak k;
-    uint8_t *s = state_bytes(&k), *stored = (uint8_t *)ctx;
-    for (unsigned i = 0; i < sizeof k.lanes; i++)
-        s[i] = stored[i];
-    for (size_t b = 0; b < nblocks; b++) {
+    clone_context(k.state, ctx, sizeof k.state);
+    for (size_t b = 0; b < nblocks; b++, out += rate) {
         permute(&k);
-        for (uint32_t i = 0; i < rate; i++)
-            out[b * rate + i] = s[i];
+        for (uint32_t lane = 0; lane < rate / 8; lane++) {
+            uint32_t words[2];
+            lane_words(&k, lane, words);
+            store32(out + 8 * lane, words[0]);
+            store32(out + 8 * lane + 4, words[1]);
+        }
     }
-    for (unsigned i = 0; i < sizeof k.lanes; i++)
-        stored[i] = s[i];
+    clone_context(ctx, k.state, sizeof k.state);
 }
 
 /* pqm4's SHAKE128 or SHAKE256 functions, bits 128 or 256: one-shot, absorb once then squeeze blocks, incremental. */

@@ -12,9 +12,9 @@
 #define PQH_SHA3_DOMAIN 0x06u
 #define PQH_SHAKE_DOMAIN 0x1Fu
 
-/* A sponge: 25 little-endian lanes, the rate, and the byte position in the current block. */
+/* A sponge: the state in keccak_f1600_interleaved's form, the rate, and the byte position in the current block. */
 struct pqh_keccak {
-    uint32_t lanes[50];
+    uint32_t state[50];
     uint32_t rate;
     uint32_t pos;
 };
