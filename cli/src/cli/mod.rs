@@ -12,6 +12,7 @@ pub mod lint;
 pub mod list;
 pub mod merge;
 pub mod scheme;
+pub mod scheme_ct;
 pub mod scheme_manifest;
 
 use std::process::ExitCode;

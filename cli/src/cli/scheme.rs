@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use pqhelium_analyses::cycles::{self, Estimate, Estimators, plot};
 use pqhelium_guest::backend::{Arg, Core, Image, Limits};
 use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, STACK_WINDOW};
-use pqhelium_schemes::scheme_ct::{self, OpVerdict, Randomness};
+use pqhelium_schemes::scheme_ct::Randomness;
 
 /// The most KAT entries a run takes: the NIST files have 100.
 const MAX_ENTRIES: u64 = 100;
@@ -165,7 +165,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     print_table(&build, &rows, args.entries as usize, image);
     print_size(&build, image)?;
     let ct_passed = match args.ct_pairs {
-        Some(pairs) => print_ct(image, &build, pairs, Randomness::Derandomised)?,
+        Some(pairs) => super::scheme_ct::print_ct(image, &build, pairs, Randomness::Derandomised)?,
         None => true,
     };
     let plotted = match &args.plot {
@@ -273,35 +273,3 @@ fn print_size(build: &KemBuild, image: Image) -> Result<()> {
     );
     Ok(())
 }
-
-/// The constant-time verdict of each operation (`pqhelium_schemes::scheme_ct`); whether none leaked or faulted.
-/// Each operation's constant-time verdict over `pairs` pairs; whether every one passed.
-pub(super) fn print_ct(image: Image, build: &KemBuild, pairs: u64, randomness: Randomness) -> Result<bool> {
-    println!();
-    let verdicts = scheme_ct::check_operations(image, build, pairs, CT_SEED, randomness)?;
-    for (op, verdict) in &verdicts {
-        let symbol = build.symbol(*op);
-        match verdict {
-            OpVerdict::ConstantTime { pairs } => println!("ct {symbol}: {pairs} pairs, equal traces"),
-            OpVerdict::Explained { pairs, first, why } => println!(
-                "ct {symbol}: {pairs} pairs, equal traces up to {} at {} ({}), explained: {why}",
-                first.kind,
-                first.location,
-                first.source.as_deref().unwrap_or("no source line"),
-            ),
-            OpVerdict::Leak { pair, leak } => println!(
-                "ct {symbol}: LEAK in pair {pair}: {} at {} ({}): {} vs {}",
-                leak.kind,
-                leak.location,
-                leak.source.as_deref().unwrap_or("no source line"),
-                leak.a,
-                leak.b
-            ),
-            OpVerdict::Fault { pair, why } => println!("ct {symbol}: pair {pair} not judged: {why}"),
-        }
-    }
-    Ok(verdicts.iter().all(|(_, v)| v.passed()))
-}
-
-/// The pairs' inputs: fixed, so that a verdict can be reproduced.
-const CT_SEED: u64 = 1;

@@ -136,7 +136,7 @@ pub fn run(args: Run) -> Result<ExitCode> {
         print_sizes(&linked.objects)?;
         if let Some(pairs) = args.ct_pairs {
             let public = Randomness::Replayed { public: &manifest.ct_public };
-            passed &= super::scheme::print_ct(image, &build, pairs, public)?;
+            passed &= super::scheme_ct::print_ct(image, &build, pairs, public)?;
         }
         table.push((core.clone(), figures));
     }
