@@ -120,53 +120,51 @@ mod manifest {
         Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace").to_path_buf()
     }
 
-    /// The NIST KAT file of ML-KEM-768, `entries` records, made by the `ml-kem` crate (an oracle independent of our
-    /// code) from the NIST DRBG: d || z, then m, drawn from each record's seed as `PQCgenKAT_kem.c` draws them.
-    #[allow(deprecated)] // the expanded decapsulation key is what the .rsp files hold
-    fn oracle_rsp(entries: usize) -> Vec<Record> {
-        use ml_kem::ExpandedKeyEncoding;
+    /// A NIST KAT file of `entries` records: each record's DRBG, seeded as `PQCgenKAT_kem.c` seeds it, handed to
+    /// `values`, which returns (pk, sk, ct, ss).
+    fn kat_records(entries: usize, values: impl Fn(&mut NistDrbg) -> [Vec<u8>; 4]) -> Vec<Record> {
         pqhelium_schemes::on_guest::kat_seeds(entries)
             .iter()
             .enumerate()
             .map(|(count, seed)| {
-                let mut drbg = NistDrbg::new(seed);
-                let (mut dz, mut m) = ([0u8; 64], [0u8; 32]);
-                drbg.fill(&mut dz);
-                drbg.fill(&mut m);
-                let (dk, ek) = MlKem768::from_seed(&dz.into());
-                let (ct, ss) = ek.encapsulate_deterministic(&m.into());
+                let [pk, sk, ct, ss] = values(&mut NistDrbg::new(seed));
                 Record::new(count as u64)
                     .with("seed", seed)
-                    .with("pk", &ek.to_bytes())
-                    .with("sk", &dk.to_expanded_bytes())
+                    .with("pk", &pk)
+                    .with("sk", &sk)
                     .with("ct", &ct)
                     .with("ss", &ss)
             })
             .collect()
     }
 
+    /// The NIST KAT file of ML-KEM-768, `entries` records, made by the `ml-kem` crate (an oracle independent of our
+    /// code) from the NIST DRBG: d || z, then m, drawn from each record's seed as `PQCgenKAT_kem.c` draws them.
+    #[allow(deprecated)] // the expanded decapsulation key is what the .rsp files hold
+    fn oracle_rsp(entries: usize) -> Vec<Record> {
+        use ml_kem::ExpandedKeyEncoding;
+        kat_records(entries, |drbg| {
+            let (mut dz, mut m) = ([0u8; 64], [0u8; 32]);
+            drbg.fill(&mut dz);
+            drbg.fill(&mut m);
+            let (dk, ek) = MlKem768::from_seed(&dz.into());
+            let (ct, ss) = ek.encapsulate_deterministic(&m.into());
+            [ek.to_bytes().to_vec(), dk.to_expanded_bytes().to_vec(), ct.to_vec(), ss.to_vec()]
+        })
+    }
+
     /// The NIST KAT file of X-Wing (draft 10), `entries` records, made by the `x-wing` crate (an oracle independent
     /// of our code) from the NIST DRBG: the 32-byte decapsulation key, then the 64-byte eseed, as our build draws them.
     fn xwing_oracle_rsp(entries: usize) -> Vec<Record> {
         use x_wing::{Decapsulator as _, KeyExport as _};
-        pqhelium_schemes::on_guest::kat_seeds(entries)
-            .iter()
-            .enumerate()
-            .map(|(count, seed)| {
-                let mut drbg = NistDrbg::new(seed);
-                let (mut sk, mut eseed) = ([0u8; 32], [0u8; 64]);
-                drbg.fill(&mut sk);
-                drbg.fill(&mut eseed);
-                let ek = x_wing::DecapsulationKey::from(sk).encapsulation_key().clone();
-                let (ct, ss) = ek.encapsulate_deterministic(&eseed.into());
-                Record::new(count as u64)
-                    .with("seed", seed)
-                    .with("pk", &ek.to_bytes())
-                    .with("sk", &sk)
-                    .with("ct", &ct)
-                    .with("ss", &ss)
-            })
-            .collect()
+        kat_records(entries, |drbg| {
+            let (mut sk, mut eseed) = ([0u8; 32], [0u8; 64]);
+            drbg.fill(&mut sk);
+            drbg.fill(&mut eseed);
+            let ek = x_wing::DecapsulationKey::from(sk).encapsulation_key().clone();
+            let (ct, ss) = ek.encapsulate_deterministic(&eseed.into());
+            [ek.to_bytes().to_vec(), sk.to_vec(), ct.to_vec(), ss.to_vec()]
+        })
     }
 
     /// A directory holding `manifest.toml` (the ML-KEM-768 example's, its paths made absolute, then `extra` lines),
