@@ -176,8 +176,28 @@ static void squeeze_blocks(uint8_t *out, size_t nblocks, uint64_t ctx[25], uint3
     clone_context(ctx, k.state, sizeof k.state);
 }
 
+/* The incremental functions pqm4's SHAKE and SHA3 families share: name##incctx holds a sponge of that rate. */
+#define INCREMENTAL_API(name, rate)                                                                                    \
+    void name##_inc_init(name##incctx *state)                                                                          \
+    {                                                                                                                  \
+        pqh_keccak_init(SPONGE(state), (rate));                                                                        \
+    }                                                                                                                  \
+    void name##_inc_absorb(name##incctx *state, const uint8_t *input, size_t inlen)                                    \
+    {                                                                                                                  \
+        pqh_keccak_absorb(SPONGE(state), input, inlen);                                                                \
+    }                                                                                                                  \
+    void name##_inc_ctx_clone(name##incctx *dest, const name##incctx *src)                                             \
+    {                                                                                                                  \
+        clone_context(dest, src, sizeof *dest);                                                                        \
+    }                                                                                                                  \
+    void name##_inc_ctx_release(name##incctx *state)                                                                   \
+    {                                                                                                                  \
+        (void)state;                                                                                                   \
+    }
+
 /* pqm4's SHAKE128 or SHAKE256 functions, bits 128 or 256: one-shot, absorb once then squeeze blocks, incremental. */
-#define SHAKE_API(bits)                                                                                               \
+#define SHAKE_API(bits)                                                                                                \
+    INCREMENTAL_API(shake##bits, SHAKE##bits##_RATE)                                                                   \
     void shake##bits##_absorb(shake##bits##ctx *state, const uint8_t *input, size_t inlen)                             \
     {                                                                                                                  \
         absorb_once(state->ctx, SHAKE##bits##_RATE, input, inlen);                                                     \
@@ -194,14 +214,6 @@ static void squeeze_blocks(uint8_t *out, size_t nblocks, uint64_t ctx[25], uint3
     {                                                                                                                  \
         clone_context(dest, src, sizeof *dest);                                                                        \
     }                                                                                                                  \
-    void shake##bits##_inc_init(shake##bits##incctx *state)                                                            \
-    {                                                                                                                  \
-        pqh_keccak_init(SPONGE(state), SHAKE##bits##_RATE);                                                            \
-    }                                                                                                                  \
-    void shake##bits##_inc_absorb(shake##bits##incctx *state, const uint8_t *input, size_t inlen)                      \
-    {                                                                                                                  \
-        pqh_keccak_absorb(SPONGE(state), input, inlen);                                                                \
-    }                                                                                                                  \
     void shake##bits##_inc_finalize(shake##bits##incctx *state)                                                        \
     {                                                                                                                  \
         pqh_keccak_finalize(SPONGE(state), PQH_SHAKE_DOMAIN);                                                          \
@@ -210,41 +222,18 @@ static void squeeze_blocks(uint8_t *out, size_t nblocks, uint64_t ctx[25], uint3
     {                                                                                                                  \
         pqh_keccak_squeeze(SPONGE(state), output, outlen);                                                             \
     }                                                                                                                  \
-    void shake##bits##_inc_ctx_clone(shake##bits##incctx *dest, const shake##bits##incctx *src)                        \
-    {                                                                                                                  \
-        clone_context(dest, src, sizeof *dest);                                                                        \
-    }                                                                                                                  \
-    void shake##bits##_inc_ctx_release(shake##bits##incctx *state)                                                     \
-    {                                                                                                                  \
-        (void)state;                                                                                                   \
-    }                                                                                                                  \
     void shake##bits(uint8_t *output, size_t outlen, const uint8_t *input, size_t inlen)                               \
     {                                                                                                                  \
         sponge(output, outlen, input, inlen, SHAKE##bits##_RATE, PQH_SHAKE_DOMAIN);                                    \
     }
 
 /* pqm4's SHA3-256 or SHA3-512 functions, bits 256 or 512: incremental and one-shot. */
-#define SHA3_API(bits)                                                                                                \
-    void sha3_##bits##_inc_init(sha3_##bits##incctx *state)                                                            \
-    {                                                                                                                  \
-        pqh_keccak_init(SPONGE(state), SHA3_##bits##_RATE);                                                            \
-    }                                                                                                                  \
-    void sha3_##bits##_inc_absorb(sha3_##bits##incctx *state, const uint8_t *input, size_t inlen)                      \
-    {                                                                                                                  \
-        pqh_keccak_absorb(SPONGE(state), input, inlen);                                                                \
-    }                                                                                                                  \
+#define SHA3_API(bits)                                                                                                 \
+    INCREMENTAL_API(sha3_##bits, SHA3_##bits##_RATE)                                                                   \
     void sha3_##bits##_inc_finalize(uint8_t *output, sha3_##bits##incctx *state)                                       \
     {                                                                                                                  \
         pqh_keccak_finalize(SPONGE(state), PQH_SHA3_DOMAIN);                                                           \
         pqh_keccak_squeeze(SPONGE(state), output, (bits) / 8);                                                         \
-    }                                                                                                                  \
-    void sha3_##bits##_inc_ctx_clone(sha3_##bits##incctx *dest, const sha3_##bits##incctx *src)                        \
-    {                                                                                                                  \
-        clone_context(dest, src, sizeof *dest);                                                                        \
-    }                                                                                                                  \
-    void sha3_##bits##_inc_ctx_release(sha3_##bits##incctx *state)                                                     \
-    {                                                                                                                  \
-        (void)state;                                                                                                   \
     }                                                                                                                  \
     void sha3_##bits(uint8_t *output, const uint8_t *input, size_t inlen)                                              \
     {                                                                                                                  \
