@@ -191,6 +191,8 @@ pub enum Verdict {
     NoSecret { reason: String },
     /// Not run: no object code in the image.
     Skipped { reason: String },
+    /// Not traced as a whole ([`NOT_TRACED`] says why).
+    NotTraced { reason: String },
 }
 
 /// One leak of a campaign (a kind and class of difference at one source line) and the pairs that showed it.
@@ -292,6 +294,10 @@ pub fn check_kernel(
         report.verdict = Verdict::NoSecret { reason: reason.into() };
         return report;
     }
+    if let Some(reason) = not_traced_reason(kernel.id) {
+        report.verdict = Verdict::NotTraced { reason: reason.into() };
+        return report;
+    }
     if !tracer.image.has_symbol(kernel.symbol) || kernel.images == registry::Images::HostOnly {
         report.verdict = Verdict::Skipped { reason: format!("no object code in the {} image", tracer.image) };
         return report;
@@ -334,6 +340,19 @@ pub const NO_SECRET: &[(&str, &str)] = &[
 
 const CIPHERTEXT: &str = "decompresses a ciphertext's u or v, which the sender publishes";
 const VERIFICATION: &str = "verifies a signature: the public key, message and signature are all public";
+
+/// Whole operations of ours that `ct` does not trace as a whole, and why (`pqhelium check` lists them).
+pub const NOT_TRACED: &[(&str, &str)] = &[("fndsa.sign", WHOLE_SIGNING), ("fndsa.sign.emu", WHOLE_SIGNING)];
+
+const WHOLE_SIGNING: &str = "whole signing: a trace runs to 10-90 million events, beyond the 8,388,608 a recording \
+     holds to locate a difference, and its rejection loops (the attempts, the sampler's candidates, the byte-wise \
+     Bernoulli comparison) repeat a number of times that depends on the key and the randomness by design; the kernels \
+     it calls (FP64, NTT, Keccak) are traced one by one";
+
+/// Why `kernel` is not traced as a whole, when [`NOT_TRACED`] says.
+pub fn not_traced_reason(kernel: &str) -> Option<&'static str> {
+    NOT_TRACED.iter().find(|(id, _)| *id == kernel).map(|(_, why)| *why)
+}
 
 /// Why `kernel` has no secret argument, when [`NO_SECRET`] says.
 pub fn no_secret_reason(kernel: &str) -> Option<&'static str> {
@@ -558,12 +577,14 @@ pub enum Judgement {
     NoSecretUnexplained,
     /// No object code in the image.
     NotInImage,
+    /// Not traced as a whole, for the reason [`NOT_TRACED`] gives.
+    NotTraced(&'static str),
 }
 
 impl Judgement {
     /// Whether `check` passes with it.
     pub fn passed(&self) -> bool {
-        matches!(self, Judgement::Pass(_) | Judgement::NoSecret(_) | Judgement::NotInImage)
+        matches!(self, Judgement::Pass(_) | Judgement::NoSecret(_) | Judgement::NotInImage | Judgement::NotTraced(_))
     }
 }
 
@@ -579,6 +600,9 @@ pub fn judge_against(report: &KernelReport, image: Image, known: &'static [Known
             return no_secret_reason(report.kernel).map_or(Judgement::NoSecretUnexplained, Judgement::NoSecret);
         }
         Verdict::Skipped { .. } => return Judgement::NotInImage,
+        Verdict::NotTraced { .. } => {
+            return Judgement::NotTraced(not_traced_reason(report.kernel).expect("only NOT_TRACED's kernels"));
+        }
         Verdict::ConstantTime | Verdict::Leak { .. } => {}
     }
     let explained = |found: &Found| known.iter().find(|k| k.explains(report.kernel, image, &found.leak));
@@ -626,6 +650,7 @@ impl Judgement {
             Judgement::TooFewPairs(n) => format!("**{n} pairs**"),
             Judgement::NoSecret(_) | Judgement::NoSecretUnexplained => "no secret".into(),
             Judgement::NotInImage => "-".into(),
+            Judgement::NotTraced(_) => "not traced".into(),
         }
     }
 
@@ -633,7 +658,9 @@ impl Judgement {
     pub fn failure(&self, report: &KernelReport) -> Option<String> {
         let at = format!("{} {}", report.image, report.kernel);
         Some(match self {
-            Judgement::Pass(_) | Judgement::NoSecret(_) | Judgement::NotInImage => return None,
+            Judgement::Pass(_) | Judgement::NoSecret(_) | Judgement::NotInImage | Judgement::NotTraced(_) => {
+                return None;
+            }
             Judgement::Unexplained(leaks) => leaks
                 .iter()
                 .map(|f| format!("{at}: UNEXPLAINED {} (pair {}, {} pairs)", f.leak, f.pair, f.pairs))
@@ -713,6 +740,22 @@ mod tests {
         let without: Vec<&str> = registry::all().filter(|k| !has_secret(k)).map(|k| k.id).collect();
         let listed: Vec<&str> = NO_SECRET.iter().map(|(id, _)| *id).collect();
         assert_eq!(without, listed);
+    }
+
+    /// The kernels not traced as a whole are registered, have a secret argument (else they would be in
+    /// [`NO_SECRET`]), and are judged as not traced whatever their campaign found.
+    #[test]
+    fn the_kernels_not_traced_are_registered_and_judged_so() {
+        for (id, why) in NOT_TRACED {
+            let kernel = registry::find(id).unwrap_or_else(|| panic!("{id} is not registered"));
+            assert!(has_secret(kernel), "{id}");
+            let mut campaign = report(id, 0, vec![]);
+            campaign.verdict = Verdict::NotTraced { reason: why.to_string() };
+            assert_eq!(judge(&campaign, Image::M55), Judgement::NotTraced(why));
+            assert!(Judgement::NotTraced(why).passed());
+            campaign.verdict = Verdict::ConstantTime;
+            assert_eq!(judge(&campaign, Image::M55), Judgement::TooFewPairs(0), "{id}: judged on its pairs if traced");
+        }
     }
 
     /// An FP64 division known on the M85 image excuses an FP64 division at its line, and nothing else: not a UDIV at

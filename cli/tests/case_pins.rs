@@ -143,6 +143,8 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.verify.scalar", "b421bb663e7f3896"),
     ("fndsa.verify.batch4", "0aa572701787f217"),
     ("fndsa.verify.batch4.scalar", "0aa572701787f217"),
+    ("fndsa.sign", "448191b7f7f3f1b7"),
+    ("fndsa.sign.emu", "448191b7f7f3f1b7"),
     ("x25519.fe.mul", "4eb43cff62c274da"),
     ("x25519.fe.sqr", "f35fa85f6b4c7786"),
     ("x25519.fe.add", "651af05f36e543f7"),

@@ -17,6 +17,7 @@ mod fndsa_keygen;
 pub mod fndsa_keygen_fft;
 pub mod fndsa_ntt;
 mod fndsa_scheme;
+pub mod fndsa_sign;
 pub mod fndsa_verify;
 mod keccak;
 pub use keccak::scheduled_permutations;
@@ -78,6 +79,7 @@ const FAMILIES: &[fn() -> Vec<Kernel>] = &[
     fndsa_keygen::kernels,
     fndsa_keygen_fft::kernels,
     fndsa_verify::kernels,
+    fndsa_sign::kernels,
     x25519::kernels,
     ct_fixture::kernels,
 ];
@@ -201,12 +203,12 @@ mod tests {
 
     /// A function is never compared with itself: no model can be or call its reference function (the types refuse
     /// it, `pqhelium_contract::RunReference`), and the kernels whose order of operations is the definition (the
-    /// FN-DSA signing FP64 kernels and the soft-float) or whose output is a bare verdict (FN-DSA verification) are
-    /// checked two ways, with no model.
+    /// FN-DSA signing FP64 kernels, the soft-float and whole signing on them) or whose output is a bare verdict
+    /// (FN-DSA verification) are checked two ways, with no model.
     #[test]
     fn two_way_kernels_are_exactly_the_definitional_ones() {
         // Two-way exactly where the definition is the kernel's order of operations or a verdict.
-        let definitional = ["fndsa.fpu.", "fndsa.emu.f64.", "fndsa.verify"];
+        let definitional = ["fndsa.fpu.", "fndsa.emu.f64.", "fndsa.sign", "fndsa.verify"];
         for k in all() {
             let defined = definitional.iter().any(|prefix| k.id.starts_with(prefix));
             assert_eq!(k.checked == Checked::TwoWay, defined, "{}", k.id);

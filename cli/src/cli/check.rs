@@ -82,7 +82,7 @@ fn constant_time(seed: u64) -> bool {
     println!("| kernel | pairs (edge + random) | {} |", heading.join(" | "));
     println!("|---|---:|{}", "---|".repeat(tracers.len()));
     let mut notes = Vec::new();
-    let (mut without_secret, mut without_code) = (Vec::new(), Vec::new());
+    let (mut without_secret, mut not_traced, mut without_code) = (Vec::new(), Vec::new(), Vec::new());
     for kernel in registry::all() {
         let judged: Vec<_> = tracers.iter_mut().map(|tracer| ct::run_as_check(tracer, kernel, seed)).collect();
         for (report, judgement) in &judged {
@@ -91,6 +91,7 @@ fn constant_time(seed: u64) -> bool {
         }
         match judged.first().map(|(_, judgement)| judgement) {
             Some(ct::Judgement::NoSecret(why)) => without_secret.push(format!("- `{}`: {why}", kernel.id)),
+            Some(ct::Judgement::NotTraced(why)) => not_traced.push(format!("- `{}`: {why}", kernel.id)),
             _ if judged.iter().all(|(_, j)| *j == ct::Judgement::NotInImage) => without_code.push(kernel.id),
             _ => {
                 let cells: Vec<String> = judged.iter().map(|(report, judgement)| judgement.cell(report)).collect();
@@ -104,6 +105,7 @@ fn constant_time(seed: u64) -> bool {
         println!("{note}");
     }
     println!("Kernels without a secret argument (nothing to compare):\n{}", without_secret.join("\n"));
+    println!("Whole operations not traced as a whole:\n{}", not_traced.join("\n"));
     println!("No object code in any image (whole schemes, checked on the host): {}", without_code.join(", "));
     println!("\nconstant time: {}\n", if passed { "pass" } else { "FAIL" });
     passed

@@ -107,6 +107,7 @@ fn print_verdict(report: &KernelReport) {
     match &report.verdict {
         Verdict::Skipped { reason } => println!("SKIP {kernel}: {reason}"),
         Verdict::NoSecret { reason } => println!("SKIP {kernel}: no secret argument: {reason}"),
+        Verdict::NotTraced { reason } => println!("SKIP {kernel}: not traced as a whole: {reason}"),
         Verdict::ConstantTime if no_pair_compared(report) => println!("NO PAIRS {kernel}: 0 pairs compared{unpaired}"),
         Verdict::ConstantTime if *faults == 0 && report.declassified_pairs > 0 => println!(
             "pass {kernel}: {pairs} pairs{unpaired}, equal traces up to declared public events ({} pairs)",

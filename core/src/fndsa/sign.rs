@@ -16,7 +16,7 @@ use crate::keccak::{Keccak, Permutation};
 const INV_Q: f64 = scaled(6004310871091074, -66);
 
 /// Failing 27 attempts in a row has probability below 2^-256 with a valid key: the key must be bad.
-const MAX_ATTEMPTS: u8 = 27;
+pub const MAX_ATTEMPTS: u8 = 27;
 
 type Shake256With<P> = Keccak<136, 0x1F, P>;
 
