@@ -201,18 +201,9 @@ fn a_signer_whose_attempt_counter_starts_at_one_fails_check() {
         common::pqhelium(&["check", "--manifest", path.to_str().unwrap(), "--cases", &kats, "--jobs", "2"]);
     assert_eq!(code, 1, "{out}{err}");
     for (symbol, passes) in [("unchanged_sign", true), ("counter_from_one_sign", false)] {
-        let row = out
-            .lines()
-            .find(|l| l.starts_with(&format!("| {symbol} | fndsa.sign |")))
-            .unwrap_or_else(|| panic!("no row for {symbol}:\n{out}"));
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        // | symbol | contract | target | cases | mismatches | faults | cases/s | instructions/call | result |
-        let (mismatches, faults, result) = (cells[5], cells[6], cells[9]);
-        assert_eq!(faults, "0", "{row}");
-        if passes {
-            assert_eq!((mismatches, result), ("0", "pass"), "{row}");
-        } else {
-            assert_eq!((mismatches, result), (kats.as_str(), "FAIL"), "{row}");
-        }
+        let (mismatches, faults, result) = common::manifest_check_row(&out, symbol, "fndsa.sign");
+        assert_eq!(faults, "0", "{symbol}");
+        let expected = if passes { ("0", "pass") } else { (kats.as_str(), "FAIL") };
+        assert_eq!((mismatches.as_str(), result.as_str()), expected, "{symbol}");
     }
 }

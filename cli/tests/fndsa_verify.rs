@@ -15,6 +15,8 @@ use pqhelium_families::fndsa_verify::{self as contract, BATCH, Class, Request};
 use pqhelium_families::{self as registry, case_rng};
 use pqhelium_guest::backend::{Arg, Backend, BackendKind, Call, Limits};
 
+mod common;
+
 const SINGLE: [&str; 2] = ["fndsa.verify", "fndsa.verify.scalar"];
 const BATCHES: [&str; 2] = ["fndsa.verify.batch4", "fndsa.verify.batch4.scalar"];
 const LOGN: [u32; 2] = [9, 10];
@@ -290,17 +292,12 @@ fn a_norm_check_off_by_one_and_a_verdict_cache_on_the_nonce_fail_check() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&out.stderr));
     for (symbol, contract, passes) in entries {
-        let row = text.lines().find(|l| l.starts_with(&format!("| {symbol} | {contract} |"))).unwrap_or_else(|| {
-            panic!("no row for {symbol}:\n{text}");
-        });
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        // | symbol | contract | target | cases | mismatches | faults | cases/s | instructions/call | result |
-        let (mismatches, faults, result) = (cells[5], cells[6], cells[9]);
-        assert_eq!(faults, "0", "{row}");
+        let (mismatches, faults, result) = common::manifest_check_row(&text, symbol, contract);
+        assert_eq!(faults, "0", "{symbol}");
         if passes {
-            assert_eq!((mismatches, result), ("0", "pass"), "{row}");
+            assert_eq!((mismatches.as_str(), result.as_str()), ("0", "pass"), "{symbol}");
         } else {
-            assert!(mismatches != "0" && result == "FAIL", "{row}");
+            assert!(mismatches != "0" && result == "FAIL", "{symbol}: {mismatches} {result}");
         }
     }
 }

@@ -22,7 +22,7 @@ use pqhelium_guest::backend::{Arg, POISON};
 use rand::Rng;
 
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, u32_arg,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, framing, u32_arg,
 };
 
 /// Fields of a request and the size of its framing header.
@@ -161,25 +161,13 @@ pub struct Request {
 impl Request {
     /// The framing: five u32 LE lengths, then the fields.
     pub fn framed(&self) -> Vec<u8> {
-        let fields = [&self.sk, &self.ctx, &self.id, &self.hv, &self.randomness];
-        let mut out: Vec<u8> = fields.iter().flat_map(|f| (f.len() as u32).to_le_bytes()).collect();
-        fields.iter().for_each(|f| out.extend_from_slice(f));
-        out
+        framing::framed(&[&self.sk, &self.ctx, &self.id, &self.hv, &self.randomness])
     }
 
     /// The request filling `bytes` exactly, if its framing adds up.
     pub fn unframe(bytes: &[u8]) -> Option<Request> {
-        let header = bytes.get(..HEADER_BYTES)?;
-        let mut at = HEADER_BYTES;
-        let mut fields = header.chunks_exact(4).map(|w| {
-            let len = u32::from_le_bytes(w.try_into().unwrap()) as usize;
-            let field = bytes.get(at..at.checked_add(len)?)?.to_vec();
-            at += len;
-            Some(field)
-        });
-        let mut next = || fields.next().flatten();
-        let request = Request { sk: next()?, ctx: next()?, id: next()?, hv: next()?, randomness: next()? };
-        (at == bytes.len()).then_some(request)
+        let ([sk, ctx, id, hv, randomness], size) = framing::unframed::<FIELDS>(bytes)?;
+        (size == bytes.len()).then_some(Request { sk, ctx, id, hv, randomness })
     }
 }
 

@@ -30,7 +30,7 @@ use pqhelium_core::keccak;
 use rand::Rng;
 
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, u32_arg,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, Ways, buffer, framing, u32_arg,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -222,25 +222,13 @@ pub struct Request {
 impl Request {
     /// The framing: five u32 LE lengths, then the fields.
     pub fn framed(&self) -> Vec<u8> {
-        let fields = [&self.vk, &self.sig, &self.ctx, &self.id, &self.hv];
-        let mut out: Vec<u8> = fields.iter().flat_map(|f| (f.len() as u32).to_le_bytes()).collect();
-        fields.iter().for_each(|f| out.extend_from_slice(f));
-        out
+        framing::framed(&[&self.vk, &self.sig, &self.ctx, &self.id, &self.hv])
     }
 
     /// The request at the front of `bytes` and its size, if its header and fields fit.
     fn unframe(bytes: &[u8]) -> Option<(Request, usize)> {
-        let header = bytes.get(..HEADER_BYTES)?;
-        let mut at = HEADER_BYTES;
-        let mut fields = header.chunks_exact(4).map(|w| {
-            let len = u32::from_le_bytes(w.try_into().unwrap()) as usize;
-            let field = bytes.get(at..at.checked_add(len)?)?.to_vec();
-            at += len;
-            Some(field)
-        });
-        let mut next = || fields.next().flatten();
-        let request = Request { vk: next()?, sig: next()?, ctx: next()?, id: next()?, hv: next()? };
-        Some((request, at))
+        let ([vk, sig, ctx, id, hv], size) = framing::unframed::<FIELDS>(bytes)?;
+        Some((Request { vk, sig, ctx, id, hv }, size))
     }
 
     /// core's verdict, for a key of degree `logn` (any of the kernels' degrees when `None`).

@@ -19,6 +19,7 @@ pub mod fndsa_ntt;
 mod fndsa_scheme;
 pub mod fndsa_sign;
 pub mod fndsa_verify;
+mod framing;
 mod keccak;
 pub use keccak::scheduled_permutations;
 pub mod mlkem_ntt;

@@ -19,6 +19,17 @@ pub fn pqhelium(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
 }
 
+/// The (mismatches, faults, result) cells of `check --manifest`'s row for `symbol` under `contract`.
+pub fn manifest_check_row(out: &str, symbol: &str, contract: &str) -> (String, String, String) {
+    let row = out
+        .lines()
+        .find(|l| l.starts_with(&format!("| {symbol} | {contract} |")))
+        .unwrap_or_else(|| panic!("no row for {symbol}:\n{out}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    // | symbol | contract | target | cases | mismatches | faults | cases/s | instructions/call | result |
+    (cells[5].to_string(), cells[6].to_string(), cells[9].to_string())
+}
+
 /// `text` with the lines holding the instructions `first` and `second` (comments aside) after the label `start`
 /// exchanged.
 pub fn swapped(text: &str, start: &str, first: &str, second: &str) -> String {
