@@ -10,8 +10,8 @@
  *
  * Request (fndsa_sign.h): five little-endian uint32_t lengths (signing key, context, hash identifier, hashed value,
  * randomness), then those byte strings back to back. The randomness is the 40 bytes the signer would draw.
- * Returns the signature's length (666 for logn 9, 1280 for logn 10) after writing it to sig, or 0 when core's
- * signer returns an error: a malformed request or key, f not invertible, G out of range, a context over 255 bytes,
+ * Returns the signature's length (666 for logn 9, 1280 for logn 10) after writing it to sig, or 0, sig untouched,
+ * when core's signer returns an error: a malformed request or key, f not invertible, G out of range, a context over 255 bytes,
  * an external mu that is not 64 bytes, a sampler that gives up, 27 attempts without a short vector.
  */
 #include <stddef.h>
@@ -301,6 +301,7 @@ static struct {
     int64_t r0[FS_MAX_N], r1[FS_MAX_N];
     int16_t s2[FS_MAX_N];
     int32_t small[FS_MAX_N]; /* a polynomial on its way to set_small */
+    uint8_t sig[FNDSA_SIGN_MAX_SIGNATURE]; /* an attempt's signature: the caller's buffer is written on success only */
     fp64 basis[4u * FS_MAX_N]; /* b00 = g, b01 = -f, b10 = G, b11 = -F, FFT form */
     fp64 g00[FS_MAX_N], g01[FS_MAX_N], g11[FS_MAX_N], t0[FS_MAX_N], t1[FS_MAX_N], tmp[4u * FS_MAX_N];
 } fs;
@@ -657,11 +658,13 @@ uint32_t FS_SIGN(uint8_t sig[FNDSA_SIGN_MAX_SIGNATURE], const uint8_t *request, 
         pqh_keccak_finalize(&s.prng, PQH_SHAKE_DOMAIN);
         uint8_t nonce[FS_NONCE_BYTES];
         pqh_keccak_squeeze(&s.prng, nonce, FS_NONCE_BYTES);
-        uint32_t size = fs_attempt(sig, &s, logn, nonce, mu);
+        uint32_t size = fs_attempt(fs.sig, &s, logn, nonce, mu);
         if (s.gave_up)
             return 0;
-        if (size != 0)
+        if (size != 0) {
+            fs_copy_bytes(sig, fs.sig, size);
             return size;
+        }
     }
     return 0;
 }
