@@ -355,6 +355,15 @@ static void fs_ntt_mul(uint32_t logn, int16_t *r, const int16_t *a, const int16_
         fndsa_ntt1024_pointwise_scalar(r, a, b);
 }
 
+/* The NTT of small coefficients, canonical residues in [0, q-1] out (the scalar kernels take any int16_t in and
+ * return canonical residues, their products too: nothing in between needs reducing). */
+static void fs_ntt_small(uint32_t logn, int16_t *out, const int8_t *v)
+{
+    for (uint32_t i = 0; i < (1u << logn); i++)
+        out[i] = v[i];
+    fs_ntt_fwd(logn, out);
+}
+
 /* A canonical residue (the scalar NTT's outputs are in [0, q-1]) centred in [-(q-1)/2, (q-1)/2], with a mask: no
  * division and no branch on the key's values. */
 static int16_t fs_centred(int32_t x)
@@ -368,41 +377,28 @@ static int16_t fs_centred(int32_t x)
 static uint32_t fs_compute_big_g(uint32_t logn)
 {
     uint32_t n = 1u << logn;
-    int16_t *fa = fs.ntt_a, *inv = fs.ntt_b, *acc = fs.ntt_c;
-    for (uint32_t i = 0; i < n; i++)
-        fa[i] = fs.f[i];
-    fs_ntt_fwd(logn, fa);
+    int16_t *f_ntt = fs.ntt_a, *inv = fs.ntt_b, *t = fs.ntt_c;
+    fs_ntt_small(logn, f_ntt, fs.f);
     for (uint32_t i = 0; i < n; i++) {
-        fa[i] = fs_centred(fa[i]);
-        if (fa[i] == 0)
+        if (f_ntt[i] == 0)
             return 0;
-        inv[i] = fa[i];
+        inv[i] = f_ntt[i];
     }
-    /* q - 2 = 0b10111111111111: square and multiply from the second bit down. */
+    /* 1/f = f^(q-2), q - 2 = 0b10111111111111: square and multiply from the second bit down. */
     for (int32_t bit = 12; bit >= 0; bit--) {
-        fs_ntt_mul(logn, acc, inv, inv);
-        if (((FS_Q - 2u) >> bit) & 1u)
-            fs_ntt_mul(logn, inv, acc, fa);
-        else
-            for (uint32_t i = 0; i < n; i++)
-                inv[i] = acc[i];
-        for (uint32_t i = 0; i < n; i++)
-            inv[i] = fs_centred(inv[i]);
+        fs_ntt_mul(logn, t, inv, inv);
+        if (((FS_Q - 2u) >> bit) & 1u) {
+            fs_ntt_mul(logn, inv, t, f_ntt);
+        } else {
+            int16_t *square = t;
+            t = inv;
+            inv = square;
+        }
     }
-    for (uint32_t i = 0; i < n; i++)
-        fa[i] = fs.g[i];
-    fs_ntt_fwd(logn, fa);
-    for (uint32_t i = 0; i < n; i++)
-        fa[i] = fs_centred(fa[i]);
-    fs_ntt_mul(logn, acc, inv, fa); /* h = g / f */
-    for (uint32_t i = 0; i < n; i++) {
-        acc[i] = fs_centred(acc[i]);
-        fa[i] = fs.big_f[i];
-    }
-    fs_ntt_fwd(logn, fa);
-    for (uint32_t i = 0; i < n; i++)
-        fa[i] = fs_centred(fa[i]);
-    fs_ntt_mul(logn, inv, acc, fa); /* G = h F */
+    fs_ntt_small(logn, t, fs.g);
+    fs_ntt_mul(logn, f_ntt, inv, t); /* h = g / f, over f's NTT */
+    fs_ntt_small(logn, t, fs.big_f);
+    fs_ntt_mul(logn, inv, f_ntt, t); /* G = h F */
     fs_ntt_inv(logn, inv);
     for (uint32_t i = 0; i < n; i++) {
         int16_t x = fs_centred(inv[i]);
