@@ -342,12 +342,23 @@ const CIPHERTEXT: &str = "decompresses a ciphertext's u or v, which the sender p
 const VERIFICATION: &str = "verifies a signature: the public key, message and signature are all public";
 
 /// Whole operations of ours that `ct` does not trace as a whole, and why (`pqhelium check` lists them).
-pub const NOT_TRACED: &[(&str, &str)] = &[("fndsa.sign", WHOLE_SIGNING), ("fndsa.sign.emu", WHOLE_SIGNING)];
+pub const NOT_TRACED: &[(&str, &str)] = &[
+    ("fndsa.sign", WHOLE_SIGNING),
+    ("fndsa.sign.emu", WHOLE_SIGNING),
+    ("fndsa.keygen.pair", WHOLE_KEYGEN),
+    ("fndsa.keygen.pair.scalar", WHOLE_KEYGEN),
+];
 
 const WHOLE_SIGNING: &str = "whole signing: a trace runs to 10-90 million events, beyond the 8,388,608 a recording \
      holds to locate a difference, and its rejection loops (the attempts, the sampler's candidates, the byte-wise \
      Bernoulli comparison) repeat a number of times that depends on the key and the randomness by design; the kernels \
      it calls (FP64, NTT, Keccak) are traced one by one";
+
+const WHOLE_KEYGEN: &str = "whole key generation: a trace runs to 40-1000 million events, beyond the 8,388,608 a \
+     recording holds, candidates (f, g) are rejected a key-dependent number of times by design, and the NTRU \
+     solver's big-integer code is not written constant time (like core's, it branches on the values: the centring \
+     comparison, Bezout's leading word, bit lengths); the fixed-point FFT and division kernels it calls are traced \
+     one by one";
 
 /// Why `kernel` is not traced as a whole, when [`NOT_TRACED`] says.
 pub fn not_traced_reason(kernel: &str) -> Option<&'static str> {

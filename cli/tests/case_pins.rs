@@ -139,6 +139,8 @@ const PINS: &[(&str, &str)] = &[
     ("fndsa.keygen.ifft", "e7ee8acb26742933"),
     ("fndsa.keygen.fft.scalar", "6fb811310a71bf4a"),
     ("fndsa.keygen.ifft.scalar", "e7ee8acb26742933"),
+    ("fndsa.keygen.pair", "bc2259d7d13f78d9"),
+    ("fndsa.keygen.pair.scalar", "bc2259d7d13f78d9"),
     ("fndsa.verify", "b421bb663e7f3896"),
     ("fndsa.verify.scalar", "b421bb663e7f3896"),
     ("fndsa.verify.batch4", "0aa572701787f217"),

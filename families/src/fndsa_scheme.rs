@@ -224,7 +224,7 @@ fn ours(buffers: &[Vec<u8>]) -> Outcome {
 }
 
 /// Hands the crate exactly the bytes it asks for, once.
-struct Replay<'a>(&'a [u8]);
+pub struct Replay<'a>(pub &'a [u8]);
 
 impl fn_dsa::RngCore for Replay<'_> {
     fn next_u32(&mut self) -> u32 {

@@ -214,22 +214,42 @@ fn pool_key(logn: u32, which: usize) -> &'static KeyPair {
     keys[which % keys.len()]
 }
 
-/// The signature known answer of degree logn, entry j (`vectors/fndsa.kat`): its key pair and request.
-pub fn kat_entry(logn: u32, j: u32) -> (KeyPair, Request) {
+/// SHAKE256(logn || j as u32 LE): the key generation seed (32 bytes), then the signing randomness.
+fn kat_seeds(logn: u32, j: u32) -> [u8; 32 + RANDOMNESS_BYTES] {
     let mut seeds = [0u8; 32 + RANDOMNESS_BYTES];
     let mut seed = vec![logn as u8];
     seed.extend_from_slice(&j.to_le_bytes());
     keccak::shake256(&seed, &mut seeds);
-    let (seed_kgen, seed_sign) = seeds.split_at(32);
-    let (sk, vk) = fndsa::keygen(&mut ReferenceKernels::default(), logn, seed_kgen.try_into().expect("32 bytes"))
+    seeds
+}
+
+/// The key generation seed of signature known answer (logn, j).
+pub fn kat_keygen_seed(logn: u32, j: u32) -> [u8; 32] {
+    kat_seeds(logn, j)[..32].try_into().expect("32 bytes")
+}
+
+/// The signature known answer of degree logn, entry j (`vectors/fndsa.kat`): its key pair and request.
+pub fn kat_entry(logn: u32, j: u32) -> (KeyPair, Request) {
+    let (sk, vk) = fndsa::keygen(&mut ReferenceKernels::default(), logn, &kat_keygen_seed(logn, j))
         .expect("key generation of a known answer");
+    let request = Request { sk: sk.clone(), randomness: kat_randomness(logn, j).to_vec(), ..kat_message(j) };
+    (KeyPair { sk, vk }, request)
+}
+
+/// What signature known answer j signs: "message" in the context "domain", raw for even j, its SHA3-256 with the
+/// SHA3-256 identifier for odd j (no key, no randomness).
+pub fn kat_message(j: u32) -> Request {
     let message = b"message".to_vec();
     let (id, hv) = match j % 2 {
         1 => (HashId::SHA3_256.0.to_vec(), keccak::sha3_256(&message).to_vec()),
         _ => (HashId::RAW.0.to_vec(), message),
     };
-    let request = Request { sk: sk.clone(), ctx: b"domain".to_vec(), id, hv, randomness: seed_sign.to_vec() };
-    (KeyPair { sk, vk }, request)
+    Request { ctx: b"domain".to_vec(), id, hv, ..Request::default() }
+}
+
+/// The signing randomness of signature known answer (logn, j).
+pub fn kat_randomness(logn: u32, j: u32) -> [u8; RANDOMNESS_BYTES] {
+    kat_seeds(logn, j)[32..].try_into().expect("40 bytes")
 }
 
 /// The known answers' requests, built once (key generation takes far longer than a case).

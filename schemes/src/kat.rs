@@ -563,6 +563,13 @@ pub fn xwing_vectors(xwing: &mut impl XWingDerand) -> Vec<(String, Result<(), St
     scheme_entries("xwing").map(|(name, fields)| (name, fields.and_then(|f| check_xwing(&f, xwing)))).collect()
 }
 
+/// The published value of FN-DSA signature known answer (logn, j): SHA3-256(sk || vk || sig) (`vectors/fndsa.kat`).
+pub fn fndsa_published_value(logn: u32, j: u32) -> Result<Vec<u8>, String> {
+    let name = format!("logn{logn}-j{j}");
+    let (_, fields) = scheme_entries("fndsa").find(|(entry, _)| *entry == name).ok_or(format!("no entry {name}"))?;
+    Ok(fields?.get("value")?.to_vec())
+}
+
 /// The kernels of an FN-DSA signature KAT entry: the NTT and FP64 kernels as provided, key generation's
 /// fixed-point kernels and Keccak on the reference.
 pub type FndsaKernels<N, F> = fndsa::Kernels<N, F, FxpReference, ReferencePermutation>;

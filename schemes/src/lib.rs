@@ -11,6 +11,7 @@
 //! assert!(run.passed());
 //! ```
 
+pub mod fndsa_on_guest;
 pub mod kat;
 pub mod on_guest;
 pub mod operations;

@@ -25,6 +25,7 @@ pub mod fxp_div;
 pub mod fxp_fft;
 pub mod keccak;
 pub mod keccak_x4;
+pub mod keygen_primes;
 pub mod mlkem_ntt;
 pub mod mlkem_poly;
 pub mod mve;

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{fndsa_ntt, fxp_fft, keccak, mlkem_ntt, trig, x25519_fe};
+use crate::{fndsa_ntt, fxp_fft, keccak, keygen_primes, mlkem_ntt, trig, x25519_fe};
 
 /// The command that rewrites every generated table.
 pub const REWRITE: &str = "PQHELIUM_WRITE_TABLES=1 cargo test -p pqhelium-sim --test generated_tables";
@@ -33,6 +33,7 @@ pub const GENERATED: &[Generated] = &[
     Generated { path: "kernels/arm/fndsa_ntt/fndsa_ntt_tables.c", whole_file: true, render: fndsa_ntt_tables },
     Generated { path: "kernels/arm/fndsa_fpu/fndsa_fpu_gm.c", whole_file: true, render: fndsa_fpu_gm },
     Generated { path: "kernels/arm/fndsa_keygen/fft_q32_gm.c", whole_file: true, render: fndsa_keygen_gm },
+    Generated { path: "kernels/arm/fndsa_keygen/keygen_primes.c", whole_file: true, render: fndsa_keygen_primes },
     Generated { path: "kernels/arm/x25519/base_table.c", whole_file: true, render: x25519_base_table },
 ];
 
@@ -236,6 +237,22 @@ fn fndsa_keygen_gm() -> String {
     );
     for (k, &(re, im)) in fxp_fft::roots().iter().enumerate() {
         let _ = writeln!(s, "    0x{re:016x}u, 0x{im:016x}u, /* {k} */");
+    }
+    s.push_str("};\n");
+    s
+}
+
+fn fndsa_keygen_primes() -> String {
+    let mut s = String::from("/*\n");
+    s.push_str(&generated_note("pqhelium_sim::keygen_primes::primes()"));
+    s.push_str(
+        " * The primes p = 1 mod 2048 below 2^31, largest first, as {p, -1/p mod 2^32, 2^64 mod p, g, 1/g, s} with g a\n \
+         * primitive 2048th root of 1 and s = 1 / (product of the previous primes) mod p, both in Montgomery form.\n \
+         */\n#include <stdint.h>\n\n#include \"keygen.h\"\n\n\
+         const struct fndsa_small_prime fndsa_keygen_primes[FNDSA_KEYGEN_PRIMES] = {\n",
+    );
+    for sp in keygen_primes::primes() {
+        let _ = writeln!(s, "    {{{}u, {}u, {}u, {}u, {}u, {}u}},", sp.p, sp.p0i, sp.r2, sp.g, sp.ig, sp.s);
     }
     s.push_str("};\n");
     s

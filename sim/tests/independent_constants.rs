@@ -60,3 +60,13 @@ fn the_x25519_fixed_base_table_is_the_references() {
         }
     }
 }
+
+#[test]
+fn keygen_primes_are_the_references() {
+    let ours = pqhelium_sim::keygen_primes::primes();
+    let reference = fndsa::keygen::mp31::primes();
+    assert_eq!(ours.len(), reference.len());
+    for (a, b) in ours.iter().zip(reference) {
+        assert_eq!((a.p, a.p0i, a.r2, a.g, a.ig, a.s), (b.p, b.p0i, b.r2, b.g, b.ig, b.s), "prime {}", b.p);
+    }
+}

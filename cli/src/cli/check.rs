@@ -12,8 +12,8 @@ use pqhelium_engine::diff::{self, Campaign};
 use pqhelium_engine::report::{self, Report};
 use pqhelium_families::{self as registry, case_rng};
 use pqhelium_guest::backend::{Backend, BackendKind, Call, Image, Limits};
-use pqhelium_schemes::kat;
 use pqhelium_schemes::on_guest;
+use pqhelium_schemes::{fndsa_on_guest, kat};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -151,12 +151,14 @@ fn host_guest_cell(host_per_case: Duration, guest_calls_per_second: Option<f64>)
     guest_calls_per_second.map_or("-".to_string(), |g| format!("{:.3}", diff::host_guest_ratio(host_per_case, g)))
 }
 
-/// A whole scheme (key generation, signing, ...) costs thousands of kernel calls per case: the main job runs this
-/// share of the cases for them, so it stays a few minutes; `pqhelium fuzz` runs them at any scale.
+/// A whole scheme (key generation, signing, ...) costs thousands of kernel calls per case, on the host or on the
+/// guest (the whole operations of `ct::NOT_TRACED`): the main job runs this share of the cases for them, so it stays
+/// a few minutes; `pqhelium fuzz` runs them at any scale.
 const WHOLE_SCHEME_SHARE: u64 = 20;
 
 fn cases_for(kernel: &registry::Kernel, cases: u64) -> u64 {
-    if kernel.images == registry::Images::HostOnly { cases.div_ceil(WHOLE_SCHEME_SHARE) } else { cases }
+    let whole = kernel.images == registry::Images::HostOnly || ct::not_traced_reason(kernel.id).is_some();
+    if whole { cases.div_ceil(WHOLE_SCHEME_SHARE) } else { cases }
 }
 
 /// Each KEM build of ours on every image that holds it: the NIST KAT procedure's entry 0 on the guest against the
@@ -187,6 +189,40 @@ fn schemes_on_guest() -> bool {
             passed &= ok;
         }
     }
+    passed & signatures_on_guest()
+}
+
+/// Each FN-DSA build on every image that holds it: signature known answer j = 0 at logn 9 and 10 end to end on the
+/// guest (key generation, signing, verification alone and in a batch of four) against the host reference and the
+/// published value.
+fn signatures_on_guest() -> bool {
+    let mut passed = true;
+    for build in fndsa_on_guest::SIGNATURE_BUILDS {
+        for &image in build.images {
+            for logn in [9, 10] {
+                let run = || -> Result<(bool, bool), String> {
+                    let mut guest = image.open(Limits::default()).map_err(|e| e.to_string())?;
+                    let run = fndsa_on_guest::run_kat_entry(guest.as_mut(), &build, logn, 0)?;
+                    let reference = fndsa_on_guest::reference(logn, 0).ok_or("the reference refuses")?;
+                    let verdicts = run.verified && run.batch == fndsa_on_guest::BATCH_VERDICTS;
+                    let matches = (run.sk.clone(), run.vk.clone(), run.sig.clone()) == reference && verdicts;
+                    let published = kat::fndsa_published_value(logn, 0)? == run.value();
+                    Ok((matches, published))
+                };
+                let (reference, published, ok) = match run() {
+                    Ok((matches, published)) => {
+                        let reference = if matches { "equal" } else { "DIFFERS" };
+                        (reference.to_string(), format!("{}/1", u8::from(published)), matches && published)
+                    }
+                    Err(e) => (format!("error: {e}"), "-".to_string(), false),
+                };
+                let result = if ok { "pass" } else { "FAIL" };
+                let scheme = fndsa_on_guest::scheme_name(logn);
+                println!("| {scheme} | {} | {image} | {reference} | {published} | {result} |", build.build);
+                passed &= ok;
+            }
+        }
+    }
     passed
 }
 
@@ -206,11 +242,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     println!("\n## Known-answer tests\n");
     passed &= super::print_kats(&kat::run_all());
 
-    println!("\n## Whole schemes on the guest (pqm4 API, NIST KAT entry 0)\n");
+    println!(
+        "\n## Whole schemes on the guest (KEMs: pqm4 API, NIST KAT entry 0; FN-DSA: signature KAT entry 0, every \
+         operation on the guest)\n"
+    );
     passed &= schemes_on_guest();
 
     println!(
-        "\n## Differential campaigns (seed {}, {} cases per kernel, 1/{WHOLE_SCHEME_SHARE} of that per whole scheme, {} jobs)\n",
+        "\n## Differential campaigns (seed {}, {} cases per kernel, 1/{WHOLE_SCHEME_SHARE} of that per whole scheme or \
+         operation, {} jobs)\n",
         args.seed, args.cases, args.jobs
     );
     // A two-way kernel (its order of operations is the definition) has no model: its object code is checked against

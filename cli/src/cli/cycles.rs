@@ -38,9 +38,9 @@ pub struct Args {
     /// Pin a contract parameter (repeatable): only cases with NAME = VALUE, e.g. `--param logn=9`.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<registry::Pin>,
-    /// Also print each kernel's blocks, most cycles first.
-    #[arg(long)]
-    blocks: bool,
+    /// Also print each kernel's N costliest blocks, most cycles first (12 without N, 0 for all).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "12")]
+    blocks: Option<usize>,
     /// Write the cycles split by instruction class as an SVG chart.
     #[arg(long)]
     plot: Option<PathBuf>,
@@ -62,9 +62,6 @@ fn estimated_core(name: &str) -> Result<Core, String> {
         .find(|c| c.name() == name)
         .ok_or_else(|| format!("cycles are estimated for m55 and m85, not {name}"))
 }
-
-/// Blocks shown per kernel with `--blocks`.
-const BLOCKS_SHOWN: usize = 12;
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.calibration {
@@ -119,7 +116,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "{} {core}: {:.0} cycles/call, {:.0} instructions/call",
                 kernel.id, estimate.cycles, estimate.instructions
             );
-            if args.blocks {
+            if let Some(shown) = args.blocks {
+                let shown = if shown == 0 { estimate.blocks.len() } else { shown };
                 let classes: Vec<String> = Class::ALL
                     .iter()
                     .zip(estimate.by_class)
@@ -128,7 +126,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     .collect();
                 println!("    by class: {}; branch and loop terms {:.0}", classes.join(", "), estimate.branch_terms);
                 println!("    {:>10} {:>12} {:>8} {:>12}  block", "cycles", "executions", "insns", "cycles/exec");
-                for block in estimate.blocks.iter().take(BLOCKS_SHOWN) {
+                for block in estimate.blocks.iter().take(shown) {
                     println!(
                         "    {:>10.0} {:>12.1} {:>8} {:>12.1}  {} ({})",
                         block.cycles,
@@ -139,8 +137,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         block.id
                     );
                 }
-                if estimate.blocks.len() > BLOCKS_SHOWN {
-                    println!("    ... {} more blocks", estimate.blocks.len() - BLOCKS_SHOWN);
+                if estimate.blocks.len() > shown {
+                    println!("    ... {} more blocks", estimate.blocks.len() - shown);
                 }
             }
             bars.push(plot::Bar { label: format!("{} {core}", kernel.id), by_class: estimate.by_class });

@@ -19,7 +19,7 @@ pub use codec::{
 };
 pub use fpu::FpuKernels;
 pub use hash::{HashId, compute_mu, compute_mu_with, hash_to_point, hash_to_point_with, hash_verifying_key};
-pub use keygen::{FxpKernels, KeyPair, keygen, keygen_from_seed};
+pub use keygen::{FxpKernels, KeyPair, encoded_keygen_from_seed, keygen, keygen_from_seed};
 pub use ntt::{NttKernels, Reference};
 pub use sign::SigningKey;
 pub use verify::VerifyingKey;

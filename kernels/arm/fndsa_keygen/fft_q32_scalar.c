@@ -15,20 +15,7 @@
 #include <stdint.h>
 
 #include "fft_q32.h"
-
-/* floor(a b / 2^32) mod 2^64 for signed a, b: with a = ah 2^32 + al (al unsigned, ah signed) and b likewise,
- * a b / 2^32 = ah bh 2^32 + ah bl + al bh + al bl / 2^32, every term but the last an integer (each cross product
- * is exact in int64_t: |ah bl| < 2^63). */
-static uint64_t fxr_mul(uint64_t a, uint64_t b)
-{
-    const uint32_t al = (uint32_t)a, bl = (uint32_t)b;
-    const int32_t ah = (int32_t)(uint32_t)(a >> 32), bh = (int32_t)(uint32_t)(b >> 32);
-    const uint64_t low = (uint64_t)al * bl;
-    const int64_t cross_a = (int64_t)ah * (int64_t)bl;
-    const int64_t cross_b = (int64_t)bh * (int64_t)al;
-    const uint32_t top = (uint32_t)ah * (uint32_t)bh;
-    return ((uint64_t)top << 32) + (uint64_t)cross_a + (uint64_t)cross_b + (low >> 32);
-}
+#include "fxr_arith.h"
 
 /* (x + 1) >> 1 on the signed value, the addition wrapping first (gcc's >> on a negative int64_t is arithmetic). */
 static uint64_t fxr_half(uint64_t x)
@@ -36,12 +23,6 @@ static uint64_t fxr_half(uint64_t x)
     return (uint64_t)((int64_t)(x + 1) >> 1);
 }
 
-static void cmul(uint64_t *re, uint64_t *im, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
-{
-    const uint64_t z0 = fxr_mul(a, c), z1 = fxr_mul(b, d), z2 = fxr_mul(a + b, c + d);
-    *re = z0 - z1;
-    *im = z2 - (z0 + z1);
-}
 
 void fndsa_keygen_fft_scalar(uint64_t *f, uint32_t logn)
 {
@@ -53,7 +34,7 @@ void fndsa_keygen_fft_scalar(uint64_t *f, uint32_t logn)
             for (unsigned j = i * t; j < i * t + ht; j++) {
                 const uint64_t xr = f[j], xi = f[j + hn];
                 uint64_t zr, zi;
-                cmul(&zr, &zi, sr, si, f[j + ht], f[j + ht + hn]);
+                fxr_cmul(&zr, &zi, sr, si, f[j + ht], f[j + ht + hn]);
                 f[j] = xr + zr;
                 f[j + hn] = xi + zi;
                 f[j + ht] = xr - zr;
@@ -74,7 +55,7 @@ void fndsa_keygen_ifft_scalar(uint64_t *f, uint32_t logn)
                 const uint64_t xr = f[j], xi = f[j + hn], yr = f[j + ht], yi = f[j + ht + hn];
                 f[j] = fxr_half(xr + yr);
                 f[j + hn] = fxr_half(xi + yi);
-                cmul(&f[j + ht], &f[j + ht + hn], sr, si, fxr_half(xr - yr), fxr_half(xi - yi));
+                fxr_cmul(&f[j + ht], &f[j + ht + hn], sr, si, fxr_half(xr - yr), fxr_half(xi - yi));
             }
         }
     }

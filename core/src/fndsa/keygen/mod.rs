@@ -123,6 +123,21 @@ where
     X: FxpKernels,
     P: Permutation,
 {
+    encoded_keygen_from_seed(kernels, logn, seed)
+}
+
+/// [`keygen`] from a seed of any length ([`keygen_from_seed`], then the encodings): the keys the guest's whole key
+/// generation writes.
+pub fn encoded_keygen_from_seed<N, F, X, P>(
+    kernels: &mut Kernels<N, F, X, P>,
+    logn: u32,
+    seed: &[u8],
+) -> Result<(Vec<u8>, Vec<u8>), Error>
+where
+    N: NttKernels,
+    X: FxpKernels,
+    P: Permutation,
+{
     let kp = keygen_from_seed(kernels, logn, seed)?;
     let h = public_key(&mut kernels.ntt, logn, &kp.f, &kp.g);
     let vk = codec::encode_verifying_key(logn, &h)?;

@@ -1,0 +1,198 @@
+//! Whole FN-DSA key generation on the guest (`fndsa.keygen.pair` on the MVE FFT and VDIV divisions,
+//! `fndsa.keygen.pair.scalar` portable): the published key generation KAT reproduced by the object code, the
+//! published signature KAT reproduced end to end on the guest (key generation, signing, verification), the keys equal to the
+//! fn-dsa crate's (an oracle independent of core), campaigns against core, and the generator's own source with the
+//! sampler's sign convention flipped failing `pqhelium check`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use fn_dsa::{KeyPairGenerator as _, KeyPairGeneratorStandard, sign_key_size, vrfy_key_size};
+use pqhelium_core::fndsa::{SigningKey, codec};
+use pqhelium_core::keccak;
+use pqhelium_engine::diff;
+use pqhelium_families::fndsa_keygen_pair::LOGN;
+use pqhelium_families::fndsa_scheme::Replay;
+use pqhelium_families::fndsa_sign::KAT_ENTRIES;
+use pqhelium_families::{self as registry};
+use pqhelium_guest::backend::{Arg, Backend, BackendKind, Call, Image, Limits};
+use pqhelium_schemes::fndsa_on_guest;
+use sha2::{Digest, Sha256};
+
+mod common;
+
+/// Each build with the images that hold it.
+const BUILDS: [(&str, &[Image]); 2] = [
+    ("fndsa.keygen.pair", &[Image::M55, Image::M85]),
+    ("fndsa.keygen.pair.scalar", &[Image::M55, Image::M85, Image::M7]),
+];
+
+fn open(image: Image) -> Box<dyn Backend> {
+    image.open(Limits { timeout: Duration::from_secs(120) }).unwrap_or_else(|e| panic!("{image} must start: {e}"))
+}
+
+/// The guest's (signing key, verifying key) of a seed, both empty when it returns 0.
+fn guest_keygen(backend: &mut dyn Backend, id: &str, seed: &[u8], logn: u32) -> (Vec<u8>, Vec<u8>) {
+    let (sk_len, vk_len) = (codec::signing_key_size(logn), codec::verifying_key_size(logn));
+    let args =
+        vec![Arg::Out(sk_len), Arg::Out(vk_len), Arg::In(seed.to_vec()), Arg::U32(seed.len() as u32), Arg::U32(logn)];
+    let call = Call::new(registry::find(id).unwrap().symbol, args);
+    let output = backend.call(&call).unwrap_or_else(|e| panic!("{id} on {}: {e}", backend.name()));
+    match output.r0 {
+        1 => (output.buffers[0].clone(), output.buffers[1].clone()),
+        _ => (Vec::new(), Vec::new()),
+    }
+}
+
+/// A line of `vectors/fndsa.kat`, field `field` of entry `name` of `suite`.
+fn published(suite: &str, name: &str, field: &str) -> Vec<u8> {
+    let text = include_str!("../../vectors/fndsa.kat");
+    let line = text
+        .lines()
+        .find(|l| {
+            let mut words = l.split_whitespace();
+            words.next() == Some(suite) && words.next() == Some(name)
+        })
+        .unwrap_or_else(|| panic!("{suite} {name}"));
+    let prefix = format!("{field}=");
+    hex::decode(line.split_whitespace().find_map(|f| f.strip_prefix(prefix.as_str())).unwrap()).unwrap()
+}
+
+/// The key generation KAT (`fndsa-keygen`: seeds "test0".. at logn 9 and 10, SHA-256(f || g || F || G)) from the
+/// guest's signing key: f, g and F decoded from it, G recomputed from them by core's key decoding.
+#[test]
+fn the_keygen_kat_is_reproduced_on_the_guest() {
+    const SEEDS: u32 = 4;
+    for (id, images) in BUILDS {
+        for &image in images {
+            let mut emulator = open(image);
+            for logn in LOGN {
+                for t in 0..SEEDS {
+                    let seed = format!("test{t}");
+                    let (sk, _) = guest_keygen(emulator.as_mut(), id, seed.as_bytes(), logn);
+                    let parts = codec::decode_signing_key(&sk).unwrap_or_else(|e| panic!("{id} on {image}: {e}"));
+                    let big_g = SigningKey::decode(&sk).expect("a key core decodes").big_g().to_vec();
+                    let bytes: Vec<u8> =
+                        [parts.f, parts.g, parts.big_f, big_g].concat().into_iter().map(|c| c as u8).collect();
+                    let name = format!("logn{logn}-{seed}");
+                    let value = Sha256::digest(&bytes).to_vec();
+                    assert_eq!(value, published("fndsa-keygen", &name, "fgFG_sha256"), "{id} on {image}: {name}");
+                }
+            }
+        }
+    }
+}
+
+/// The signature KAT end to end on the guest (`fndsa_on_guest`): the key pair from the guest's key generation, the
+/// signature from the guest's signer of the same build, SHA3-256(sk || vk || sig) equal to the published value; the
+/// guest's verifier accepts the signature, and its batch of four rejects exactly the altered two. Every entry of
+/// logn 9 and 10 on the M55, the first two per degree on the other images.
+#[test]
+fn the_signature_kat_is_reproduced_end_to_end_on_the_guest() {
+    for build in fndsa_on_guest::SIGNATURE_BUILDS {
+        for &image in build.images {
+            let entries = if image == Image::M55 { KAT_ENTRIES } else { 2 };
+            let mut emulator = open(image);
+            for logn in LOGN {
+                for j in 0..entries {
+                    let what = format!("{} {} on {image}: logn {logn} j {j}", build.build, build.keygen);
+                    let run = fndsa_on_guest::run_kat_entry(emulator.as_mut(), &build, logn, j)
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert_eq!(
+                        run.value().to_vec(),
+                        published("fndsa", &format!("logn{logn}-j{j}"), "value"),
+                        "{what}"
+                    );
+                    assert!(run.verified, "{what}: the signature rejected");
+                    assert_eq!(run.batch, fndsa_on_guest::BATCH_VERDICTS, "{what}: batch verdicts");
+                }
+            }
+        }
+    }
+}
+
+/// Keys from random 32-byte seeds equal the fn-dsa crate's (its key pair generator reads exactly the seed).
+#[test]
+fn guest_keys_are_the_fn_dsa_crates() {
+    let mut emulator = open(Image::M55);
+    for (index, logn) in LOGN.into_iter().cycle().take(4).enumerate() {
+        let seed = keccak::sha3_256(format!("crate seed {index}").as_bytes());
+        let (mut sk, mut vk) = (vec![0; sign_key_size(logn)], vec![0; vrfy_key_size(logn)]);
+        KeyPairGeneratorStandard::default().keygen(logn, &mut Replay(&seed), &mut sk, &mut vk);
+        for (id, _) in BUILDS {
+            assert_eq!(guest_keygen(emulator.as_mut(), id, &seed, logn), (sk.clone(), vk.clone()), "{id}: logn {logn}");
+        }
+    }
+}
+
+/// Campaigns: the known answers' key generations, the refused degrees and random seeds, object code equal to core
+/// on both emulators.
+#[test]
+fn campaigns_match_core() {
+    for (id, images) in BUILDS {
+        let cases = registry::find(id).unwrap().edge_cases + 4;
+        let backends: &[BackendKind] =
+            if images.contains(&Image::M7) { &[BackendKind::Qemu, BackendKind::Unicorn] } else { &[BackendKind::Qemu] };
+        for &backend in backends {
+            diff::assert_campaign_passes(id, backend, 0x6E7, cases);
+        }
+    }
+}
+
+/// The generator's own source (`kernels/arm/fndsa_keygen/keygen.c`) with the sign of the sampled coefficients
+/// flipped (still a valid key, another one), built as the user's code (`--manifest`, Cortex-M55 image) with the
+/// kernels it calls: `pqhelium check` fails it on every known answer with no fault, and passes the unchanged source
+/// built the same way.
+#[test]
+fn a_generator_with_the_sign_convention_flipped_fails_check() {
+    let arm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/arm");
+    let dir = tempfile::tempdir().unwrap();
+    let source = std::fs::read_to_string(arm.join("fndsa_keygen/keygen.c")).unwrap();
+    let sign_line = "v += (u & 1u) ? -mag : mag;";
+    assert_eq!(source.matches(sign_line).count(), 1, "keygen.c: `{sign_line}`");
+    let mut sources = Vec::new();
+    for (name, mutated) in [("unchanged", false), ("sign_flipped", true)] {
+        let mut text = source.replace("fndsa_keygen_pair_", &format!("{name}_keygen_"));
+        if mutated {
+            text = text.replace(sign_line, "v += (u & 1u) ? mag : -mag;");
+        }
+        let path = dir.path().join(format!("{name}.c"));
+        std::fs::write(&path, text).unwrap();
+        sources.push(path.display().to_string());
+    }
+    for kernel in [
+        "fndsa_keygen/keygen_primes.c",
+        "fndsa_keygen/fft_q32_scalar.c",
+        "fndsa_keygen/fft_q32_gm.c",
+        "fndsa_keygen/div_scalar.c",
+        "fndsa_ntt/fndsa_ntt_scalar.c",
+        "fndsa_ntt/fndsa_ntt_tables.c",
+        "scheme/fips202.c",
+        "keccak/keccak_f1600.c",
+    ] {
+        sources.push(arm.join(kernel).display().to_string());
+    }
+    let quoted = |items: &[String]| items.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ");
+    let flags: Vec<String> = ["-std=c11", "-O2", "-ffreestanding"]
+        .iter()
+        .map(|f| f.to_string())
+        .chain(["fndsa_keygen", "keccak", "scheme"].iter().map(|d| format!("-I{}", arm.join(d).display())))
+        .collect();
+    let mut manifest = format!("core = \"m55\"\nsources = [{}]\nflags = [{}]\n", quoted(&sources), quoted(&flags));
+    for symbol in ["unchanged_keygen_scalar", "sign_flipped_keygen_scalar"] {
+        manifest += &format!("\n[[kernel]]\nsymbol = \"{symbol}\"\ncontract = \"fndsa.keygen.pair.scalar\"\n");
+    }
+    let path = dir.path().join("mutants.toml");
+    std::fs::write(&path, manifest).unwrap();
+    let kats = LOGN.len() as u32 * KAT_ENTRIES;
+    let cases = registry::find("fndsa.keygen.pair.scalar").unwrap().edge_cases.to_string();
+    let (code, out, err) =
+        common::pqhelium(&["check", "--manifest", path.to_str().unwrap(), "--cases", &cases, "--jobs", "2"]);
+    assert_eq!(code, 1, "{out}{err}");
+    for (symbol, passes) in [("unchanged_keygen_scalar", true), ("sign_flipped_keygen_scalar", false)] {
+        let (mismatches, faults, result) = common::manifest_check_row(&out, symbol, "fndsa.keygen.pair.scalar");
+        assert_eq!(faults, "0", "{symbol}");
+        let expected = if passes { ("0".to_string(), "pass") } else { (kats.to_string(), "FAIL") };
+        assert_eq!((mismatches, result.as_str()), expected, "{symbol}");
+    }
+}
