@@ -1,5 +1,5 @@
-//! `pqhelium scheme`: ML-KEM-768 and X-Wing on the guest through the pqm4 API, and the errors a user can make on its command
-//! line (exit code 2, one line).
+//! `pqhelium scheme`: ML-KEM-768 and X-Wing on the guest through the pqm4 API, FN-DSA-512 and -1024 as their
+//! kernels, and the errors a user can make on its command line (exit code 2, one line).
 
 mod common;
 use common::pqhelium;
@@ -28,6 +28,35 @@ fn xwing_passes_the_draft_vectors_on_the_m85_image() {
     }
     for op in ["keypair", "enc", "dec"] {
         assert!(stdout.contains(&format!("| xwing_portable_crypto_kem_{op} | 1/1 |")), "{stdout}");
+    }
+}
+
+/// FN-DSA on the guest: signature known answers end to end (key generation, signing, verification alone and in a
+/// batch), each operation a row with its kernel, entries passed, instructions, estimated cycles and stack; the
+/// build's size.
+#[test]
+fn fndsa_passes_its_signature_known_answers_on_the_guest() {
+    for (scheme, build, core, cycles) in [
+        ("fndsa512", "mve", "m55", true),
+        ("fndsa1024", "portable", "m7", false),
+        ("fndsa512", "portable", "m85", false),
+    ] {
+        let mut args = vec!["scheme", "--scheme", scheme, "--build", build, "--core", core, "--entries", "2"];
+        if !cycles {
+            args.push("--no-cycles");
+        }
+        let (code, stdout, stderr) = pqhelium(&args);
+        assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
+        for op in ["keypair", "sign", "verify", "verify x4 (one batch)"] {
+            let row =
+                stdout.lines().find(|l| l.starts_with(&format!("| {op} |"))).unwrap_or_else(|| panic!("{stdout}"));
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            assert_eq!(cells[3], "2/2", "{row}");
+            assert!(cells[4].parse::<u64>().unwrap() > 0, "{row}");
+            assert_eq!(cells[5].parse::<u64>().is_ok(), cycles, "{row}");
+            assert!(cells[6].parse::<u32>().unwrap() > 0, "{row}");
+        }
+        assert!(stdout.lines().any(|l| l.starts_with("size: ")), "{stdout}");
     }
 }
 
@@ -98,6 +127,9 @@ fn usage_errors_exit_2() {
         &["scheme", "--scheme", "xwing", "--build", "mve", "--core", "m7"],
         &["scheme", "--scheme", "mlkem768", "--core", "m7", "--plot", chart],
         &["scheme", "--scheme", "mlkem768", "--no-cycles", "--plot", chart],
+        &["scheme", "--scheme", "fndsa512", "--entries", "11"],
+        &["scheme", "--scheme", "fndsa1024", "--build", "mve", "--core", "m7"],
+        &["scheme", "--scheme", "fndsa512", "--ct-pairs", "2"],
     ] {
         let (code, _, stderr) = pqhelium(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");

@@ -485,13 +485,18 @@ pub struct Size {
 
 /// The size of `build` in `image` (one of ours): its objects in the image's kernel archive.
 pub fn build_size(build: &KemBuild, image: Image) -> anyhow::Result<Size> {
+    archive_sizes(image, build.objects)
+}
+
+/// The sizes of `objects` in `image`'s kernel archive (one of our images).
+pub fn archive_sizes(image: Image, objects: &[&str]) -> anyhow::Result<Size> {
     let archive = match image {
         Image::M55 => pqhelium_kernels::M55_HARNESS.kernels,
         Image::M85 => pqhelium_kernels::M85_HARNESS.kernels,
         Image::M7 => pqhelium_kernels::M7_HARNESS.kernels,
         Image::User(guest) => anyhow::bail!("{}: a user's image has no kernel archive of ours", guest.name),
     };
-    object_sizes(archive, build.objects)
+    object_sizes(archive, objects)
 }
 
 /// The sizes of `objects` in `archive` (an `ar` archive of ELF objects); a missing object is an error naming it.

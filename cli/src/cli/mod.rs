@@ -14,6 +14,7 @@ pub mod merge;
 pub mod scheme;
 pub mod scheme_ct;
 pub mod scheme_manifest;
+pub mod scheme_signature;
 
 use std::process::ExitCode;
 

@@ -1,6 +1,7 @@
 //! `pqhelium scheme`: a whole KEM on the guest through the pqm4 API, run by the NIST KAT procedure
 //! (`pqhelium_schemes::on_guest`): per operation pass or fail against the host reference, instructions, estimated
-//! cycles (M55, M85), stack high-water mark, and the build's code and data size (docs/schemes.md).
+//! cycles (M55, M85), stack high-water mark, and the build's code and data size (docs/schemes.md). FN-DSA:
+//! `scheme_signature`.
 
 use std::process::ExitCode;
 
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use pqhelium_analyses::cycles::{self, Estimate, Estimators, plot};
 use pqhelium_guest::backend::{Arg, Core, Image, Limits};
+use pqhelium_schemes::fndsa_on_guest::{self, SignatureBuild};
 use pqhelium_schemes::on_guest::{self, EntryRun, KemBuild, STACK_WINDOW};
 use pqhelium_schemes::scheme_ct::Randomness;
 
@@ -20,7 +22,7 @@ const MAX_CAMPAIGN: u64 = 10_000;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The scheme (our builds of it are in the images).
+    /// The scheme (our builds of it are in the images): the KEMs through the pqm4 API, FN-DSA as its kernels.
     #[arg(long, value_parser = scheme_name, required_unless_present = "manifest")]
     scheme: Option<String>,
     /// Which build: `portable` (scalar C) or `mve` (the MVE kernels; m55 and m85 images).
@@ -38,7 +40,8 @@ pub struct Args {
     /// With --manifest: the seed of the campaign's seeds.
     #[arg(long, default_value_t = 1, requires = "manifest")]
     seed: u64,
-    /// NIST KAT entries to run (from count = 0; the seeds the NIST generator draws).
+    /// NIST KAT entries to run (from count = 0; the seeds the NIST generator draws); FN-DSA: signature known
+    /// answers j = 0.. (at most 10).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_ENTRIES))]
     entries: u64,
     /// No cycle estimates (they profile each operation once more on QEMU and run llvm-mca on its blocks).
@@ -60,11 +63,34 @@ const MAX_CT_PAIRS: u64 = 1000;
 fn scheme_name(name: &str) -> Result<String, String> {
     let mut known: Vec<&str> = on_guest::KEM_BUILDS.iter().map(|b| b.name).collect();
     known.dedup();
+    known.extend(fndsa_on_guest::SCHEMES.iter().map(|s| s.0));
     if known.contains(&name) {
         Ok(name.to_string())
     } else {
         Err(format!("no scheme `{name}` on the guest (known: {})", known.join(", ")))
     }
+}
+
+/// `--scheme fndsa512|fndsa1024`.
+fn signature(
+    build: String,
+    image: Image,
+    logn: u32,
+    entries: u64,
+    no_cycles: bool,
+    plot_or_ct: bool,
+) -> Result<ExitCode> {
+    if plot_or_ct {
+        bail!(
+            "--plot and --ct-pairs are for the KEMs; FN-DSA's whole operations are not traced (docs/constant-time.md)"
+        );
+    }
+    let Some(build) = SignatureBuild::find(&build) else { bail!("no {build} build of FN-DSA") };
+    if !build.images.contains(&image) {
+        let holding: Vec<String> = build.images.iter().map(Image::to_string).collect();
+        bail!("the {} build of FN-DSA is in the {} images, not the {image} image", build.build, holding.join(", "));
+    }
+    super::scheme_signature::run(super::scheme_signature::Run { logn, build, image, entries, no_cycles })
 }
 
 /// One operation's row: entries passed, instructions and cycles of entry 0, the largest stack over the entries.
@@ -89,6 +115,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let Some(scheme) = args.scheme else { bail!("--scheme or --manifest") };
     let image = Image::of(args.core);
+    if let Some(&(_, _, logn)) = fndsa_on_guest::SCHEMES.iter().find(|s| s.0 == scheme) {
+        return signature(
+            args.build,
+            image,
+            logn,
+            args.entries,
+            args.no_cycles,
+            args.plot.is_some() || args.ct_pairs.is_some(),
+        );
+    }
     let Some(build) = KemBuild::find(&scheme, &args.build) else { bail!("no {} build of {scheme}", args.build) };
     if !build.images.contains(&image) {
         let holding: Vec<String> = build.images.iter().map(Image::to_string).collect();

@@ -1,0 +1,112 @@
+//! `pqhelium scheme --scheme fndsa512|fndsa1024`: FN-DSA whole on the guest (`pqhelium_schemes::fndsa_on_guest`),
+//! the signature known answers run end to end by the object code: per operation pass or fail against the host
+//! reference and the published values, instructions, estimated cycles (M55, M85), stack high-water mark, and the
+//! build's code and data size (docs/schemes.md).
+
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use pqhelium_analyses::cycles::{self, Estimators};
+use pqhelium_families::fndsa_sign::KAT_ENTRIES;
+use pqhelium_guest::backend::{Image, Limits};
+use pqhelium_schemes::fndsa_on_guest::{self, Op, SignatureBuild};
+use pqhelium_schemes::kat;
+use pqhelium_schemes::on_guest::STACK_WINDOW;
+
+/// A run: the scheme's degree, the build, the image, how many known answers, whether to estimate cycles.
+pub struct Run {
+    pub logn: u32,
+    pub build: SignatureBuild,
+    pub image: Image,
+    pub entries: u64,
+    pub no_cycles: bool,
+}
+
+/// Per operation: entries passed, instructions and cycles of entry 0, the largest stack over the entries.
+#[derive(Default)]
+struct Row {
+    passed: u64,
+    instructions: u64,
+    cycles: Option<f64>,
+    stack: u32,
+    saturated: bool,
+}
+
+pub fn run(run: Run) -> Result<ExitCode> {
+    let Run { logn, build, image, entries, no_cycles } = run;
+    if entries > u64::from(KAT_ENTRIES) {
+        bail!("--entries {entries}: FN-DSA has {KAT_ENTRIES} signature known answers per degree");
+    }
+    let name = fndsa_on_guest::scheme_name(logn);
+    println!(
+        "{name} ({} build) on the {image} image ({}), signature known answers j = 0..{entries} (vectors/fndsa.kat)",
+        build.build,
+        image.backend()
+    );
+    let mut guest = image.open(Limits::default())?;
+    let mut rows: Vec<Row> = Op::ALL.iter().map(|_| Row::default()).collect();
+    let mut first = None;
+    for j in 0..entries as u32 {
+        let run = match fndsa_on_guest::run_kat_entry(guest.as_mut(), &build, logn, j) {
+            Ok(run) => run,
+            Err(e) => {
+                println!("entry {j}: {e}");
+                println!("scheme FAILED");
+                return Ok(ExitCode::FAILURE);
+            }
+        };
+        let reference = fndsa_on_guest::reference(logn, j).ok_or_else(|| anyhow::anyhow!("core refuses entry {j}"))?;
+        let published = kat::fndsa_published_value(logn, j).map_err(anyhow::Error::msg)?;
+        let passed = run.matches(&reference) && published == run.value();
+        if !passed {
+            println!("entry {j}: differs from the host reference or the published value");
+        }
+        for (row, op) in rows.iter_mut().zip(&run.ops) {
+            row.passed += u64::from(passed);
+            row.stack = row.stack.max(op.stack);
+            row.saturated |= op.saturated;
+        }
+        if j == 0 {
+            for (row, op) in rows.iter_mut().zip(&run.ops) {
+                row.instructions = op.output.instructions;
+            }
+            first = Some(run);
+        }
+    }
+    if !no_cycles
+        && cycles::CORES.contains(&image.core())
+        && let Some(first) = &first
+    {
+        let mut estimators = Estimators::default();
+        for (row, op) in rows.iter_mut().zip(&first.ops) {
+            row.cycles = estimators.estimate(image, &op.call.symbol, &op.call.args).map(|e| e.cycles);
+        }
+    }
+    println!();
+    println!("| operation | kernel | KAT entries passed | instructions | est. cycles | stack (bytes) |");
+    println!("|---|---|---|---|---|---|");
+    for ((row, op), kernel) in rows.iter().zip(Op::ALL).zip(build.kernels) {
+        let cycles = row.cycles.map_or("-".to_string(), |c| format!("{c:.0}"));
+        let stack = if row.saturated { format!(">= {STACK_WINDOW}") } else { row.stack.to_string() };
+        println!("| {} | {kernel} | {}/{entries} | {} | {cycles} | {stack} |", op.name(), row.passed, row.instructions);
+    }
+    println!();
+    println!(
+        "instructions and cycles: entry 0 (the harness's count{}); stack: the largest over the entries (painted \
+         {STACK_WINDOW} bytes below sp before each operation)",
+        if cycles::CORES.contains(&image.core()) { "; cycles from the model, docs/cycles.md" } else { "" }
+    );
+    let size = build.size(image)?;
+    println!(
+        "size: {} bytes of code and constants, {} of data, {} of bss (shared: {}; {}: {})",
+        size.code,
+        size.data,
+        size.bss,
+        fndsa_on_guest::SHARED_OBJECTS.join(", "),
+        build.build,
+        build.objects.join(", ")
+    );
+    let passed = rows.iter().all(|r| r.passed == entries);
+    println!("{}", if passed { "scheme passed" } else { "scheme FAILED" });
+    Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
