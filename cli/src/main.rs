@@ -223,8 +223,9 @@ mod tests {
     const U64_MAX: &str = "18446744073709551615";
     /// A seed names a campaign, and every 64-bit value is one.
     const EVERY_U64: [&str; 1] = ["seed"];
-    /// Where 0 means something: the first seed, the first case or pair, no shrinking, no differential campaign.
-    const ZERO_MEANS: [&str; 5] = ["seed", "case", "pair", "shrink-budget", "campaign"];
+    /// Where 0 means something: the first seed, the first case or pair, no shrinking, no differential campaign, all
+    /// the blocks.
+    const ZERO_MEANS: [&str; 6] = ["seed", "case", "pair", "shrink-budget", "campaign", "blocks"];
 
     /// A flag whose value is a number (a count, an index, seconds, a duration, a shard K/N), from its parser's type:
     /// a new numeric flag is covered without being listed.

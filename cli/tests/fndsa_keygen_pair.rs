@@ -150,17 +150,14 @@ fn a_generator_with_the_sign_convention_flipped_fails_check() {
     let source = std::fs::read_to_string(arm.join("fndsa_keygen/keygen.c")).unwrap();
     let sign_line = "v += (u & 1u) ? -mag : mag;";
     assert_eq!(source.matches(sign_line).count(), 1, "keygen.c: `{sign_line}`");
-    let mut sources = Vec::new();
-    for (name, mutated) in [("unchanged", false), ("sign_flipped", true)] {
-        let mut text = source.replace("fndsa_keygen_pair_", &format!("{name}_keygen_"));
-        if mutated {
-            text = text.replace(sign_line, "v += (u & 1u) ? mag : -mag;");
-        }
-        let path = dir.path().join(format!("{name}.c"));
-        std::fs::write(&path, text).unwrap();
-        sources.push(path.display().to_string());
-    }
-    for kernel in [
+    let variants: Vec<(&str, String)> = [("unchanged", false), ("sign_flipped", true)]
+        .into_iter()
+        .map(|(name, mutated)| {
+            let text = source.replace("fndsa_keygen_pair_", &format!("{name}_keygen_"));
+            (name, if mutated { text.replace(sign_line, "v += (u & 1u) ? mag : -mag;") } else { text })
+        })
+        .collect();
+    let kernels = [
         "fndsa_keygen/keygen_primes.c",
         "fndsa_keygen/fft_q32_scalar.c",
         "fndsa_keygen/fft_q32_gm.c",
@@ -169,21 +166,17 @@ fn a_generator_with_the_sign_convention_flipped_fails_check() {
         "fndsa_ntt/fndsa_ntt_tables.c",
         "scheme/fips202.c",
         "keccak/keccak_f1600.c",
-    ] {
-        sources.push(arm.join(kernel).display().to_string());
-    }
-    let quoted = |items: &[String]| items.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ");
-    let flags: Vec<String> = ["-std=c11", "-O2", "-ffreestanding"]
-        .iter()
-        .map(|f| f.to_string())
-        .chain(["fndsa_keygen", "keccak", "scheme"].iter().map(|d| format!("-I{}", arm.join(d).display())))
-        .collect();
-    let mut manifest = format!("core = \"m55\"\nsources = [{}]\nflags = [{}]\n", quoted(&sources), quoted(&flags));
-    for symbol in ["unchanged_keygen_scalar", "sign_flipped_keygen_scalar"] {
-        manifest += &format!("\n[[kernel]]\nsymbol = \"{symbol}\"\ncontract = \"fndsa.keygen.pair.scalar\"\n");
-    }
-    let path = dir.path().join("mutants.toml");
-    std::fs::write(&path, manifest).unwrap();
+    ];
+    let contract = "fndsa.keygen.pair.scalar";
+    let path = common::variants_manifest(
+        dir.path(),
+        "m55",
+        &variants,
+        &kernels,
+        &["-std=c11", "-O2", "-ffreestanding"],
+        &["fndsa_keygen", "keccak", "scheme"],
+        &[("unchanged_keygen_scalar", contract), ("sign_flipped_keygen_scalar", contract)],
+    );
     let kats = LOGN.len() as u32 * KAT_ENTRIES;
     let cases = registry::find("fndsa.keygen.pair.scalar").unwrap().edge_cases.to_string();
     let (code, out, err) =

@@ -160,17 +160,19 @@ fn a_signer_whose_attempt_counter_starts_at_one_fails_check() {
     for text in [name_line, counter_line] {
         assert_eq!(source.matches(text).count(), 1, "fndsa_sign.c: `{text}`");
     }
-    let mut sources = Vec::new();
-    for (name, mutated) in [("unchanged", false), ("counter_from_one", true)] {
-        let mut text = source.replace(name_line, &format!("#define FS_SIGN {name}_sign\n"));
-        if mutated {
-            text = text.replace(counter_line, "seed[FS_SEED_BYTES] = (uint8_t)(counter + 1u);");
-        }
-        let path = dir.path().join(format!("{name}.c"));
-        std::fs::write(&path, text).unwrap();
-        sources.push(path.display().to_string());
-    }
-    for kernel in [
+    let variants: Vec<(&str, String)> = [("unchanged", false), ("counter_from_one", true)]
+        .into_iter()
+        .map(|(name, mutated)| {
+            let text = source.replace(name_line, &format!("#define FS_SIGN {name}_sign\n"));
+            let text = if mutated {
+                text.replace(counter_line, "seed[FS_SEED_BYTES] = (uint8_t)(counter + 1u);")
+            } else {
+                text
+            };
+            (name, text)
+        })
+        .collect();
+    let kernels = [
         "fndsa_fpu/fft.c",
         "fndsa_fpu/fndsa_fpu_gm.c",
         "fndsa_fpu/ldl.c",
@@ -181,21 +183,16 @@ fn a_signer_whose_attempt_counter_starts_at_one_fails_check() {
         "fndsa_ntt/fndsa_ntt_tables.c",
         "scheme/fips202.c",
         "keccak/keccak_f1600.c",
-    ] {
-        sources.push(arm.join(kernel).display().to_string());
-    }
-    let quoted = |items: &[String]| items.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ");
-    let flags: Vec<String> = ["-std=c11", "-O2", "-ffreestanding", "-ffp-contract=off"]
-        .iter()
-        .map(|f| f.to_string())
-        .chain(["fndsa_sign", "keccak", "scheme"].iter().map(|d| format!("-I{}", arm.join(d).display())))
-        .collect();
-    let mut manifest = format!("core = \"m7\"\nsources = [{}]\nflags = [{}]\n", quoted(&sources), quoted(&flags));
-    for symbol in ["unchanged_sign", "counter_from_one_sign"] {
-        manifest += &format!("\n[[kernel]]\nsymbol = \"{symbol}\"\ncontract = \"fndsa.sign\"\n");
-    }
-    let path = dir.path().join("mutants.toml");
-    std::fs::write(&path, manifest).unwrap();
+    ];
+    let path = common::variants_manifest(
+        dir.path(),
+        "m7",
+        &variants,
+        &kernels,
+        &["-std=c11", "-O2", "-ffreestanding", "-ffp-contract=off"],
+        &["fndsa_sign", "keccak", "scheme"],
+        &[("unchanged_sign", "fndsa.sign"), ("counter_from_one_sign", "fndsa.sign")],
+    );
     let kats = (LOGN.len() as u32 * KAT_ENTRIES).to_string();
     let (code, out, err) =
         common::pqhelium(&["check", "--manifest", path.to_str().unwrap(), "--cases", &kats, "--jobs", "2"]);

@@ -10,6 +10,9 @@ use pqhelium_families::{self as registry, case_rng};
 use pqhelium_guest::backend::{BackendKind, Image};
 use pqhelium_schemes::operations::{self, OperationPart, Scheme};
 
+/// The most blocks `--blocks N` prints (0 prints them all).
+const MAX_BLOCKS: u64 = 1_000_000;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// With --manifest: run an object the lint refuses for this rule (repeatable: `undecodable`,
@@ -39,8 +42,9 @@ pub struct Args {
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<registry::Pin>,
     /// Also print each kernel's N costliest blocks, most cycles first (12 without N, 0 for all).
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "12")]
-    blocks: Option<usize>,
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "12",
+          value_parser = clap::value_parser!(u64).range(0..=MAX_BLOCKS))]
+    blocks: Option<u64>,
     /// Write the cycles split by instruction class as an SVG chart.
     #[arg(long)]
     plot: Option<PathBuf>,
@@ -117,7 +121,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 kernel.id, estimate.cycles, estimate.instructions
             );
             if let Some(shown) = args.blocks {
-                let shown = if shown == 0 { estimate.blocks.len() } else { shown };
+                let shown = if shown == 0 { estimate.blocks.len() } else { shown as usize };
                 let classes: Vec<String> = Class::ALL
                     .iter()
                     .zip(estimate.by_class)

@@ -19,6 +19,41 @@ pub fn pqhelium(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
 }
 
+/// A `--manifest` building variants of one of our kernel sources as a user's code: each (file stem, text) written as
+/// a C file to `dir`, built with our `kernels` and include folders `includes` (both below `kernels/arm`) and `flags`
+/// for `core`, one `[[kernel]]` per (symbol, contract). Returns the manifest's path.
+pub fn variants_manifest(
+    dir: &std::path::Path,
+    core: &str,
+    variants: &[(&str, String)],
+    kernels: &[&str],
+    flags: &[&str],
+    includes: &[&str],
+    symbols: &[(&str, &str)],
+) -> std::path::PathBuf {
+    let arm = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/arm");
+    let mut sources = Vec::new();
+    for (stem, text) in variants {
+        let path = dir.join(format!("{stem}.c"));
+        std::fs::write(&path, text).unwrap();
+        sources.push(path.display().to_string());
+    }
+    sources.extend(kernels.iter().map(|k| arm.join(k).display().to_string()));
+    let flags: Vec<String> = flags
+        .iter()
+        .map(|f| f.to_string())
+        .chain(includes.iter().map(|d| format!("-I{}", arm.join(d).display())))
+        .collect();
+    let quoted = |items: &[String]| items.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ");
+    let mut manifest = format!("core = \"{core}\"\nsources = [{}]\nflags = [{}]\n", quoted(&sources), quoted(&flags));
+    for (symbol, contract) in symbols {
+        manifest += &format!("\n[[kernel]]\nsymbol = \"{symbol}\"\ncontract = \"{contract}\"\n");
+    }
+    let path = dir.join("variants.toml");
+    std::fs::write(&path, manifest).unwrap();
+    path
+}
+
 /// The (mismatches, faults, result) cells of `check --manifest`'s row for `symbol` under `contract`.
 pub fn manifest_check_row(out: &str, symbol: &str, contract: &str) -> (String, String, String) {
     let row = out

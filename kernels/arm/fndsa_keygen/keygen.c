@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../fndsa_ntt/fndsa_ntt.h"
+#include "../fndsa_ntt/fndsa_ntt_small.h"
 #include "../scheme/fips202.h"
 #include "fft_q32.h"
 #include "fndsa_keygen.h"
@@ -1147,30 +1147,6 @@ static int kg_trim_i8_encode(uint8_t *out, const int8_t *v, uint32_t n, uint32_t
     return 1;
 }
 
-static void kg_ntt_fwd(uint32_t logn, int16_t *a)
-{
-    if (logn == 9u)
-        fndsa_ntt512_fwd_scalar(a);
-    else
-        fndsa_ntt1024_fwd_scalar(a);
-}
-
-static void kg_ntt_mul(uint32_t logn, int16_t *r, const int16_t *a, const int16_t *b)
-{
-    if (logn == 9u)
-        fndsa_ntt512_pointwise_scalar(r, a, b);
-    else
-        fndsa_ntt1024_pointwise_scalar(r, a, b);
-}
-
-/* The NTT of small coefficients, canonical residues in [0, q-1] (the scalar kernels' outputs). */
-static void kg_ntt_small(uint32_t logn, int16_t *out, const int8_t *v)
-{
-    for (uint32_t i = 0; i < (1u << logn); i++)
-        out[i] = v[i];
-    kg_ntt_fwd(logn, out);
-}
-
 static struct {
     int8_t f[KG_MAX_N], g[KG_MAX_N], big_f[KG_MAX_N], big_g[KG_MAX_N];
     int16_t ntt_a[KG_MAX_N], ntt_b[KG_MAX_N], ntt_c[KG_MAX_N];
@@ -1180,25 +1156,11 @@ static struct {
 /* h = g / f in NTT form (1/f as f^(q-2) over the pointwise kernel), into kg.ntt_a. */
 static void kg_public_key(uint32_t logn)
 {
-    int16_t *f_ntt = kg.ntt_b, *inv = kg.ntt_c, *t = kg.ntt_a;
-    kg_ntt_small(logn, f_ntt, kg.f);
-    for (uint32_t i = 0; i < (1u << logn); i++)
-        inv[i] = f_ntt[i];
-    for (int32_t bit = 12; bit >= 0; bit--) {
-        kg_ntt_mul(logn, t, inv, inv);
-        if (((KG_Q - 2u) >> bit) & 1u) {
-            kg_ntt_mul(logn, inv, t, f_ntt);
-        } else {
-            int16_t *square = t;
-            t = inv;
-            inv = square;
-        }
-    }
-    kg_ntt_small(logn, f_ntt, kg.g);
-    kg_ntt_mul(logn, t, f_ntt, inv);
-    if (t != kg.ntt_a)
-        for (uint32_t i = 0; i < (1u << logn); i++)
-            kg.ntt_a[i] = t[i];
+    fndsa_ntt_small(logn, kg.ntt_a, kg.f);
+    int16_t *inv = fndsa_ntt_inverse(logn, kg.ntt_a, kg.ntt_b, kg.ntt_c);
+    int16_t *g_ntt = inv == kg.ntt_b ? kg.ntt_c : kg.ntt_b;
+    fndsa_ntt_small(logn, g_ntt, kg.g);
+    fndsa_ntt_mul_at(logn, kg.ntt_a, g_ntt, inv);
 }
 
 /* ---- Key generation ---- */
@@ -1216,7 +1178,7 @@ uint32_t fndsa_keygen_pair_with(const struct fndsa_fxp_kernels *kern, uint8_t *s
     for (uint32_t candidate = 0; candidate < KG_CANDIDATES && !found; candidate++) {
         kg_sample_poly(logn, kg.f);
         /* f must be invertible modulo X^n+1 and q: no zero NTT slot. */
-        kg_ntt_small(logn, kg.ntt_a, kg.f);
+        fndsa_ntt_small(logn, kg.ntt_a, kg.f);
         uint32_t zero_slot = 0;
         for (uint32_t i = 0; i < n; i++)
             zero_slot |= kg.ntt_a[i] == 0;

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "../fndsa_fpu/fp64.h"
-#include "../fndsa_ntt/fndsa_ntt.h"
+#include "../fndsa_ntt/fndsa_ntt_small.h"
 #include "../scheme/fips202.h"
 #include "fndsa_sign.h"
 
@@ -331,39 +331,6 @@ static uint32_t fs_trim_i8_decode(int8_t *v, const uint8_t *d, uint32_t n, uint3
     return 1;
 }
 
-static void fs_ntt_fwd(uint32_t logn, int16_t *a)
-{
-    if (logn == 9u)
-        fndsa_ntt512_fwd_scalar(a);
-    else
-        fndsa_ntt1024_fwd_scalar(a);
-}
-
-static void fs_ntt_inv(uint32_t logn, int16_t *a)
-{
-    if (logn == 9u)
-        fndsa_ntt512_inv_scalar(a);
-    else
-        fndsa_ntt1024_inv_scalar(a);
-}
-
-static void fs_ntt_mul(uint32_t logn, int16_t *r, const int16_t *a, const int16_t *b)
-{
-    if (logn == 9u)
-        fndsa_ntt512_pointwise_scalar(r, a, b);
-    else
-        fndsa_ntt1024_pointwise_scalar(r, a, b);
-}
-
-/* The NTT of small coefficients, canonical residues in [0, q-1] out (the scalar kernels take any int16_t in and
- * return canonical residues, their products too: nothing in between needs reducing). */
-static void fs_ntt_small(uint32_t logn, int16_t *out, const int8_t *v)
-{
-    for (uint32_t i = 0; i < (1u << logn); i++)
-        out[i] = v[i];
-    fs_ntt_fwd(logn, out);
-}
-
 /* A canonical residue (the scalar NTT's outputs are in [0, q-1]) centred in [-(q-1)/2, (q-1)/2], with a mask: no
  * division and no branch on the key's values. */
 static int16_t fs_centred(int32_t x)
@@ -377,29 +344,18 @@ static int16_t fs_centred(int32_t x)
 static uint32_t fs_compute_big_g(uint32_t logn)
 {
     uint32_t n = 1u << logn;
-    int16_t *f_ntt = fs.ntt_a, *inv = fs.ntt_b, *t = fs.ntt_c;
-    fs_ntt_small(logn, f_ntt, fs.f);
-    for (uint32_t i = 0; i < n; i++) {
+    int16_t *f_ntt = fs.ntt_a;
+    fndsa_ntt_small(logn, f_ntt, fs.f);
+    for (uint32_t i = 0; i < n; i++)
         if (f_ntt[i] == 0)
             return 0;
-        inv[i] = f_ntt[i];
-    }
-    /* 1/f = f^(q-2), q - 2 = 0b10111111111111: square and multiply from the second bit down. */
-    for (int32_t bit = 12; bit >= 0; bit--) {
-        fs_ntt_mul(logn, t, inv, inv);
-        if (((FS_Q - 2u) >> bit) & 1u) {
-            fs_ntt_mul(logn, inv, t, f_ntt);
-        } else {
-            int16_t *square = t;
-            t = inv;
-            inv = square;
-        }
-    }
-    fs_ntt_small(logn, t, fs.g);
-    fs_ntt_mul(logn, f_ntt, inv, t); /* h = g / f, over f's NTT */
-    fs_ntt_small(logn, t, fs.big_f);
-    fs_ntt_mul(logn, inv, f_ntt, t); /* G = h F */
-    fs_ntt_inv(logn, inv);
+    int16_t *inv = fndsa_ntt_inverse(logn, f_ntt, fs.ntt_b, fs.ntt_c);
+    int16_t *t = inv == fs.ntt_b ? fs.ntt_c : fs.ntt_b;
+    fndsa_ntt_small(logn, t, fs.g);
+    fndsa_ntt_mul_at(logn, f_ntt, inv, t); /* h = g / f, over f's NTT */
+    fndsa_ntt_small(logn, t, fs.big_f);
+    fndsa_ntt_mul_at(logn, inv, f_ntt, t); /* G = h F */
+    fndsa_ntt_inv_at(logn, inv);
     for (uint32_t i = 0; i < n; i++) {
         int16_t x = fs_centred(inv[i]);
         if (x < -127 || x > 127)

@@ -9,17 +9,7 @@
 #include <stdint.h>
 
 #include "../fndsa_keygen/fft_q32.h"
-
-static uint64_t fxr_mul(uint64_t a, uint64_t b)
-{
-    const uint32_t al = (uint32_t)a, bl = (uint32_t)b;
-    const int32_t ah = (int32_t)(uint32_t)(a >> 32), bh = (int32_t)(uint32_t)(b >> 32);
-    const uint64_t low = (uint64_t)al * bl;
-    const int64_t cross_a = (int64_t)ah * (int64_t)bl;
-    const int64_t cross_b = (int64_t)bh * (int64_t)al;
-    const uint32_t top = (uint32_t)ah * (uint32_t)bh;
-    return ((uint64_t)top << 32) + (uint64_t)cross_a + (uint64_t)cross_b + (low >> 32);
-}
+#include "../fndsa_keygen/fxr_arith.h"
 
 static uint64_t fxr_half(uint64_t x)
 {
@@ -29,13 +19,6 @@ static uint64_t fxr_half(uint64_t x)
 static uint64_t half_without_wrap(uint64_t x)
 {
     return (uint64_t)(((int64_t)x >> 1) + (int64_t)(x & 1));
-}
-
-static void cmul(uint64_t *re, uint64_t *im, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
-{
-    const uint64_t z0 = fxr_mul(a, c), z1 = fxr_mul(b, d), z2 = fxr_mul(a + b, c + d);
-    *re = z0 - z1;
-    *im = z2 - (z0 + z1);
 }
 
 void pqh_selftest_fndsa_keygen_ifft_half_without_wrap(uint64_t *f, uint32_t logn)
@@ -50,7 +33,7 @@ void pqh_selftest_fndsa_keygen_ifft_half_without_wrap(uint64_t *f, uint32_t logn
                 const uint64_t xr = f[j], xi = f[j + hn], yr = f[j + ht], yi = f[j + ht + hn];
                 f[j] = half(xr + yr);
                 f[j + hn] = half(xi + yi);
-                cmul(&f[j + ht], &f[j + ht + hn], sr, si, half(xr - yr), half(xi - yi));
+                fxr_cmul(&f[j + ht], &f[j + ht + hn], sr, si, half(xr - yr), half(xi - yi));
             }
         }
     }
