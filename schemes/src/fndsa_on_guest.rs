@@ -11,7 +11,10 @@ use pqhelium_families::fndsa_verify::Request as VerifyRequest;
 use pqhelium_families::{self as registry};
 use pqhelium_guest::backend::{Arg, Backend, Call, CallOutput, Image};
 
-use crate::on_guest::{self, STACK_WINDOW, Size};
+use pqhelium_core::drbg::{NistDrbg, SEED_SIZE};
+use pqhelium_core::fndsa::{HashId, ReferenceKernels, SigningKey};
+
+use crate::on_guest::{self, DRBG_STATE_SIZE, SECURITY_STRENGTH, STACK_WINDOW, Size};
 
 /// One build: the kernels of each operation (registry ids), the images holding all of them and its objects.
 #[derive(Debug, Clone, Copy)]
@@ -27,8 +30,8 @@ pub struct SignatureBuild {
 
 /// The objects both builds use: the scalar NTT (key generation's h, signing's G), the scalar sponge, the key
 /// generation's solver with its primes and the portable FFT and divisions (the solver's object holds the portable
-/// entry point too, and the MVE FFT hands the smallest degrees to the portable one).
-pub const SHARED_OBJECTS: [&str; 9] = [
+/// entry point too, and the MVE FFT hands the smallest degrees to the portable one), the pqm4 API's request buffer.
+pub const SHARED_OBJECTS: [&str; 10] = [
     "kernel_fndsa_keygen_keygen_c.o",
     "kernel_fndsa_keygen_keygen_primes_c.o",
     "kernel_fndsa_keygen_fft_q32_gm_c.o",
@@ -38,6 +41,7 @@ pub const SHARED_OBJECTS: [&str; 9] = [
     "kernel_fndsa_ntt_fndsa_ntt_tables_c.o",
     "kernel_scheme_fips202_c.o",
     "kernel_keccak_keccak_f1600_c.o",
+    "kernel_fndsa_pqm4_request_c.o",
 ];
 
 /// The portable build (soft-float signing, portable FFT and bit-by-bit divisions, scalar NTT and Keccak) and the
@@ -56,6 +60,8 @@ pub const SIGNATURE_BUILDS: [SignatureBuild; 2] = [
             "kernel_fndsa_fpu_softfloat_c.o",
             "kernel_fndsa_fpu_fndsa_fpu_gm_c.o",
             "kernel_fndsa_verify_fndsa_verify_scalar_c.o",
+            "kernel_fndsa_pqm4_sign_c.o",
+            "kernel_fndsa_pqm4_fndsa1024_portable_c.o",
         ],
     },
     SignatureBuild {
@@ -75,6 +81,8 @@ pub const SIGNATURE_BUILDS: [SignatureBuild; 2] = [
             "kernel_fndsa_verify_fndsa_verify_mve_c.o",
             "kernel_fndsa_ntt_fndsa_ntt_mve_c.o",
             "kernel_keccak_keccak_x4_mve_c.o",
+            "kernel_fndsa_pqm4_fndsa512_mve_mve_c.o",
+            "kernel_fndsa_pqm4_fndsa1024_mve_mve_c.o",
         ],
     },
 ];
@@ -168,17 +176,32 @@ impl EntryRun {
 
 /// Paint the stack, run `call`, scan the stack.
 fn run_op(backend: &mut dyn Backend, call: Call) -> Result<OpRun, String> {
-    let calls =
-        [Call::new("pqh_stack_paint", vec![Arg::U32(STACK_WINDOW)]), call.clone(), Call::new("pqh_stack_scan", vec![])];
+    run_painted(backend, None, call, None).map(|(run, _)| run)
+}
+
+/// One batch: `before` (if any), paint the stack, `call`, scan the stack, `after` (if any); the call's run and the
+/// output of `after`.
+fn run_painted(
+    backend: &mut dyn Backend,
+    before: Option<Call>,
+    call: Call,
+    after: Option<Call>,
+) -> Result<(OpRun, Option<CallOutput>), String> {
+    let probes = [Call::new("pqh_stack_paint", vec![Arg::U32(STACK_WINDOW)]), Call::new("pqh_stack_scan", vec![])];
+    let first = usize::from(before.is_some());
+    let has_after = after.is_some();
+    let calls: Vec<Call> =
+        before.into_iter().chain([probes[0].clone(), call.clone(), probes[1].clone()]).chain(after).collect();
     let mut results = Vec::new();
     for (c, result) in calls.iter().zip(backend.run_batch(&calls)) {
         results.push(result.map_err(|e| format!("{}: {e}", c.symbol))?);
     }
-    let [painted, output, used] = &results[..] else { unreachable!("one result per call") };
+    let (painted, output, used) = (&results[first], &results[first + 1], &results[first + 2]);
     if painted.r0 > STACK_WINDOW || used.r0 > painted.r0 {
         return Err(format!("stack probe: {} bytes used of {} painted", used.r0, painted.r0));
     }
-    Ok(OpRun { call, output: output.clone(), stack: used.r0, saturated: used.r0 == painted.r0 })
+    let run = OpRun { call, output: output.clone(), stack: used.r0, saturated: used.r0 == painted.r0 };
+    Ok((run, has_after.then(|| results[first + 3].clone())))
 }
 
 /// Known answer (logn, j) on the guest.
@@ -231,14 +254,194 @@ pub fn reference(logn: u32, j: u32) -> Option<(Vec<u8>, Vec<u8>, Vec<u8>)> {
     Some((keys.sk, keys.vk, sig))
 }
 
+// ---- The pqm4 API: the NIST signature KAT procedure ----
+
+/// The pqm4 signature API's functions a KAT entry runs, in order.
+pub const PQM4_OPS: [&str; 3] = ["crypto_sign_keypair", "crypto_sign", "crypto_sign_open"];
+
+/// The inputs of the NIST signature KAT procedure (`PQCgenKAT_sign.c`): per count, the 48-byte seed and the
+/// message of 33 (count + 1) bytes, both drawn from the master DRBG seeded with 0, 1, ..., 47.
+pub fn nist_sign_inputs(entries: usize) -> Vec<([u8; SEED_SIZE], Vec<u8>)> {
+    let mut master = NistDrbg::new(&std::array::from_fn(|i| i as u8));
+    (0..entries)
+        .map(|count| {
+            let mut seed = [0u8; SEED_SIZE];
+            master.fill(&mut seed);
+            let mut message = vec![0u8; 33 * (count + 1)];
+            master.fill(&mut message);
+            (seed, message)
+        })
+        .collect()
+}
+
+/// A KAT entry's values: public key, secret key, signed message (signature || message).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pqm4Values {
+    pub pk: Vec<u8>,
+    pub sk: Vec<u8>,
+    pub sm: Vec<u8>,
+}
+
+/// The host reference's values: the DRBG seeded with `seed` gives the key generation's 32 bytes, then the
+/// signer's 40; core's key generation and pure signing with an empty context.
+pub fn pqm4_reference(logn: u32, seed: &[u8; SEED_SIZE], message: &[u8]) -> Option<Pqm4Values> {
+    let mut drbg = NistDrbg::new(seed);
+    let (mut key_seed, mut randomness) = ([0u8; 32], [0u8; 40]);
+    drbg.fill(&mut key_seed);
+    drbg.fill(&mut randomness);
+    let mut kernels = ReferenceKernels::default();
+    let (sk, pk) = pqhelium_core::fndsa::keygen(&mut kernels, logn, &key_seed).ok()?;
+    let key = SigningKey::decode_with(&mut kernels, &sk).ok()?;
+    let sig = key.sign(&mut kernels, &randomness, b"", HashId::RAW, message).ok()?;
+    Some(Pqm4Values { pk, sk, sm: [sig, message.to_vec()].concat() })
+}
+
+/// One entry through the pqm4 API on the guest: the values, the message `crypto_sign_open` gave back, whether it
+/// refused the signed message with one byte changed, and the runs of [`PQM4_OPS`].
+#[derive(Debug, Clone)]
+pub struct Pqm4Run {
+    pub values: Pqm4Values,
+    pub opened: Option<Vec<u8>>,
+    pub forgery_refused: bool,
+    pub ops: Vec<OpRun>,
+}
+
+/// The API's namespace of a build at a degree (`fndsa512_portable_`, ...).
+pub fn pqm4_prefix(build: &SignatureBuild, logn: u32) -> String {
+    format!("fndsa{}_{}_", 1u32 << logn, build.build)
+}
+
+/// A size_t the guest wrote (little-endian, 4 bytes) and checks it against the buffer it describes.
+fn written_len(output: &CallOutput, index: usize, capacity: usize) -> Result<usize, String> {
+    let bytes: [u8; 4] = output.buffers[index][..4].try_into().map_err(|_| "a length of 4 bytes".to_string())?;
+    let len = u32::from_le_bytes(bytes) as usize;
+    if len > capacity {
+        return Err(format!("a length of {len} bytes for a buffer of {capacity}"));
+    }
+    Ok(len)
+}
+
+/// The NIST procedure's entry (seed, message) through the pqm4 API of `build` at logn: `randombytes_init(seed)`,
+/// `crypto_sign_keypair`, `crypto_sign(message)`, `crypto_sign_open`, then `crypto_sign_open` of the signed message
+/// with its middle byte changed. The DRBG's state goes from batch to batch through the host.
+pub fn run_pqm4_entry(
+    backend: &mut dyn Backend,
+    build: &SignatureBuild,
+    logn: u32,
+    seed: &[u8; SEED_SIZE],
+    message: &[u8],
+) -> Result<Pqm4Run, String> {
+    let prefix = pqm4_prefix(build, logn);
+    let (pk_len, sk_len, sig_len) =
+        (codec::verifying_key_size(logn), codec::signing_key_size(logn), codec::signature_size(logn));
+    let returned = |op: &OpRun, name: &str| match op.output.r0 as i32 {
+        0 => Ok(()),
+        value => Err(format!("{prefix}{name} returned {value}")),
+    };
+    let init = Call::new("randombytes_init", vec![Arg::In(seed.to_vec()), Arg::U32(0), Arg::U32(SECURITY_STRENGTH)]);
+    let save = || Call::new("pqh_randombytes_save", vec![Arg::Out(DRBG_STATE_SIZE)]);
+    let keypair = Call::new(format!("{prefix}crypto_sign_keypair"), vec![Arg::Out(pk_len), Arg::Out(sk_len)]);
+    let (keys, saved) = run_painted(backend, Some(init), keypair, Some(save()))?;
+    returned(&keys, PQM4_OPS[0])?;
+    let (pk, sk) = (keys.output.buffers[0].clone(), keys.output.buffers[1].clone());
+    let drbg = saved.expect("the save's output").buffers[0].clone();
+
+    let restore = Call::new("pqh_randombytes_restore", vec![Arg::In(drbg)]);
+    let sm_capacity = sig_len + message.len();
+    let sign = Call::new(
+        format!("{prefix}crypto_sign"),
+        vec![
+            Arg::Out(sm_capacity),
+            Arg::Out(4),
+            Arg::In(message.to_vec()),
+            Arg::U32(message.len() as u32),
+            Arg::In(sk.clone()),
+        ],
+    );
+    let (signed, _) = run_painted(backend, Some(restore), sign, None)?;
+    returned(&signed, PQM4_OPS[1])?;
+    let sm_len = written_len(&signed.output, 1, sm_capacity)?;
+    let sm = signed.output.buffers[0][..sm_len].to_vec();
+
+    let open = |sm: &[u8]| {
+        Call::new(
+            format!("{prefix}crypto_sign_open"),
+            vec![Arg::Out(sm.len()), Arg::Out(4), Arg::In(sm.to_vec()), Arg::U32(sm.len() as u32), Arg::In(pk.clone())],
+        )
+    };
+    let opened = run_op(backend, open(&sm))?;
+    let opened_message = match opened.output.r0 {
+        0 => Some(opened.output.buffers[0][..written_len(&opened.output, 1, sm.len())?].to_vec()),
+        _ => None,
+    };
+    let mut forged = sm.clone();
+    forged[sm.len() / 2] ^= 0x01;
+    let refused = run_op(backend, open(&forged))?;
+    Ok(Pqm4Run {
+        values: Pqm4Values { pk, sk, sm },
+        opened: opened_message,
+        forgery_refused: refused.output.r0 as i32 == -1,
+        ops: vec![keys, signed, opened],
+    })
+}
+
+impl Pqm4Run {
+    /// Whether the values are `reference`'s, the message came back and the changed one was refused.
+    pub fn passes(&self, reference: &Pqm4Values, message: &[u8]) -> bool {
+        &self.values == reference && self.opened.as_deref() == Some(message) && self.forgery_refused
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use object::{Object, ObjectSymbol};
     use std::collections::BTreeSet;
 
+    /// The host reference of the pqm4 API's KAT procedure is the fn-dsa crate's key pair and signature from the
+    /// same DRBG draws (32 bytes, then 40), the signed message the signature followed by the message.
+    #[test]
+    fn the_pqm4_reference_is_the_fn_dsa_crates() {
+        use fn_dsa::{
+            DomainContext, HashIdentifier, KeyPairGenerator, KeyPairGeneratorStandard, SigningKey as _,
+            SigningKeyStandard,
+        };
+        use pqhelium_families::fndsa_scheme::Replay;
+        for (count, (seed, message)) in nist_sign_inputs(3).iter().enumerate() {
+            let logn = [9, 10, 9][count];
+            let ours = pqm4_reference(logn, seed, message).expect("core signs");
+            let mut drbg = NistDrbg::new(seed);
+            let (mut key_seed, mut randomness) = ([0u8; 32], [0u8; 40]);
+            drbg.fill(&mut key_seed);
+            drbg.fill(&mut randomness);
+            let (mut sk, mut pk) = (vec![0; codec::signing_key_size(logn)], vec![0; codec::verifying_key_size(logn)]);
+            KeyPairGeneratorStandard::default().keygen(logn, &mut Replay(&key_seed), &mut sk, &mut pk);
+            let mut sig = vec![0; codec::signature_size(logn)];
+            let mut key = SigningKeyStandard::decode(&sk).expect("the crate decodes its key");
+            key.sign(&mut Replay(&randomness), &DomainContext(b""), &HashIdentifier(&[0x00]), message, &mut sig);
+            assert_eq!(ours, Pqm4Values { pk, sk, sm: [sig, message.clone()].concat() }, "count {count}");
+            assert_eq!(message.len(), 33 * (count + 1));
+        }
+    }
+
+    /// The sizes of `fndsa_pqm4/api.h` are FN-DSA's.
+    #[test]
+    fn the_api_sizes_are_fndsas() {
+        let api = include_str!("../../kernels/arm/fndsa_pqm4/api.h");
+        let define = |name: &str| -> usize {
+            let line = api.lines().find(|l| l.starts_with(&format!("#define {name} "))).expect(name);
+            line.split_whitespace().nth(2).unwrap().parse().unwrap()
+        };
+        for (degree, logn) in [(512, 9), (1024, 10)] {
+            assert_eq!(define(&format!("FNDSA{degree}_CRYPTO_PUBLICKEYBYTES")), codec::verifying_key_size(logn));
+            assert_eq!(define(&format!("FNDSA{degree}_CRYPTO_SECRETKEYBYTES")), codec::signing_key_size(logn));
+            assert_eq!(define(&format!("FNDSA{degree}_CRYPTO_BYTES")), codec::signature_size(logn));
+        }
+    }
+
     /// Every symbol a build's objects (with the shared ones) refer to is defined by one of them, or is the C
-    /// library's memory functions or libgcc's (which the harness links): the size counts the whole build.
+    /// library's memory functions, libgcc's or `randombytes` (which the harness links): the size counts the whole
+    /// build.
     #[test]
     fn each_builds_objects_are_closed_under_their_references() {
         for build in SIGNATURE_BUILDS {
@@ -262,7 +465,7 @@ mod tests {
                     };
                 }
             }
-            let provided = |s: &str| s.starts_with("__aeabi_") || s.starts_with("mem");
+            let provided = |s: &str| s.starts_with("__aeabi_") || s.starts_with("mem") || s == "randombytes";
             let missing: Vec<_> = undefined.iter().filter(|s| !defined.contains(*s) && !provided(s)).collect();
             assert!(missing.is_empty(), "{} build: {missing:?}", build.build);
             for kernel in build.kernels {

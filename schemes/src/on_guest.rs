@@ -20,10 +20,10 @@ use sha2::{Digest, Sha256};
 pub const STACK_WINDOW: u32 = 64 * 1024;
 
 /// Bytes of the DRBG state the guest saves and restores (key || V).
-const DRBG_STATE_SIZE: usize = 48;
+pub const DRBG_STATE_SIZE: usize = 48;
 
 /// `randombytes_init`'s third argument in the NIST KAT generator.
-const SECURITY_STRENGTH: u32 = 256;
+pub const SECURITY_STRENGTH: u32 = 256;
 
 /// A KEM build on the guest: its pqm4 API under a symbol prefix, and its sizes (pqm4's `api.h`).
 #[derive(Debug, Clone, Copy)]

@@ -8,10 +8,10 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use pqhelium_analyses::cycles::{self, Estimators};
 use pqhelium_families::fndsa_sign::KAT_ENTRIES;
-use pqhelium_guest::backend::{Image, Limits};
+use pqhelium_guest::backend::{Arg, Image, Limits};
 use pqhelium_schemes::fndsa_on_guest::{self, Op, SignatureBuild};
 use pqhelium_schemes::kat;
-use pqhelium_schemes::on_guest::STACK_WINDOW;
+use pqhelium_schemes::on_guest::{SECURITY_STRENGTH, STACK_WINDOW};
 
 /// A run: the scheme's degree, the build, the image, how many known answers, whether to estimate cycles.
 pub struct Run {
@@ -96,6 +96,8 @@ pub fn run(run: Run) -> Result<ExitCode> {
          {STACK_WINDOW} bytes below sp before each operation)",
         if cycles::CORES.contains(&image.core()) { "; cycles from the model, docs/cycles.md" } else { "" }
     );
+    let pqm4_passed =
+        pqm4_api(&mut estimators_or_none(no_cycles, image), guest.as_mut(), image, &build, logn, entries)?;
     let size = build.size(image)?;
     println!(
         "size: {} bytes of code and constants, {} of data, {} of bss (shared: {}; {}: {})",
@@ -106,7 +108,72 @@ pub fn run(run: Run) -> Result<ExitCode> {
         build.build,
         build.objects.join(", ")
     );
-    let passed = rows.iter().all(|r| r.passed == entries);
+    let passed = pqm4_passed && rows.iter().all(|r| r.passed == entries);
     println!("{}", if passed { "scheme passed" } else { "scheme FAILED" });
     Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// An estimator when cycles are wanted and the core has a model.
+fn estimators_or_none(no_cycles: bool, image: Image) -> Option<Estimators> {
+    (!no_cycles && cycles::CORES.contains(&image.core())).then(Estimators::default)
+}
+
+/// The NIST signature KAT procedure's first `entries` counts through the pqm4 API (`fndsa_on_guest::run_pqm4_entry`):
+/// a row per function (entries passed against the host reference, instructions and cycles of count 0, the largest
+/// stack). Whether every entry passed.
+fn pqm4_api(
+    estimators: &mut Option<Estimators>,
+    guest: &mut dyn pqhelium_guest::backend::Backend,
+    image: Image,
+    build: &SignatureBuild,
+    logn: u32,
+    entries: u64,
+) -> Result<bool> {
+    println!();
+    println!(
+        "The pqm4 API ({}crypto_sign_*), the NIST signature KAT procedure's counts 0..{entries} against the host \
+         reference:",
+        fndsa_on_guest::pqm4_prefix(build, logn)
+    );
+    let mut rows: Vec<Row> = fndsa_on_guest::PQM4_OPS.iter().map(|_| Row::default()).collect();
+    for (count, (seed, message)) in fndsa_on_guest::nist_sign_inputs(entries as usize).iter().enumerate() {
+        let run = match fndsa_on_guest::run_pqm4_entry(guest, build, logn, seed, message) {
+            Ok(run) => run,
+            Err(e) => {
+                println!("count {count}: {e}");
+                return Ok(false);
+            }
+        };
+        let reference = fndsa_on_guest::pqm4_reference(logn, seed, message)
+            .ok_or_else(|| anyhow::anyhow!("core refuses count {count}"))?;
+        let passed = run.passes(&reference, message);
+        if !passed {
+            println!("count {count}: differs from the host reference (pk, sk, sm, the opened message or the refusal)");
+        }
+        for (row, op) in rows.iter_mut().zip(&run.ops) {
+            row.passed += u64::from(passed);
+            row.stack = row.stack.max(op.stack);
+            row.saturated |= op.saturated;
+        }
+        if count == 0 {
+            // The profiled worker keeps the DRBG's state from call to call: seeded first, the key pair and the
+            // signature draw what the run drew.
+            let init = [Arg::In(seed.to_vec()), Arg::U32(0), Arg::U32(SECURITY_STRENGTH)];
+            let seeded = estimators.as_mut().is_some_and(|e| e.cycles(image, "randombytes_init", &init).is_some());
+            for (row, op) in rows.iter_mut().zip(&run.ops) {
+                row.instructions = op.output.instructions;
+                if let Some(estimators) = estimators.as_mut().filter(|_| seeded) {
+                    row.cycles = estimators.estimate(image, &op.call.symbol, &op.call.args).map(|e| e.cycles);
+                }
+            }
+        }
+    }
+    println!("| function | KAT entries passed | instructions | est. cycles | stack (bytes) |");
+    println!("|---|---|---|---|---|");
+    for (row, name) in rows.iter().zip(fndsa_on_guest::PQM4_OPS) {
+        let cycles = row.cycles.map_or("-".to_string(), |c| format!("{c:.0}"));
+        let stack = if row.saturated { format!(">= {STACK_WINDOW}") } else { row.stack.to_string() };
+        println!("| {name} | {}/{entries} | {} | {cycles} | {stack} |", row.passed, row.instructions);
+    }
+    Ok(rows.iter().all(|r| r.passed == entries))
 }
