@@ -92,6 +92,34 @@ fn ct_pairs_give_a_verdict_per_operation() {
 }
 
 /// `--plot`: one bar per build and operation, the run's build's bars carrying the table's cycles.
+/// FN-DSA's chart: a bar per build and operation, the run's own build's totals those of its table.
+#[test]
+fn fndsa_plot_draws_both_builds() {
+    let path = std::env::temp_dir().join(format!("pqhelium-scheme-fndsa-plot-{}.svg", std::process::id()));
+    let args = ["scheme", "--scheme", "fndsa512", "--build", "mve", "--core", "m55", "--plot", path.to_str().unwrap()];
+    let (code, stdout, stderr) = pqhelium(&args);
+    let svg = std::fs::read_to_string(&path).unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let texts: Vec<&str> =
+        svg.lines().filter_map(|l| l.strip_prefix("<text ")?.split('>').nth(1)?.strip_suffix("</text")).collect();
+    for build in ["portable", "mve"] {
+        for op in ["keypair", "sign", "verify", "verify x4 (one batch)"] {
+            let label = format!("{build} {op}");
+            let at = texts.iter().position(|t| *t == label).unwrap_or_else(|| panic!("no bar {label}: {svg}"));
+            if build == "mve" {
+                let line = stdout.lines().find(|l| l.starts_with(&format!("| {op} |"))).expect("the table's row");
+                assert_eq!(
+                    line.split(" | ").nth(4),
+                    Some(texts[at + 1]),
+                    "{line} against the chart's {}",
+                    texts[at + 1]
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn plot_draws_every_build_of_the_scheme() {
     let path = std::env::temp_dir().join(format!("pqhelium-scheme-plot-{}.svg", std::process::id()));
@@ -133,6 +161,7 @@ fn usage_errors_exit_2() {
         &["scheme", "--scheme", "fndsa512", "--entries", "11"],
         &["scheme", "--scheme", "fndsa1024", "--build", "mve", "--core", "m7"],
         &["scheme", "--scheme", "fndsa512", "--ct-pairs", "2"],
+        &["scheme", "--scheme", "fndsa512", "--core", "m7", "--plot", chart],
     ] {
         let (code, _, stderr) = pqhelium(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");

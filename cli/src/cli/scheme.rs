@@ -72,25 +72,30 @@ fn scheme_name(name: &str) -> Result<String, String> {
 }
 
 /// `--scheme fndsa512|fndsa1024`.
-fn signature(
-    build: String,
-    image: Image,
-    logn: u32,
-    entries: u64,
-    no_cycles: bool,
-    plot_or_ct: bool,
-) -> Result<ExitCode> {
-    if plot_or_ct {
-        bail!(
-            "--plot and --ct-pairs are for the KEMs; FN-DSA's whole operations are not traced (docs/constant-time.md)"
-        );
+fn signature(args: Args, image: Image, logn: u32) -> Result<ExitCode> {
+    if args.ct_pairs.is_some() {
+        bail!("--ct-pairs is for the KEMs: FN-DSA's whole operations are not traced (docs/constant-time.md)");
     }
-    let Some(build) = SignatureBuild::find(&build) else { bail!("no {build} build of FN-DSA") };
+    let Some(build) = SignatureBuild::find(&args.build) else { bail!("no {} build of FN-DSA", args.build) };
     if !build.images.contains(&image) {
         let holding: Vec<String> = build.images.iter().map(Image::to_string).collect();
         bail!("the {} build of FN-DSA is in the {} images, not the {image} image", build.build, holding.join(", "));
     }
-    super::scheme_signature::run(super::scheme_signature::Run { logn, build, image, entries, no_cycles })
+    if let Some(path) = &args.plot {
+        if !cycles::CORES.contains(&args.core) {
+            bail!("--plot: no cycle model for the {}", args.core);
+        }
+        super::ensure_writable("--plot", path)?;
+    }
+    let run = super::scheme_signature::Run {
+        logn,
+        build,
+        image,
+        entries: args.entries,
+        no_cycles: args.no_cycles,
+        plot: args.plot,
+    };
+    super::scheme_signature::run(run)
 }
 
 /// One operation's row: entries passed, instructions and cycles of entry 0, the largest stack over the entries.
@@ -113,17 +118,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ct_pairs: args.ct_pairs,
         });
     }
-    let Some(scheme) = args.scheme else { bail!("--scheme or --manifest") };
+    let Some(scheme) = args.scheme.clone() else { bail!("--scheme or --manifest") };
     let image = Image::of(args.core);
     if let Some(&(_, _, logn)) = fndsa_on_guest::SCHEMES.iter().find(|s| s.0 == scheme) {
-        return signature(
-            args.build,
-            image,
-            logn,
-            args.entries,
-            args.no_cycles,
-            args.plot.is_some() || args.ct_pairs.is_some(),
-        );
+        return signature(args, image, logn);
     }
     let Some(build) = KemBuild::find(&scheme, &args.build) else { bail!("no {} build of {scheme}", args.build) };
     if !build.images.contains(&image) {

@@ -5,21 +5,24 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
-use pqhelium_analyses::cycles::{self, Estimators};
+use anyhow::{Context, Result, bail};
+use pqhelium_analyses::cycles::{self, Estimators, plot};
 use pqhelium_families::fndsa_sign::KAT_ENTRIES;
 use pqhelium_guest::backend::{Arg, Image, Limits};
 use pqhelium_schemes::fndsa_on_guest::{self, Op, SignatureBuild};
 use pqhelium_schemes::kat;
 use pqhelium_schemes::on_guest::{SECURITY_STRENGTH, STACK_WINDOW};
+use std::path::{Path, PathBuf};
 
-/// A run: the scheme's degree, the build, the image, how many known answers, whether to estimate cycles.
+/// A run: the scheme's degree, the build, the image, how many known answers, whether to estimate cycles, and where
+/// to draw the chart of entry 0's operations for every build in the image (`--plot`).
 pub struct Run {
     pub logn: u32,
     pub build: SignatureBuild,
     pub image: Image,
     pub entries: u64,
     pub no_cycles: bool,
+    pub plot: Option<PathBuf>,
 }
 
 /// Per operation: entries passed, instructions and cycles of entry 0, the largest stack over the entries.
@@ -33,7 +36,7 @@ struct Row {
 }
 
 pub fn run(run: Run) -> Result<ExitCode> {
-    let Run { logn, build, image, entries, no_cycles } = run;
+    let Run { logn, build, image, entries, no_cycles, plot } = run;
     if entries > u64::from(KAT_ENTRIES) {
         bail!("--entries {entries}: FN-DSA has {KAT_ENTRIES} signature known answers per degree");
     }
@@ -96,6 +99,10 @@ pub fn run(run: Run) -> Result<ExitCode> {
          {STACK_WINDOW} bytes below sp before each operation)",
         if cycles::CORES.contains(&image.core()) { "; cycles from the model, docs/cycles.md" } else { "" }
     );
+    let plotted = match &plot {
+        Some(path) => plot_builds(path, image, logn)?,
+        None => true,
+    };
     let pqm4_passed =
         pqm4_api(&mut estimators_or_none(no_cycles, image), guest.as_mut(), image, &build, logn, entries)?;
     let size = build.size(image)?;
@@ -108,7 +115,7 @@ pub fn run(run: Run) -> Result<ExitCode> {
         build.build,
         build.objects.join(", ")
     );
-    let passed = pqm4_passed && rows.iter().all(|r| r.passed == entries);
+    let passed = plotted && pqm4_passed && rows.iter().all(|r| r.passed == entries);
     println!("{}", if passed { "scheme passed" } else { "scheme FAILED" });
     Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
@@ -176,4 +183,35 @@ fn pqm4_api(
         println!("| {name} | {}/{entries} | {} | {cycles} | {stack} |", row.passed, row.instructions);
     }
     Ok(rows.iter().all(|r| r.passed == entries))
+}
+
+/// `--plot`: signature known answer j = 0 of every build in `image`, each operation's estimate by instruction class
+/// (the builds run the entry here first and must match the host reference); whether they all did.
+fn plot_builds(path: &Path, image: Image, logn: u32) -> Result<bool> {
+    let mut estimators = Estimators::default();
+    let mut bars = Vec::new();
+    let reference = fndsa_on_guest::reference(logn, 0).ok_or_else(|| anyhow::anyhow!("core refuses entry 0"))?;
+    for build in fndsa_on_guest::SIGNATURE_BUILDS.iter().filter(|b| b.images.contains(&image)) {
+        let mut guest = image.open(Limits::default())?;
+        let run = fndsa_on_guest::run_kat_entry(guest.as_mut(), build, logn, 0).map_err(anyhow::Error::msg)?;
+        if !run.matches(&reference) {
+            println!("--plot: the {} build's entry 0 differs from the host reference", build.build);
+            return Ok(false);
+        }
+        for (op, run) in Op::ALL.iter().zip(&run.ops) {
+            let Some(estimate) = estimators.estimate(image, &run.call.symbol, &run.call.args) else {
+                bail!("--plot: no estimate of the {} build's {}", build.build, op.name())
+            };
+            bars.push(plot::Bar { label: format!("{} {}", build.build, op.name()), by_class: estimate.by_class });
+        }
+    }
+    let title = format!(
+        "{} on the {}: estimated cycles per operation (signature KAT j = 0)",
+        fndsa_on_guest::scheme_name(logn),
+        image.core()
+    );
+    std::fs::write(path, plot::svg_per(&title, "operation", &bars))
+        .with_context(|| format!("--plot {}", path.display()))?;
+    println!("chart: {}", path.display());
+    Ok(true)
 }
