@@ -2,7 +2,8 @@
 //! end by the object code, key generation from the entry's seed (`fndsa.keygen.pair*`), signing its message
 //! (`fndsa.sign*`), verifying the signature alone (`fndsa.verify*`) and in a batch of four with two altered requests
 //! (`fndsa.verify.batch4*`), each with the stack painted before it and scanned after it. The host only frames the
-//! requests; its reference and the published value check the results.
+//! requests; its reference and the published value check the results. And the same builds through the pqm4
+//! signature API (`kernels/arm/fndsa_pqm4/`), run by the NIST signature KAT procedure ([`run_pqm4_entry`]).
 
 use pqhelium_core::fndsa::codec;
 use pqhelium_core::keccak;

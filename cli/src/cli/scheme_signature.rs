@@ -1,7 +1,7 @@
 //! `pqhelium scheme --scheme fndsa512|fndsa1024`: FN-DSA whole on the guest (`pqhelium_schemes::fndsa_on_guest`),
-//! the signature known answers run end to end by the object code: per operation pass or fail against the host
-//! reference and the published values, instructions, estimated cycles (M55, M85), stack high-water mark, and the
-//! build's code and data size (docs/schemes.md).
+//! the signature known answers run end to end by the object code, then the NIST signature KAT procedure through
+//! the pqm4 API: per operation pass or fail against the host reference (and the published values), instructions,
+//! estimated cycles (M55, M85), stack high-water mark; the build's code and data size; `--plot` (docs/schemes.md).
 
 use std::process::ExitCode;
 
