@@ -92,6 +92,11 @@ fn ct_pairs_give_a_verdict_per_operation() {
 }
 
 /// `--plot`: one bar per build and operation, the run's build's bars carrying the table's cycles.
+/// A chart's text elements in order: each bar's label, then its total.
+fn chart_texts(svg: &str) -> Vec<&str> {
+    svg.lines().filter_map(|l| l.strip_prefix("<text ")?.split('>').nth(1)?.strip_suffix("</text")).collect()
+}
+
 /// FN-DSA's chart: a bar per build and operation, the run's own build's totals those of its table.
 #[test]
 fn fndsa_plot_draws_both_builds() {
@@ -101,8 +106,7 @@ fn fndsa_plot_draws_both_builds() {
     let svg = std::fs::read_to_string(&path).unwrap_or_default();
     let _ = std::fs::remove_file(&path);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    let texts: Vec<&str> =
-        svg.lines().filter_map(|l| l.strip_prefix("<text ")?.split('>').nth(1)?.strip_suffix("</text")).collect();
+    let texts = chart_texts(&svg);
     for build in ["portable", "mve"] {
         for op in ["keypair", "sign", "verify", "verify x4 (one batch)"] {
             let label = format!("{build} {op}");
@@ -128,9 +132,7 @@ fn plot_draws_every_build_of_the_scheme() {
     let svg = std::fs::read_to_string(&path).unwrap_or_default();
     let _ = std::fs::remove_file(&path);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    // Each bar's label, then its total, as the chart's text elements.
-    let texts: Vec<&str> =
-        svg.lines().filter_map(|l| l.strip_prefix("<text ")?.split('>').nth(1)?.strip_suffix("</text")).collect();
+    let texts = chart_texts(&svg);
     for build in ["portable", "mve"] {
         for op in ["crypto_kem_keypair", "crypto_kem_enc", "crypto_kem_dec"] {
             let label = format!("{build} {op}");

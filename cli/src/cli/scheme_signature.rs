@@ -35,6 +35,15 @@ struct Row {
     saturated: bool,
 }
 
+/// One entry's runs into the rows: passed or not, and the largest stack so far.
+fn record(rows: &mut [Row], passed: bool, ops: &[fndsa_on_guest::OpRun]) {
+    for (row, op) in rows.iter_mut().zip(ops) {
+        row.passed += u64::from(passed);
+        row.stack = row.stack.max(op.stack);
+        row.saturated |= op.saturated;
+    }
+}
+
 pub fn run(run: Run) -> Result<ExitCode> {
     let Run { logn, build, image, entries, no_cycles, plot } = run;
     if entries > u64::from(KAT_ENTRIES) {
@@ -64,11 +73,7 @@ pub fn run(run: Run) -> Result<ExitCode> {
         if !passed {
             println!("entry {j}: differs from the host reference or the published value");
         }
-        for (row, op) in rows.iter_mut().zip(&run.ops) {
-            row.passed += u64::from(passed);
-            row.stack = row.stack.max(op.stack);
-            row.saturated |= op.saturated;
-        }
+        record(&mut rows, passed, &run.ops);
         if j == 0 {
             for (row, op) in rows.iter_mut().zip(&run.ops) {
                 row.instructions = op.output.instructions;
@@ -157,11 +162,7 @@ fn pqm4_api(
         if !passed {
             println!("count {count}: differs from the host reference (pk, sk, sm, the opened message or the refusal)");
         }
-        for (row, op) in rows.iter_mut().zip(&run.ops) {
-            row.passed += u64::from(passed);
-            row.stack = row.stack.max(op.stack);
-            row.saturated |= op.saturated;
-        }
+        record(&mut rows, passed, &run.ops);
         if count == 0 {
             // The profiled worker keeps the DRBG's state from call to call: seeded first, the key pair and the
             // signature draw what the run drew.
