@@ -179,6 +179,44 @@ impl Tracer {
     }
 }
 
+/// A pair of a whole operation compared with [`resynchronised_differences`]: what it found, and each trace's length
+/// in events (the comparison covers the recorded ones, at most [`RECORD_CAPACITY`]).
+#[derive(Debug, Clone)]
+pub struct WholeComparison {
+    pub found: Resynchronised,
+    pub events: (u64, u64),
+}
+
+impl WholeComparison {
+    /// Whether the comparison reached the end of both traces.
+    pub fn complete(&self) -> bool {
+        self.found.leak.is_none() && self.found.lost.is_none() && self.found.compared == self.events
+    }
+}
+
+impl Tracer {
+    /// Runs both inputs of a pair of a whole operation recording every event, and compares the recordings
+    /// ([`resynchronised_differences`]): `public` says which differences are public by design, `region` which
+    /// instructions (given their `symbol+offset` and `file:line`) are public code, skipped after such a difference
+    /// (`None`: it cannot tell).
+    pub fn compare_whole(
+        &mut self,
+        symbol: &str,
+        pair: &Pair,
+        public: impl Fn(&Leak) -> bool,
+        region: impl Fn(&str, Option<&str>) -> Option<bool>,
+    ) -> Result<WholeComparison, CallError> {
+        let a = self.trace(symbol, &pair.args_a, true)?;
+        let b = self.trace(symbol, &pair.args_b, true)?;
+        let (ra, rb) = (a.recorded.unwrap_or_default(), b.recorded.unwrap_or_default());
+        let (elf, lines) = (&self.elf, self.lines.as_ref());
+        let in_region = |pc: u32| region(&elf.locate(pc), lines.and_then(|l| l.line(pc)).as_deref());
+        let whole = (ra.len() as u64 == a.events, rb.len() as u64 == b.events);
+        let found = resynchronised_differences(&ra, &rb, elf, lines, public, in_region, whole);
+        Ok(WholeComparison { found, events: (a.events, b.events) })
+    }
+}
+
 /// The verdict on one kernel.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
@@ -349,16 +387,15 @@ pub const NOT_TRACED: &[(&str, &str)] = &[
     ("fndsa.keygen.pair.scalar", WHOLE_KEYGEN),
 ];
 
-const WHOLE_SIGNING: &str = "whole signing: a trace runs to 10-90 million events, beyond the 8,388,608 a recording \
-     holds to locate a difference, and its rejection loops (the attempts, the sampler's candidates, the byte-wise \
-     Bernoulli comparison) repeat a number of times that depends on the key and the randomness by design; the kernels \
-     it calls (FP64, NTT, Keccak) are traced one by one";
+const WHOLE_SIGNING: &str = "whole signing: its rejection loops (hash-to-point, the sampler) repeat a number of times \
+     that depends on the key and the randomness by design, so a pair's traces part and must be brought back in step: \
+     `pqhelium scheme --scheme fndsa512|fndsa1024 --ct-pairs N` compares them that way (docs/constant-time.md); the \
+     kernels it calls (FP64, NTT, Keccak) are traced one by one here";
 
-const WHOLE_KEYGEN: &str = "whole key generation: a trace runs to 40-1000 million events, beyond the 8,388,608 a \
-     recording holds, candidates (f, g) are rejected a key-dependent number of times by design, and the NTRU \
-     solver's big-integer code is not written constant time (like core's, it branches on the values: the centring \
-     comparison, Bezout's leading word, bit lengths); the fixed-point FFT and division kernels it calls are traced \
-     one by one";
+const WHOLE_KEYGEN: &str = "whole key generation: candidates are drawn and rejected a key-dependent number of times by \
+     design, and the NTRU solver's big-integer code is not written constant time (like core's, it branches on the \
+     values: the centring comparison, Bezout's leading word, bit lengths); `pqhelium scheme --ct-pairs N` compares \
+     the sampling of the first candidate; the fixed-point FFT and division kernels it calls are traced one by one here";
 
 /// Why `kernel` is not traced as a whole, when [`NOT_TRACED`] says.
 pub fn not_traced_reason(kernel: &str) -> Option<&'static str> {

@@ -82,6 +82,22 @@ fn kat_runs_a_suite_with_every_provider() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A whole-scheme suite through `kat`: its emulator providers, a chosen image; the model provider is refused.
+#[test]
+fn kat_runs_a_whole_scheme_suite() {
+    let (ok, stdout) = pqhelium(&["kat", "--suite", "xwing-whole"]);
+    assert!(ok, "{stdout}");
+    assert!(stdout.contains("xwing-whole with unicorn: 3/3 passed"), "{stdout}");
+    assert!(stdout.contains("xwing-whole with qemu: 3/3 passed"), "{stdout}");
+    let (ok, stdout) = pqhelium(&["kat", "--suite", "mlkem768-whole", "--image", "m85"]);
+    assert!(ok, "{stdout}");
+    assert!(stdout.contains("mlkem768-whole with qemu (m85): 2/2 passed"), "{stdout}");
+    assert!(stdout.contains("builds: portable, mve"), "{stdout}");
+    let args = ["kat", "--suite", "xwing-whole", "--provider", "model"];
+    let out = Command::new(env!("CARGO_BIN_EXE_pqhelium")).args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 #[test]
 fn check_passes_and_writes_its_reports() {
     let dir = tempfile::tempdir().unwrap();

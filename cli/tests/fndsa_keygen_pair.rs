@@ -148,13 +148,13 @@ fn a_generator_with_the_sign_convention_flipped_fails_check() {
     let arm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kernels/arm");
     let dir = tempfile::tempdir().unwrap();
     let source = std::fs::read_to_string(arm.join("fndsa_keygen/keygen.c")).unwrap();
-    let sign_line = "v += (u & 1u) ? -mag : mag;";
+    let sign_line = "uint32_t negate = 0u - (u & 1u);";
     assert_eq!(source.matches(sign_line).count(), 1, "keygen.c: `{sign_line}`");
     let variants: Vec<(&str, String)> = [("unchanged", false), ("sign_flipped", true)]
         .into_iter()
         .map(|(name, mutated)| {
             let text = source.replace("fndsa_keygen_pair_", &format!("{name}_keygen_"));
-            (name, if mutated { text.replace(sign_line, "v += (u & 1u) ? mag : -mag;") } else { text })
+            (name, if mutated { text.replace(sign_line, "uint32_t negate = (u & 1u) - 1u;") } else { text })
         })
         .collect();
     let kernels = [

@@ -9,7 +9,7 @@
 //! compared as running hashes (cheap for millions of instructions); [`differences`] finds every difference of two
 //! recorded traces: the leaks.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -230,6 +230,10 @@ impl Event {
     }
 }
 
+/// Events a recording holds (24 bytes each, 768 MiB in all): a kernel whole, an FN-DSA signature whole; the first
+/// events of a longer whole operation. The hash covers every event.
+pub const RECORD_CAPACITY: usize = 32 << 20;
+
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
@@ -258,7 +262,9 @@ impl Trace {
             self.hash = (self.hash ^ word).wrapping_mul(FNV_PRIME);
         }
         self.events += 1;
-        if let Some(events) = &mut self.recorded {
+        if let Some(events) = &mut self.recorded
+            && events.len() < RECORD_CAPACITY
+        {
             events.push(event);
         }
     }
@@ -443,6 +449,132 @@ pub fn differences(a: &[Event], b: &[Event], elf: &GuestElf, lines: Option<&Sour
     }
 }
 
+/// What [`resynchronised_differences`] found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Resynchronised {
+    /// The first difference `public` did not explain: a leak (the comparison ends there).
+    pub leak: Option<Leak>,
+    /// Each place (kind and instruction) of a difference `public` explained, once, in trace order.
+    pub public: Vec<Leak>,
+    /// How many differences `public` explained.
+    pub public_count: u64,
+    /// Events of each trace the comparison went through (compared, or skipped as public code).
+    pub compared: (u64, u64),
+    /// Events of both traces skipped as public code after a public difference.
+    pub skipped: u64,
+    /// Why the comparison ended before both ends, if it did without a leak.
+    pub lost: Option<String>,
+}
+
+/// The differences between two recorded traces of a whole operation in which some code is public by design (a
+/// rejection loop, the hashing of public values): `region` says which instructions are, and `public` which
+/// differences they explain (`None`: it cannot tell). After a public difference in what runs, each trace skips ahead to its first event
+/// outside the region (a rejection loop's extra rounds, a call that returned earlier), and the comparison goes on
+/// from there when both are at the same instruction. The first difference `public` does not explain is the leak, and
+/// ends the comparison. `whole` says whether each recording holds its whole trace: the comparison ends without a
+/// verdict on what lies beyond a recording that does not.
+pub fn resynchronised_differences(
+    a: &[Event],
+    b: &[Event],
+    elf: &GuestElf,
+    lines: Option<&SourceLines>,
+    public: impl Fn(&Leak) -> bool,
+    region: impl Fn(u32) -> Option<bool>,
+    whole: (bool, bool),
+) -> Resynchronised {
+    let mut found = Resynchronised::default();
+    let mut seen = HashSet::new();
+    // Per instruction: in the region (or unknown), a function's first instruction, its size in bytes.
+    let mut places: HashMap<u32, (Option<bool>, bool, u32)> = HashMap::new();
+    let mut place = |pc: u32| {
+        *places.entry(pc).or_insert_with(|| {
+            // A 32-bit Thumb instruction's first halfword is 0b11101..., 0b11110... or 0b11111...
+            let wide = halfword_at(elf, pc & !1).is_some_and(|h| h >> 11 >= 0b11101);
+            (region(pc), elf.locate(pc).ends_with("+0x0"), if wide { 4 } else { 2 })
+        })
+    };
+    // The first event at or after `from` outside the region, and the events skipped to it. A function entered from
+    // the skipped code at its first instruction (a call) is skipped up to its return (the instruction after the
+    // call); an instruction the region cannot place is skipped.
+    let mut outside = |events: &[Event], from: usize| {
+        let mut returns: Vec<u32> = Vec::new();
+        let mut previous: Option<u32> = None;
+        for (k, event) in events.iter().enumerate().skip(from) {
+            let Event::Execute { pc } = *event else {
+                continue;
+            };
+            let (in_region, entry, _) = place(pc);
+            // A return, perhaps past calls that ended in a tail call (which return with their caller).
+            if let Some(at) = returns.iter().rposition(|&r| r == pc) {
+                returns.truncate(at);
+            } else if let Some(caller) = previous.filter(|&p| entry && p + place(p).2 != pc) {
+                returns.push(caller + place(caller).2);
+            }
+            if returns.is_empty() && in_region == Some(false) {
+                // The events of the instruction before this one belong to it: stop at this one's.
+                return Some(k);
+            }
+            previous = Some(pc);
+        }
+        None
+    };
+    let (mut i, mut j) = (0usize, 0usize);
+    loop {
+        let same = a[i..].iter().zip(&b[j..]).position(|(x, y)| x != y).unwrap_or((a.len() - i).min(b.len() - j));
+        (i, j) = (i + same, j + same);
+        found.compared = (i as u64, j as u64);
+        let truncated = (i == a.len() && !whole.0) || (j == b.len() && !whole.1);
+        if i == a.len() && j == b.len() || truncated {
+            return found;
+        }
+        let (x, y) = (a.get(i), b.get(j));
+        let (kind, pc, class) = classify(a, i, x, y, elf);
+        let leak = Leak {
+            kind,
+            class,
+            pc,
+            location: elf.locate(pc),
+            source: lines.and_then(|l| l.line(pc)),
+            event: i as u64,
+            a: describe(x, elf),
+            b: describe(y, elf),
+        };
+        if !public(&leak) {
+            found.leak = Some(leak);
+            return found;
+        }
+        found.public_count += 1;
+        if seen.insert((kind, pc)) {
+            found.public.push(leak);
+        }
+        match (x, y) {
+            (Some(x), Some(y)) if aligned(x, y) => (i, j) = (i + 1, j + 1),
+            _ => match (outside(a, i), outside(b, j)) {
+                (Some(next_i), Some(next_j)) if a[next_i] == b[next_j] => {
+                    found.skipped += (next_i - i + next_j - j) as u64;
+                    (i, j) = (next_i, next_j);
+                }
+                (next_i, next_j) => {
+                    let place = |events: &[Event], at: Option<usize>| {
+                        at.map_or("its end".to_string(), |k| {
+                            let pc = events[k].pc();
+                            let source = lines.and_then(|l| l.line(pc)).unwrap_or_else(|| "no source line".into());
+                            format!("{} ({source}, event {k})", elf.locate(pc))
+                        })
+                    };
+                    found.lost = Some(format!(
+                        "after the public difference at event {i}, the runs leave the public code at different \
+                         places: {} and {}",
+                        place(a, next_i),
+                        place(b, next_j)
+                    ));
+                    return found;
+                }
+            },
+        }
+    }
+}
+
 /// A difference its contract declares public by design: a difference of a pair, of this kind, inside this function,
 /// is no leak (the scheme's analysis makes it public, as FN-DSA's rejection loop counts). A declared control-flow or
 /// IT-predication difference ends the comparison of the pair like any other ([`differences`]); every report lists
@@ -495,6 +627,93 @@ mod tests {
         assert_eq!(decode_variable_latency(0xee31, 0x0a02), None);
         assert_eq!(decode_variable_latency(0xec41, 0x0b10), None);
         assert_eq!(decode_variable_latency(0xeeb1, 0x0b41), None);
+    }
+
+    /// The M55 image, and in `fndsa_sign` (none a function's first instruction): p0, a public region (r0 and the
+    /// instruction after it, r1), p2 and p3 outside it; and the first instruction of another function.
+    struct Places {
+        elf: crate::elf::GuestElf,
+        p0: u32,
+        r0: u32,
+        after_r0: u32,
+        r1: u32,
+        p2: u32,
+        p3: u32,
+        entry: u32,
+    }
+
+    impl Places {
+        fn new() -> Self {
+            let image = crate::backend::Image::M55.guest();
+            let elf = crate::elf::GuestElf::parse(image.name, image.elf).expect("the image parses");
+            let base = elf.symbol("fndsa_sign").expect("fndsa_sign") & !1;
+            let entry = elf.symbol("pqh_keccak_squeeze").expect("pqh_keccak_squeeze") & !1;
+            let r0 = base + 0x40;
+            let wide = halfword_at(&elf, r0).is_some_and(|h| h >> 11 >= 0b11101);
+            let after_r0 = r0 + if wide { 4 } else { 2 };
+            Places { p0: base + 0x20, r0, after_r0, r1: after_r0 + 8, p2: base + 0x80, p3: base + 0x84, entry, elf }
+        }
+
+        fn region(&self, pc: u32) -> Option<bool> {
+            Some((self.r0..=self.r1).contains(&pc))
+        }
+
+        fn compare(&self, a: &[Event], b: &[Event]) -> Resynchronised {
+            let public = |leak: &Leak| self.region(leak.pc) == Some(true);
+            resynchronised_differences(a, b, &self.elf, None, public, |pc| self.region(pc), (true, true))
+        }
+    }
+
+    fn run(pcs: &[u32]) -> Vec<Event> {
+        pcs.iter().map(|&pc| Event::Execute { pc }).collect()
+    }
+
+    /// Run A takes one more round of a public loop (r0, r1) than run B; then both store, B elsewhere: the extra
+    /// round is skipped as public, the store's address is the leak.
+    #[test]
+    fn a_leak_after_a_public_loop_is_found() {
+        let Places { p0, r0, r1, p2, .. } = Places::new();
+        let places = Places::new();
+        let store = |address| Event::Store { pc: p2, address, size: 4 };
+        let a = [run(&[p0, r0, r1, r0, r1, p2]), vec![store(0x100)]].concat();
+        let b = [run(&[p0, r0, r1, p2]), vec![store(0x100)]].concat();
+        let equal = places.compare(&a, &b);
+        assert_eq!((equal.leak, equal.lost, equal.public_count, equal.skipped), (None, None, 1, 2));
+        assert_eq!(equal.compared, (a.len() as u64, b.len() as u64));
+        assert_eq!(equal.public[0].pc, r1, "the loop's branch decided");
+
+        let b = [run(&[p0, r0, r1, p2]), vec![store(0x200)]].concat();
+        let leak = places.compare(&a, &b).leak.expect("the store's address differs");
+        assert_eq!((leak.kind, leak.pc, leak.event), (LeakKind::MemoryAddress, p2, 6));
+    }
+
+    /// A function the public loop calls is skipped up to its return; runs that leave the public code at different
+    /// places end the comparison, without a leak.
+    #[test]
+    fn called_code_is_skipped_and_parting_ways_is_reported() {
+        let places = Places::new();
+        let Places { p0, r0, after_r0, r1, p2, p3, entry, .. } = places;
+        let round = [r0, entry, entry + 2, after_r0, r1];
+        let a = run(&[&[p0][..], &round, &round, &[p2]].concat());
+        let b = run(&[&[p0][..], &round, &[p2]].concat());
+        let found = places.compare(&a, &b);
+        assert_eq!((found.leak, found.lost, found.public_count), (None, None, 1));
+        assert_eq!(found.skipped, round.len() as u64);
+
+        let b = run(&[&[p0][..], &round, &[p3]].concat());
+        let parted = places.compare(&a, &b);
+        assert!(parted.leak.is_none());
+        assert!(parted.lost.expect("the runs part").contains("different places"));
+    }
+
+    /// A difference outside public code is the leak at once.
+    #[test]
+    fn a_difference_outside_public_code_is_a_leak() {
+        let places = Places::new();
+        let Places { p0, p2, p3, .. } = places;
+        let found = places.compare(&run(&[p0, p2]), &run(&[p0, p3]));
+        assert_eq!(found.leak.map(|l| (l.kind, l.pc)), Some((LeakKind::ControlFlow, p0)));
+        assert_eq!(found.public_count, 0);
     }
 
     #[test]

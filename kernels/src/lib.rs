@@ -103,3 +103,10 @@ pub const LINK_SCRIPT: &str = include_str!("../arm/harness/link.ld");
 /// The ML-KEM-768 scheme build's source (`arm/mlkem768/kem.c`): `pqhelium scheme --ct` reads where its sampler's
 /// lines are, whatever the compilers inline.
 pub const MLKEM768_KEM_SOURCE: &str = include_str!("../arm/mlkem768/kem.c");
+
+/// FN-DSA's whole signing (`arm/fndsa_sign/fndsa_sign.c`) and key generation (`arm/fndsa_keygen/keygen.c`):
+/// `pqhelium scheme --ct-pairs` reads where their rejection loops' lines are.
+pub const FNDSA_SIGN_SOURCE: &str = include_str!("../arm/fndsa_sign/fndsa_sign.c");
+pub const FNDSA_KEYGEN_SOURCE: &str = include_str!("../arm/fndsa_keygen/keygen.c");
+/// The scalar sponge (`arm/scheme/fips202.c`), whose read position FN-DSA's rejection loops move.
+pub const FIPS202_SOURCE: &str = include_str!("../arm/scheme/fips202.c");

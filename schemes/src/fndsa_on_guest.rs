@@ -17,6 +17,10 @@ use pqhelium_core::fndsa::{HashId, ReferenceKernels, SigningKey};
 
 use crate::on_guest::{self, DRBG_STATE_SIZE, SECURITY_STRENGTH, STACK_WINDOW, Size};
 
+/// Time a guest call of a whole operation may take: FN-DSA-1024's portable key generation on unicorn runs up to
+/// about 900 million instructions for a seed whose candidates are rejected many times.
+pub const CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// One build: the kernels of each operation (registry ids), the images holding all of them and its objects.
 #[derive(Debug, Clone, Copy)]
 pub struct SignatureBuild {

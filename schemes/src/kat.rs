@@ -58,7 +58,7 @@ impl Provider {
     }
 
     /// The emulator of an object-code provider.
-    fn emulator(self) -> Option<BackendKind> {
+    pub(crate) fn emulator(self) -> Option<BackendKind> {
         match self {
             Provider::Unicorn => Some(BackendKind::Unicorn),
             Provider::Qemu => Some(BackendKind::Qemu),
@@ -93,7 +93,7 @@ pub struct SuiteRun {
 }
 
 impl SuiteRun {
-    fn new(suite: &'static str, provider: Provider, results: Vec<KatResult>, notes: Vec<String>) -> Self {
+    pub(crate) fn new(suite: &'static str, provider: Provider, results: Vec<KatResult>, notes: Vec<String>) -> Self {
         Self { suite, provider, results, served: BTreeMap::new(), notes, elapsed: Duration::ZERO, image: None }
     }
 
@@ -102,7 +102,7 @@ impl SuiteRun {
     }
 
     /// A run that could not start: one failed result with the reason.
-    fn failed(suite: &'static str, provider: Provider, detail: String) -> Self {
+    pub(crate) fn failed(suite: &'static str, provider: Provider, detail: String) -> Self {
         Self::new(
             suite,
             provider,
@@ -111,7 +111,7 @@ impl SuiteRun {
         )
     }
 
-    fn did_not_start(suite: &'static str, provider: Provider, e: BackendError) -> Self {
+    pub(crate) fn did_not_start(suite: &'static str, provider: Provider, e: BackendError) -> Self {
         Self::failed(suite, provider, format!("{} did not start: {e}", provider.name()))
     }
 
@@ -166,7 +166,8 @@ const FNDSA_KEYGEN_SAMPLE: Sample = Sample {
 
 /// The suites `check` and `kat` run by default.
 pub const SUITES: &[&str] = &["fips202", "mlkem768", "rfc7748", "xwing", "fndsa", "fndsa-keygen"];
-/// Suites too long for every run (a minute or more); `pqhelium kat --suite NAME` runs them.
+/// Suites too long for every run (a minute or more); `pqhelium kat --suite NAME` runs them (and the whole-scheme
+/// suites of [`crate::kat_whole`]).
 pub const LONG_SUITES: &[&str] = &["rfc7748-1m"];
 /// Suites whose object-code providers run on a chosen image (`kat --image`); the others on their emulator's default.
 pub const IMAGE_SUITES: &[&str] = &["mlkem768", "rfc7748", "rfc7748-1m", "xwing"];
@@ -539,7 +540,7 @@ impl<K: MlkemKernels, F: FieldArithmetic> XWingDerand for XWing<K, F> {
     }
 }
 
-fn check_xwing(f: &Fields, xwing: &mut impl XWingDerand) -> Result<(), String> {
+pub(crate) fn check_xwing(f: &Fields, xwing: &mut impl XWingDerand) -> Result<(), String> {
     // Vector i uses the i-th (32-byte seed, 64-byte eseed) pair of the SHAKE128("") stream.
     let index = f.get("index")?.first().copied().unwrap_or(0);
     let mut stream = Shake128::new();

@@ -13,8 +13,10 @@
 
 pub mod fndsa_on_guest;
 pub mod kat;
+pub mod kat_whole;
 pub mod on_guest;
 pub mod operations;
 pub mod providers;
 pub mod scheme_bench;
 pub mod scheme_ct;
+pub mod signature_ct;

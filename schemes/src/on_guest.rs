@@ -382,18 +382,29 @@ pub fn published_answers(
     }
 }
 
+/// Calls the build's API function `function` (its name after the build's prefix) on the guest: its output buffers,
+/// or why it failed (a fault, or a return value other than 0).
+pub fn call_api(
+    backend: &mut dyn Backend,
+    build: &KemBuild,
+    function: &str,
+    args: Vec<Arg>,
+) -> Result<Vec<Vec<u8>>, String> {
+    let symbol = format!("{}{function}", build.prefix);
+    let out = backend.call(&Call::new(&symbol, args)).map_err(|error| format!("{symbol}: {error}"))?;
+    check_returned(&symbol, &out).map_err(|e| e.to_string())?;
+    Ok(out.buffers)
+}
+
 /// An X-Wing build's derandomised functions on the guest.
-struct GuestXWing<'a> {
-    backend: &'a mut dyn Backend,
-    build: &'a KemBuild,
+pub(crate) struct GuestXWing<'a> {
+    pub(crate) backend: &'a mut dyn Backend,
+    pub(crate) build: &'a KemBuild,
 }
 
 impl GuestXWing<'_> {
     fn call(&mut self, function: &str, args: Vec<Arg>) -> Result<Vec<Vec<u8>>, String> {
-        let symbol = format!("{}{function}", self.build.prefix);
-        let out = self.backend.call(&Call::new(&symbol, args)).map_err(|error| format!("{symbol}: {error}"))?;
-        check_returned(&symbol, &out).map_err(|e| e.to_string())?;
-        Ok(out.buffers)
+        call_api(&mut *self.backend, self.build, function, args)
     }
 }
 

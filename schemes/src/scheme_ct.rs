@@ -52,11 +52,39 @@ pub enum OpVerdict {
     Leak { pair: u64, leak: Leak },
     /// A run faulted, or its traces differ where the recordings cannot show.
     Fault { pair: u64, why: String },
+    /// Nothing the operation reads is secret: no pair to compare.
+    NoSecret { why: &'static str },
+    /// A whole operation's pairs compared on after each difference that is public by design
+    /// (`pqhelium_analyses::ct::Tracer::compare_whole`): no other difference in the events compared.
+    Resynchronised(Resynchronised),
+}
+
+/// What the pairs of a whole operation compared with resynchronisation showed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Resynchronised {
+    pub pairs: u64,
+    /// Each place of a public difference (first seen), with why it is public.
+    pub places: Vec<(Leak, &'static str)>,
+    /// Public differences over all pairs.
+    pub differences: u64,
+    /// Events the comparisons went through (compared, or skipped as public code after a public difference), of them
+    /// skipped, and events traced, over all pairs and both runs.
+    pub compared: u64,
+    pub skipped: u64,
+    pub events: u64,
+    /// Why a pair's comparison ended before the ends of its traces, other than the recordings' capacity.
+    pub lost: Option<String>,
 }
 
 impl OpVerdict {
     pub fn passed(&self) -> bool {
-        matches!(self, OpVerdict::ConstantTime { .. } | OpVerdict::Explained { .. })
+        matches!(
+            self,
+            OpVerdict::ConstantTime { .. }
+                | OpVerdict::Explained { .. }
+                | OpVerdict::NoSecret { .. }
+                | OpVerdict::Resynchronised(_)
+        )
     }
 }
 
@@ -87,54 +115,83 @@ pub fn check_operations(
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut verdicts = Vec::new();
     for op in Op::ALL {
-        let mut verdict = None;
-        let mut explained = None;
-        for index in 0..pairs {
-            let (symbol, pair) = match randomness {
-                Randomness::Derandomised => operation_pair(build, op, &mut rng),
-                Randomness::Replayed { .. } => replayed_pair(&elf, build, op, &mut rng)?,
-            };
-            match tracer.compare(&symbol, &pair) {
-                PairOutcome::ConstantTime => {}
-                PairOutcome::Differ(leaks) | PairOutcome::Truncated(leaks, _)
-                    if let Some(why) = leaks.first().and_then(|first| explanation(image, first, randomness)) =>
-                {
-                    explained.get_or_insert_with(|| (leaks[0].clone(), why));
-                }
-                PairOutcome::Differ(leaks) => {
-                    verdict = Some(OpVerdict::Leak { pair: index, leak: leaks[0].clone() });
-                }
-                PairOutcome::Truncated(leaks, why) => {
-                    verdict = Some(match leaks.into_iter().next() {
-                        Some(leak) => OpVerdict::Leak { pair: index, leak },
-                        None => OpVerdict::Fault { pair: index, why },
-                    });
-                }
-                PairOutcome::Fault(e) => verdict = Some(OpVerdict::Fault { pair: index, why: e.to_string() }),
-            }
-            if verdict.is_some() {
-                break;
-            }
+        let mut failed = None;
+        let verdict = over_pairs(
+            &mut tracer,
+            pairs,
+            || match randomness {
+                Randomness::Derandomised => Ok(operation_pair(build, op, &mut rng)),
+                Randomness::Replayed { .. } => replayed_pair(&elf, build, op, &mut rng).map_err(|e| failed = Some(e)),
+            },
+            |first| explanation(image, first, randomness),
+        );
+        if let Some(e) = failed {
+            return Err(e);
         }
-        let verdict = verdict.unwrap_or(match explained {
-            Some((first, why)) => OpVerdict::Explained { pairs, first, why },
-            None => OpVerdict::ConstantTime { pairs },
-        });
         verdicts.push((op, verdict));
     }
     Ok(verdicts)
 }
 
+/// The verdict of one operation over `pairs` pairs from `next_pair` (`Err` ends the run, its cause kept by the
+/// caller): every pair equal, or parting first where `explain` says why, or the first pair that leaked or faulted.
+fn over_pairs(
+    tracer: &mut Tracer,
+    pairs: u64,
+    mut next_pair: impl FnMut() -> Result<(String, Pair), ()>,
+    explain: impl Fn(&Leak) -> Option<&'static str>,
+) -> OpVerdict {
+    let mut explained = None;
+    for index in 0..pairs {
+        let Ok((symbol, pair)) = next_pair() else {
+            return OpVerdict::Fault { pair: index, why: "the pair's inputs could not be made".into() };
+        };
+        match tracer.compare(&symbol, &pair) {
+            PairOutcome::ConstantTime => {}
+            PairOutcome::Differ(leaks) | PairOutcome::Truncated(leaks, _)
+                if let Some(why) = leaks.first().and_then(&explain) =>
+            {
+                explained.get_or_insert_with(|| (leaks[0].clone(), why));
+            }
+            PairOutcome::Differ(leaks) => return OpVerdict::Leak { pair: index, leak: leaks[0].clone() },
+            PairOutcome::Truncated(leaks, why) => {
+                return match leaks.into_iter().next() {
+                    Some(leak) => OpVerdict::Leak { pair: index, leak },
+                    None => OpVerdict::Fault { pair: index, why },
+                };
+            }
+            PairOutcome::Fault(e) => return OpVerdict::Fault { pair: index, why: e.to_string() },
+        }
+    }
+    match explained {
+        Some((first, why)) => OpVerdict::Explained { pairs, first, why },
+        None => OpVerdict::ConstantTime { pairs },
+    }
+}
+
 /// Whether the difference is on a line of a sampler's body in kem.c (the compilers may inline them: their lines stay).
 fn in_sampler(leak: &Leak) -> bool {
-    let Some(line) = leak.source.as_deref().and_then(|s| s.strip_prefix(SAMPLER_FILE)?.strip_prefix(':')?.parse().ok())
-    else {
+    leak.source
+        .as_deref()
+        .is_some_and(|source| in_functions(source, SAMPLER_FILE, pqhelium_kernels::MLKEM768_KEM_SOURCE, &[SAMPLER]))
+}
+
+/// Whether `source` (`file:line`) is a line of the body of a function of `text` (the text of `file`) whose name
+/// starts with one of `prefixes`: a definition `... name(` at column 0, not a prototype, whose body ends at the first
+/// closing brace in column 0. Lines are numbered from 1.
+pub(crate) fn in_functions(source: &str, file: &str, text: &str, prefixes: &[&str]) -> bool {
+    let Some(line) = source.strip_prefix(file).and_then(|s| s.strip_prefix(':')?.parse().ok()) else {
         return false;
     };
-    let lines: Vec<&str> = pqhelium_kernels::MLKEM768_KEM_SOURCE.lines().collect();
-    // A definition: `static ... sample_ntt...(` at column 0, not a prototype; its body ends at the first closing
-    // brace in column 0. Lines are numbered from 1.
-    let definition = |l: &&str| l.starts_with("static ") && l.contains(&format!(" {SAMPLER}")) && !l.ends_with(';');
+    let lines: Vec<&str> = text.lines().collect();
+    // The defined name: the word before the line's first parenthesis.
+    let name = |l: &str| l.split('(').next().and_then(|head| head.rsplit([' ', '*']).next()).unwrap_or("").to_string();
+    let definition = |l: &&str| {
+        l.starts_with(|c: char| c.is_ascii_alphabetic())
+            && !l.ends_with(';')
+            && l.contains('(')
+            && prefixes.iter().any(|p| name(l).starts_with(p))
+    };
     lines.iter().enumerate().filter(|(_, l)| definition(l)).any(|(start, _)| {
         let end = lines[start..].iter().position(|l| l.starts_with('}')).map_or(lines.len(), |n| start + n);
         (start + 1..=end + 1).contains(&line)

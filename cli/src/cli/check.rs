@@ -201,7 +201,8 @@ fn signatures_on_guest() -> bool {
         for &image in build.images {
             for logn in [9, 10] {
                 let run = || -> Result<(bool, bool), String> {
-                    let mut guest = image.open(Limits::default()).map_err(|e| e.to_string())?;
+                    let limits = Limits { timeout: fndsa_on_guest::CALL_TIMEOUT };
+                    let mut guest = image.open(limits).map_err(|e| e.to_string())?;
                     let run = fndsa_on_guest::run_kat_entry(guest.as_mut(), &build, logn, 0)?;
                     let reference = fndsa_on_guest::reference(logn, 0).ok_or("the reference refuses")?;
                     let matches = run.matches(&reference);

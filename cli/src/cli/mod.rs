@@ -23,6 +23,7 @@ use pqhelium_engine::diff::{self, CampaignResult, Failure};
 use pqhelium_families::{self as registry, Kernel, Outcome, Pin, case_rng};
 use pqhelium_guest::backend::{Arg, BackendKind, Call, Image, Limits};
 use pqhelium_schemes::kat::{self, Extent, KatResult, Provider, SuiteRun};
+use pqhelium_schemes::kat_whole;
 
 /// `--jobs` unless told: one per CPU, at most [`MAX_JOBS`].
 fn default_jobs() -> usize {
@@ -236,16 +237,22 @@ pub fn print_kats(runs: &[SuiteRun]) -> bool {
 /// the emulator of `image`), the object code from `image` when given.
 pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> Result<ExitCode> {
     let mut chosen: Vec<&'static str> = Vec::new();
+    let whole: Vec<&str> = kat_whole::WHOLE_SUITES.iter().map(|(suite, _)| *suite).collect();
     for name in suites {
-        match kat::SUITES.iter().chain(kat::LONG_SUITES).find(|s| *s == name) {
+        match kat::SUITES.iter().chain(kat::LONG_SUITES).find(|s| *s == name).copied().or(kat_whole::find(name)) {
             Some(suite) => chosen.push(suite),
             None => bail!(
-                "no known-answer suite `{name}`; suites: {} (long: {})",
+                "no known-answer suite `{name}`; suites: {} (long: {}; whole schemes on the guest: {})",
                 kat::SUITES.join(", "),
-                kat::LONG_SUITES.join(", ")
+                kat::LONG_SUITES.join(", "),
+                whole.join(", ")
             ),
         }
     }
+    let providers_of = |suite: &str| match kat_whole::find(suite) {
+        Some(_) => &kat_whole::PROVIDERS[..],
+        None => kat::providers(suite),
+    };
     if chosen.is_empty() {
         chosen = kat::SUITES.to_vec();
     }
@@ -258,7 +265,8 @@ pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> R
             if let Some(other) = providers.iter().find(|&&p| p != only) {
                 bail!("--image {image} runs with the {} provider, not {}", only.name(), other.name());
             }
-            if let Some(suite) = chosen.iter().find(|s| !image.is_default() && !kat::IMAGE_SUITES.contains(s)) {
+            let on_images = |s: &str| kat::IMAGE_SUITES.contains(&s) || kat_whole::find(s).is_some();
+            if let Some(suite) = chosen.iter().find(|s| !image.is_default() && !on_images(s)) {
                 bail!(
                     "suite `{suite}` runs on the default images only; --image {image} serves {}",
                     kat::IMAGE_SUITES.join(", ")
@@ -270,19 +278,22 @@ pub fn kat(suites: &[String], providers: &[Provider], image: Option<Image>) -> R
     };
     let pairs: Vec<(&'static str, Provider)> = chosen
         .iter()
-        .flat_map(|&suite| kat::providers(suite).iter().map(move |&p| (suite, p)))
+        .flat_map(|&suite| providers_of(suite).iter().map(move |&p| (suite, p)))
         .filter(|(_, p)| providers.is_empty() || providers.contains(p))
         .collect();
     if pairs.is_empty() {
         let have: Vec<String> = chosen
             .iter()
-            .map(|s| format!("{s}: {}", kat::providers(s).iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")))
+            .map(|s| format!("{s}: {}", providers_of(s).iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")))
             .collect();
         bail!("no chosen suite has the requested providers ({})", have.join("; "));
     }
     let mut runs = Vec::new();
     for (suite, provider) in pairs {
-        let run = kat::run_on(suite, provider, image, Extent::All);
+        let run = match kat_whole::find(suite) {
+            Some(_) => kat_whole::run_on(suite, provider, image, Extent::All),
+            None => kat::run_on(suite, provider, image, Extent::All),
+        };
         print_run(&run);
         runs.push(run);
     }

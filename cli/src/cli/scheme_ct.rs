@@ -2,17 +2,30 @@
 
 use anyhow::Result;
 use pqhelium_guest::backend::Image;
+use pqhelium_schemes::fndsa_on_guest::SignatureBuild;
 use pqhelium_schemes::on_guest::KemBuild;
 use pqhelium_schemes::scheme_ct::{self, OpVerdict, Randomness};
+use pqhelium_schemes::signature_ct;
 
-/// The constant-time verdict of each operation (`pqhelium_schemes::scheme_ct`) over `pairs` pairs; whether none
+/// The constant-time verdict of each KEM operation (`pqhelium_schemes::scheme_ct`) over `pairs` pairs; whether none
 /// leaked or faulted.
 pub(super) fn print_ct(image: Image, build: &KemBuild, pairs: u64, randomness: Randomness) -> Result<bool> {
-    println!();
     let verdicts = scheme_ct::check_operations(image, build, pairs, CT_SEED, randomness)?;
-    for (op, verdict) in &verdicts {
-        let symbol = build.symbol(*op);
-        match verdict {
+    Ok(print_verdicts(verdicts.into_iter().map(|(op, verdict)| (build.symbol(op), verdict))))
+}
+
+/// The constant-time verdict of each FN-DSA operation at degree `logn` (`pqhelium_schemes::signature_ct`).
+pub(super) fn print_signature_ct(image: Image, build: &SignatureBuild, logn: u32, pairs: u64) -> Result<bool> {
+    let verdicts = signature_ct::check_operations(image, build, logn, pairs, CT_SEED)?;
+    Ok(print_verdicts(verdicts.into_iter().map(|(op, verdict)| (build.symbol(op).to_string(), verdict))))
+}
+
+/// A line per operation; whether every verdict passed.
+fn print_verdicts(verdicts: impl Iterator<Item = (String, OpVerdict)>) -> bool {
+    println!();
+    let mut passed = true;
+    for (symbol, verdict) in verdicts {
+        match &verdict {
             OpVerdict::ConstantTime { pairs } => println!("ct {symbol}: {pairs} pairs, equal traces"),
             OpVerdict::Explained { pairs, first, why } => println!(
                 "ct {symbol}: {pairs} pairs, equal traces up to {} at {} ({}), explained: {why}",
@@ -29,9 +42,34 @@ pub(super) fn print_ct(image: Image, build: &KemBuild, pairs: u64, randomness: R
                 leak.b
             ),
             OpVerdict::Fault { pair, why } => println!("ct {symbol}: pair {pair} not judged: {why}"),
+            OpVerdict::NoSecret { why } => println!("ct {symbol}: no secret input ({why})"),
+            OpVerdict::Resynchronised(whole) => {
+                let share = |n: u64| 100.0 * n as f64 / whole.events.max(1) as f64;
+                println!(
+                    "ct {symbol}: {} pairs, equal traces but for {} differences public by design at {} places: of {} \
+                     events, {:.1}% compared, {:.1}% skipped as public code after a public difference, {:.1}% not \
+                     reached{}",
+                    whole.pairs,
+                    whole.differences,
+                    whole.places.len(),
+                    whole.events,
+                    share(whole.compared - whole.skipped),
+                    share(whole.skipped),
+                    share(whole.events - whole.compared),
+                    if whole.lost.is_none() && whole.compared < whole.events { " (beyond the recordings)" } else { "" }
+                );
+                if let Some(lost) = &whole.lost {
+                    println!("    not compared to the end: {lost}");
+                }
+                for (leak, why) in &whole.places {
+                    let source = leak.source.as_deref().unwrap_or("no source line");
+                    println!("    {} at {} ({source}): {why}", leak.kind, leak.location);
+                }
+            }
         }
+        passed &= verdict.passed();
     }
-    Ok(verdicts.iter().all(|(_, v)| v.passed()))
+    passed
 }
 
 /// The pairs' inputs: fixed, so that a verdict can be reproduced.

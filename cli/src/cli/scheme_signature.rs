@@ -23,6 +23,8 @@ pub struct Run {
     pub entries: u64,
     pub no_cycles: bool,
     pub plot: Option<PathBuf>,
+    /// `--ct-pairs`: constant-time pairs of each operation.
+    pub ct_pairs: Option<u64>,
 }
 
 /// Per operation: entries passed, instructions and cycles of entry 0, the largest stack over the entries.
@@ -45,7 +47,7 @@ fn record(rows: &mut [Row], passed: bool, ops: &[fndsa_on_guest::OpRun]) {
 }
 
 pub fn run(run: Run) -> Result<ExitCode> {
-    let Run { logn, build, image, entries, no_cycles, plot } = run;
+    let Run { logn, build, image, entries, no_cycles, plot, ct_pairs } = run;
     if entries > u64::from(KAT_ENTRIES) {
         bail!("--entries {entries}: FN-DSA has {KAT_ENTRIES} signature known answers per degree");
     }
@@ -55,7 +57,7 @@ pub fn run(run: Run) -> Result<ExitCode> {
         build.build,
         image.backend()
     );
-    let mut guest = image.open(Limits::default())?;
+    let mut guest = image.open(Limits { timeout: fndsa_on_guest::CALL_TIMEOUT })?;
     let mut rows: Vec<Row> = Op::ALL.iter().map(|_| Row::default()).collect();
     let mut first = None;
     for j in 0..entries as u32 {
@@ -120,7 +122,11 @@ pub fn run(run: Run) -> Result<ExitCode> {
         build.build,
         build.objects.join(", ")
     );
-    let passed = plotted && pqm4_passed && rows.iter().all(|r| r.passed == entries);
+    let ct_passed = match ct_pairs {
+        Some(pairs) => super::scheme_ct::print_signature_ct(image, &build, logn, pairs)?,
+        None => true,
+    };
+    let passed = plotted && pqm4_passed && ct_passed && rows.iter().all(|r| r.passed == entries);
     println!("{}", if passed { "scheme passed" } else { "scheme FAILED" });
     Ok(if passed { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
@@ -193,7 +199,7 @@ fn plot_builds(path: &Path, image: Image, logn: u32) -> Result<bool> {
     let mut bars = Vec::new();
     let reference = fndsa_on_guest::reference(logn, 0).ok_or_else(|| anyhow::anyhow!("core refuses entry 0"))?;
     for build in fndsa_on_guest::SIGNATURE_BUILDS.iter().filter(|b| b.images.contains(&image)) {
-        let mut guest = image.open(Limits::default())?;
+        let mut guest = image.open(Limits { timeout: fndsa_on_guest::CALL_TIMEOUT })?;
         let run = fndsa_on_guest::run_kat_entry(guest.as_mut(), build, logn, 0).map_err(anyhow::Error::msg)?;
         if !run.matches(&reference) {
             println!("--plot: the {} build's entry 0 differs from the host reference", build.build);

@@ -13,7 +13,7 @@ use pqhelium_kernels::TRACE_PLUGIN;
 
 use super::BackendError;
 use super::memfd;
-use crate::trace::{Core, Event, LatencyClass, Trace, is_variable};
+use crate::trace::{Core, Event, LatencyClass, RECORD_CAPACITY, Trace, is_variable};
 
 /// Header words of the trace file (`pqh_trace.c`).
 const H_HASH: usize = 0;
@@ -22,9 +22,8 @@ const H_RECORD: usize = 2;
 const H_STATUS: usize = 3;
 const H_WORDS: usize = 8;
 const EVENT_WORDS: usize = 3;
-/// Events the file can hold when recording: a kernel of a few million instructions (24 bytes each; the file is
-/// sparse, so only recorded events take memory).
-const CAPACITY: usize = 8 << 20;
+/// Events the file can hold when recording (the file is sparse, so only recorded events take memory).
+const CAPACITY: usize = RECORD_CAPACITY;
 const FILE_SIZE: usize = (H_WORDS + CAPACITY * EVENT_WORDS) * 8;
 
 /// Plugin status bits: why the registers it reads cannot be trusted.

@@ -587,7 +587,9 @@ static void kg_sample_poly(uint32_t logn, int8_t *out)
             int32_t mag = 0;
             for (uint32_t k = 0; k < table_len; k++)
                 mag += (int32_t)((x - table[k]) >> 31);
-            v += (u & 1u) ? -mag : mag;
+            uint32_t negate = 0u - (u & 1u);
+            __asm__("" : "+r"(negate)); /* opaque, or the compiler predicates the sign on the secret bit */
+            v += (int32_t)(((uint32_t)mag ^ negate) - negate);
         }
         if (v < -127 || v > 127)
             continue;

@@ -336,7 +336,9 @@ static uint32_t fs_trim_i8_decode(int8_t *v, const uint8_t *d, uint32_t n, uint3
 static int16_t fs_centred(int32_t x)
 {
     uint32_t above_half = (uint32_t)((int32_t)(FS_Q / 2u) - x) >> 31;
-    return (int16_t)(x - (int32_t)(FS_Q & (0u - above_half)));
+    uint32_t mask = 0u - above_half;
+    __asm__("" : "+r"(mask)); /* opaque, or clang predicates the subtraction on the key's coefficient (IT block) */
+    return (int16_t)(x - (int32_t)(FS_Q & mask));
 }
 
 /* G = g F / f mod q, centred; 0 if f is not invertible or a coefficient of G lies outside [-127, 127]. G is
