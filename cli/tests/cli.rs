@@ -106,6 +106,10 @@ fn check_passes_and_writes_its_reports() {
         pqhelium(&["check", "--cases", "200", "--report", json.to_str().unwrap(), "--junit", junit.to_str().unwrap()]);
     assert!(ok, "{stdout}");
     assert!(stdout.lines().last().unwrap() == "check passed");
+    for image in ["m55", "m85"] {
+        let signing = format!("- fndsa.sign on {image}: 1 pairs, equal traces but for ");
+        assert!(stdout.contains(&signing), "{signing}: {stdout}");
+    }
     assert!(stdout.contains("| keccak.f1600 | qemu | 200 | 0 | 0 |"), "{stdout}");
     // Whole schemes on the guest: every build on every image holding it, against the reference and published answers.
     for row in [

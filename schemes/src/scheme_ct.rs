@@ -76,6 +76,26 @@ pub struct Resynchronised {
     pub lost: Option<String>,
 }
 
+impl Resynchronised {
+    /// One line: the pairs, the public differences and their places, and the shares of the events compared, skipped
+    /// as public code and not reached.
+    pub fn summary(&self) -> String {
+        let share = |n: u64| 100.0 * n as f64 / self.events.max(1) as f64;
+        let beyond = if self.lost.is_none() && self.compared < self.events { " (beyond the recordings)" } else { "" };
+        format!(
+            "{} pairs, equal traces but for {} differences public by design at {} places: of {} events, {:.1}% \
+             compared, {:.1}% skipped as public code after a public difference, {:.1}% not reached{beyond}",
+            self.pairs,
+            self.differences,
+            self.places.len(),
+            self.events,
+            share(self.compared - self.skipped),
+            share(self.skipped),
+            share(self.events - self.compared),
+        )
+    }
+}
+
 impl OpVerdict {
     pub fn passed(&self) -> bool {
         matches!(

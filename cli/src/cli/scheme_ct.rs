@@ -44,20 +44,7 @@ fn print_verdicts(verdicts: impl Iterator<Item = (String, OpVerdict)>) -> bool {
             OpVerdict::Fault { pair, why } => println!("ct {symbol}: pair {pair} not judged: {why}"),
             OpVerdict::NoSecret { why } => println!("ct {symbol}: no secret input ({why})"),
             OpVerdict::Resynchronised(whole) => {
-                let share = |n: u64| 100.0 * n as f64 / whole.events.max(1) as f64;
-                println!(
-                    "ct {symbol}: {} pairs, equal traces but for {} differences public by design at {} places: of {} \
-                     events, {:.1}% compared, {:.1}% skipped as public code after a public difference, {:.1}% not \
-                     reached{}",
-                    whole.pairs,
-                    whole.differences,
-                    whole.places.len(),
-                    whole.events,
-                    share(whole.compared - whole.skipped),
-                    share(whole.skipped),
-                    share(whole.events - whole.compared),
-                    if whole.lost.is_none() && whole.compared < whole.events { " (beyond the recordings)" } else { "" }
-                );
+                println!("ct {symbol}: {}", whole.summary());
                 if let Some(lost) = &whole.lost {
                     println!("    not compared to the end: {lost}");
                 }
