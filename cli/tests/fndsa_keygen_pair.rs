@@ -1,14 +1,14 @@
 //! Whole FN-DSA key generation on the guest (`fndsa.keygen.pair` on the MVE FFT and VDIV divisions,
-//! `fndsa.keygen.pair.scalar` portable): the published key generation KAT reproduced by the object code, the
-//! published signature KAT reproduced end to end on the guest (key generation, signing, verification), the keys equal to the
-//! fn-dsa crate's (an oracle independent of core), campaigns against core, and the generator's own source with the
-//! sampler's sign convention flipped failing `pqhelium check`.
+//! `fndsa.keygen.pair.scalar` portable): the keys equal to the fn-dsa crate's (an oracle independent of core),
+//! campaigns against core, and the generator's own source with the sampler's sign convention flipped failing
+//! `pqhelium check`. The published key generation and signature KATs on the guest are `kat --suite
+//! fndsa-keygen-whole` and `fndsa-whole` (schemes/tests/kat_whole.rs).
 
 use std::path::Path;
 use std::time::Duration;
 
 use fn_dsa::{KeyPairGenerator as _, KeyPairGeneratorStandard, sign_key_size, vrfy_key_size};
-use pqhelium_core::fndsa::{SigningKey, codec};
+use pqhelium_core::fndsa::codec;
 use pqhelium_core::keccak;
 use pqhelium_engine::diff;
 use pqhelium_families::fndsa_keygen_pair::LOGN;
@@ -16,8 +16,6 @@ use pqhelium_families::fndsa_scheme::Replay;
 use pqhelium_families::fndsa_sign::KAT_ENTRIES;
 use pqhelium_families::{self as registry};
 use pqhelium_guest::backend::{Arg, Backend, BackendKind, Call, Image, Limits};
-use pqhelium_schemes::fndsa_on_guest;
-use sha2::{Digest, Sha256};
 
 mod common;
 
@@ -41,73 +39,6 @@ fn guest_keygen(backend: &mut dyn Backend, id: &str, seed: &[u8], logn: u32) -> 
     match output.r0 {
         1 => (output.buffers[0].clone(), output.buffers[1].clone()),
         _ => (Vec::new(), Vec::new()),
-    }
-}
-
-/// A line of `vectors/fndsa.kat`, field `field` of entry `name` of `suite`.
-fn published(suite: &str, name: &str, field: &str) -> Vec<u8> {
-    let text = include_str!("../../vectors/fndsa.kat");
-    let line = text
-        .lines()
-        .find(|l| {
-            let mut words = l.split_whitespace();
-            words.next() == Some(suite) && words.next() == Some(name)
-        })
-        .unwrap_or_else(|| panic!("{suite} {name}"));
-    let prefix = format!("{field}=");
-    hex::decode(line.split_whitespace().find_map(|f| f.strip_prefix(prefix.as_str())).unwrap()).unwrap()
-}
-
-/// The key generation KAT (`fndsa-keygen`: seeds "test0".. at logn 9 and 10, SHA-256(f || g || F || G)) from the
-/// guest's signing key: f, g and F decoded from it, G recomputed from them by core's key decoding.
-#[test]
-fn the_keygen_kat_is_reproduced_on_the_guest() {
-    const SEEDS: u32 = 4;
-    for (id, images) in BUILDS {
-        for &image in images {
-            let mut emulator = open(image);
-            for logn in LOGN {
-                for t in 0..SEEDS {
-                    let seed = format!("test{t}");
-                    let (sk, _) = guest_keygen(emulator.as_mut(), id, seed.as_bytes(), logn);
-                    let parts = codec::decode_signing_key(&sk).unwrap_or_else(|e| panic!("{id} on {image}: {e}"));
-                    let big_g = SigningKey::decode(&sk).expect("a key core decodes").big_g().to_vec();
-                    let bytes: Vec<u8> =
-                        [parts.f, parts.g, parts.big_f, big_g].concat().into_iter().map(|c| c as u8).collect();
-                    let name = format!("logn{logn}-{seed}");
-                    let value = Sha256::digest(&bytes).to_vec();
-                    assert_eq!(value, published("fndsa-keygen", &name, "fgFG_sha256"), "{id} on {image}: {name}");
-                }
-            }
-        }
-    }
-}
-
-/// The signature KAT end to end on the guest (`fndsa_on_guest`): the key pair from the guest's key generation, the
-/// signature from the guest's signer of the same build, SHA3-256(sk || vk || sig) equal to the published value; the
-/// guest's verifier accepts the signature, and its batch of four rejects exactly the altered two. Every entry of
-/// logn 9 and 10 on the M55, the first two per degree on the other images.
-#[test]
-fn the_signature_kat_is_reproduced_end_to_end_on_the_guest() {
-    for build in fndsa_on_guest::SIGNATURE_BUILDS {
-        for &image in build.images {
-            let entries = if image == Image::M55 { KAT_ENTRIES } else { 2 };
-            let mut emulator = open(image);
-            for logn in LOGN {
-                for j in 0..entries {
-                    let what = format!("{} build on {image}: logn {logn} j {j}", build.build);
-                    let run = fndsa_on_guest::run_kat_entry(emulator.as_mut(), &build, logn, j)
-                        .unwrap_or_else(|e| panic!("{what}: {e}"));
-                    assert_eq!(
-                        run.value().to_vec(),
-                        published("fndsa", &format!("logn{logn}-j{j}"), "value"),
-                        "{what}"
-                    );
-                    assert!(run.verified, "{what}: the signature rejected");
-                    assert_eq!(run.batch, fndsa_on_guest::BATCH_VERDICTS, "{what}: batch verdicts");
-                }
-            }
-        }
     }
 }
 

@@ -191,21 +191,32 @@ pub fn run(suite: &'static str, provider: Provider, extent: Extent) -> SuiteRun 
 /// Runs one suite with one provider, its object code from `image` (`None`: the emulator's default image). An image
 /// the provider's emulator does not run, or a suite that runs on default images only, fails the run.
 pub fn run_on(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
-    if let Some(image) = image {
-        if provider.emulator() != Some(image.backend()) {
-            let why =
-                format!("the {image} image runs on {}, not with the {} provider", image.backend(), provider.name());
-            return SuiteRun::failed(suite, provider, why);
-        }
-        if !image.is_default() && !IMAGE_SUITES.contains(&suite) {
-            let why = format!("suite `{suite}` runs on the default images only (--image: {})", IMAGE_SUITES.join(", "));
-            return SuiteRun::failed(suite, provider, why);
-        }
+    let resolved = match provider_image(provider, image) {
+        Ok(resolved) => resolved,
+        Err(why) => return SuiteRun::failed(suite, provider, why),
+    };
+    if let Some(image) = image
+        && !image.is_default()
+        && !IMAGE_SUITES.contains(&suite)
+    {
+        let why = format!("suite `{suite}` runs on the default images only (--image: {})", IMAGE_SUITES.join(", "));
+        return SuiteRun::failed(suite, provider, why);
     }
-    let image = provider.emulator().map(|kind| image.or(kind.default_image()).expect("an emulator has an image"));
+    let image = resolved;
     let mut run = run_checked(suite, provider, image, extent);
     run.image = image;
     run
+}
+
+/// The image `provider` runs: `image` if its emulator runs it, else its emulator's default image (`None` for the
+/// host providers, which refuse an image).
+pub(crate) fn provider_image(provider: Provider, image: Option<Image>) -> Result<Option<Image>, String> {
+    match (image, provider.emulator()) {
+        (Some(image), kind) if kind != Some(image.backend()) => {
+            Err(format!("the {image} image runs on {}, not with the {} provider", image.backend(), provider.name()))
+        }
+        (image, kind) => Ok(kind.map(|kind| image.or(kind.default_image()).expect("an emulator has an image"))),
+    }
 }
 
 fn run_checked(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
@@ -471,24 +482,33 @@ fn check_mlkem768<K: MlkemKernels>(f: &Fields, kem: &MlKem<K>) -> Result<(), Str
         f.expect("record_sha256", &Sha256::digest(record.to_rsp().as_bytes()))?;
         return decaps(&sk, &ct, &ss);
     }
-    // mlkem-native's stream: coins = SHAKE256(bytes 32..95), then 100 times coins = SHAKE256(coins). Each shared
-    // secret is checked by the stream's hash; decapsulation must give it back.
-    let mut coins = [0u8; 96];
-    shake256(&(32..96).collect::<Vec<u8>>(), &mut coins);
-    let mut out = String::new();
-    let mut decapsulated = Ok(());
-    for _ in 0..100 {
-        let previous = coins;
-        shake256(&previous, &mut coins);
+    check_mlkem_stream(f, |coins| {
         let (pk, sk) = kem.keygen_internal(coins[..32].try_into().unwrap(), coins[32..64].try_into().unwrap());
         let (ss, ct) = kem.encaps(&pk, coins[64..].try_into().unwrap()).map_err(|e| e.to_string())?;
-        for (label, value) in [("pk", &pk[..]), ("sk", &sk), ("ct", &ct), ("ss", &ss)] {
-            out.push_str(&format!("{label} = {}\n", hex::encode(value)));
+        decaps(&sk, &ct, &ss)?;
+        Ok([pk.to_vec(), sk.to_vec(), ct.to_vec(), ss.to_vec()])
+    })
+}
+
+/// mlkem-native's 100-entry ML-KEM-768 stream: coins = SHAKE256(bytes 32..95), then 100 times coins =
+/// SHAKE256(coins). `entry` makes pk, sk, ct and ss from the coins (d || z for the key pair, m for encapsulation)
+/// and checks that decapsulation gives ss back; the stream's hash of every pk, sk, ct and ss judges them.
+pub(crate) fn check_mlkem_stream(
+    f: &Fields,
+    mut entry: impl FnMut(&[u8; 96]) -> Result<[Vec<u8>; 4], String>,
+) -> Result<(), String> {
+    let mut coins = [0u8; 96];
+    shake256(&(32..96).collect::<Vec<u8>>(), &mut coins);
+    let mut stream = String::new();
+    for index in 0..100 {
+        let previous = coins;
+        shake256(&previous, &mut coins);
+        let values = entry(&coins).map_err(|e| format!("stream entry {index}: {e}"))?;
+        for (label, value) in ["pk", "sk", "ct", "ss"].into_iter().zip(&values) {
+            stream.push_str(&format!("{label} = {}\n", hex::encode(value)));
         }
-        decapsulated = decapsulated.and_then(|()| decaps(&sk, &ct, &ss));
     }
-    f.expect("stream_sha256", &Sha256::digest(out.as_bytes()))?;
-    decapsulated
+    f.expect("stream_sha256", &Sha256::digest(stream.as_bytes()))
 }
 
 /// An RFC 7748 entry with the X25519 provider `field`: the section 5.2 vectors by its scalar multiplication and by

@@ -4,7 +4,6 @@
 //! the published values judge them.
 
 use pqhelium_core::fndsa::{SigningKey, codec};
-use pqhelium_core::keccak::shake256;
 use pqhelium_guest::backend::{Arg, Backend, Call, Image, Limits};
 use sha2::{Digest, Sha256};
 
@@ -28,27 +27,22 @@ pub const PROVIDERS: [Provider; 2] = [Provider::Unicorn, Provider::Qemu];
 
 /// The whole-scheme suite named `name`, if it is one.
 pub fn find(name: &str) -> Option<&'static str> {
-    WHOLE_SUITES.iter().find(|(whole, _)| *whole == name).map(|(whole, _)| *whole)
+    whole_suite(name).map(|(whole, _)| *whole)
 }
 
-/// The suite whose entries a whole-scheme suite runs.
-fn entries_of(suite: &str) -> Option<&'static str> {
-    WHOLE_SUITES.iter().find(|(whole, _)| *whole == suite).map(|(_, entries)| *entries)
+/// `name`'s row of [`WHOLE_SUITES`].
+fn whole_suite(name: &str) -> Option<&'static (&'static str, &'static str)> {
+    WHOLE_SUITES.iter().find(|(whole, _)| *whole == name)
 }
 
 /// Runs whole-scheme suite `suite` with an emulator `provider` on `image` (`None`: the emulator's default image).
 pub fn run_on(suite: &'static str, provider: Provider, image: Option<Image>, extent: Extent) -> SuiteRun {
-    let Some(kind) = provider.emulator() else {
-        return SuiteRun::failed(suite, provider, format!("suite `{suite}` runs on an emulator (unicorn, qemu)"));
-    };
-    let image = match image {
-        Some(image) if image.backend() != kind => {
-            let why =
-                format!("the {image} image runs on {}, not with the {} provider", image.backend(), provider.name());
-            return SuiteRun::failed(suite, provider, why);
+    let image = match kat::provider_image(provider, image) {
+        Ok(Some(image)) => image,
+        Ok(None) => {
+            return SuiteRun::failed(suite, provider, format!("suite `{suite}` runs on an emulator (unicorn, qemu)"));
         }
-        Some(image) => image,
-        None => kind.default_image().expect("an emulator has an image"),
+        Err(why) => return SuiteRun::failed(suite, provider, why),
     };
     let start = std::time::Instant::now();
     let mut run = run(suite, provider, image, extent);
@@ -104,7 +98,7 @@ fn applies(f: &Fields) -> bool {
 /// Runs whole-scheme suite `suite` on `image`: each entry of its published suite at a degree the builds implement,
 /// by every build the image holds; an entry passes when every build reproduces it.
 fn run(suite: &'static str, provider: Provider, image: Image, extent: Extent) -> SuiteRun {
-    let Some(entry_suite) = entries_of(suite) else {
+    let Some(&(_, entry_suite)) = whole_suite(suite) else {
         return SuiteRun::failed(suite, provider, format!("no whole-scheme suite `{suite}`"));
     };
     let builds = builds(suite, image);
@@ -171,18 +165,11 @@ fn check_mlkem768(backend: &mut dyn Backend, build: &KemBuild, f: &Fields) -> Re
         f.expect("record_sha256", &Sha256::digest(run.values.record(0).to_rsp().as_bytes()))?;
         return f.expect("ss", &run.decapsulated);
     }
-    // coins = SHAKE256(bytes 32..95), then 100 times coins = SHAKE256(coins): d || z for the key pair, m for
-    // encapsulation; the stream hashes every pk, sk, ct and ss, and decapsulation must give each ss back.
-    let mut coins = [0u8; 96];
-    shake256(&(32..96).collect::<Vec<u8>>(), &mut coins);
-    let mut stream = String::new();
-    for entry in 0..100 {
-        let previous = coins;
-        shake256(&previous, &mut coins);
+    kat::check_mlkem_stream(f, |coins| {
         let (pk, sk) = (Arg::Out(build.public_key), Arg::Out(build.secret_key));
         let keys =
             on_guest::call_api(backend, build, "crypto_kem_keypair_derand", vec![pk, sk, Arg::In(coins[..64].into())])?;
-        let (pk, sk) = (&keys[0], &keys[1]);
+        let (pk, sk) = (keys[0].clone(), keys[1].clone());
         let args = vec![
             Arg::Out(build.ciphertext),
             Arg::Out(build.shared_secret),
@@ -190,16 +177,12 @@ fn check_mlkem768(backend: &mut dyn Backend, build: &KemBuild, f: &Fields) -> Re
             Arg::In(coins[64..].into()),
         ];
         let encapsulated = on_guest::call_api(backend, build, "crypto_kem_enc_derand", args)?;
-        let (ct, ss) = (&encapsulated[0], &encapsulated[1]);
-        let decapsulated = on_guest::decapsulate(backend, build, ct, sk).map_err(|e| e.to_string())?;
-        if &decapsulated != ss {
-            return Err(format!("stream entry {entry}: decapsulation did not give the shared secret back"));
+        let (ct, ss) = (encapsulated[0].clone(), encapsulated[1].clone());
+        if on_guest::decapsulate(backend, build, &ct, &sk).map_err(|e| e.to_string())? != ss {
+            return Err("decapsulation did not give the shared secret back".into());
         }
-        for (label, value) in [("pk", pk), ("sk", sk), ("ct", ct), ("ss", ss)] {
-            stream.push_str(&format!("{label} = {}\n", hex::encode(value)));
-        }
-    }
-    f.expect("stream_sha256", &Sha256::digest(stream.as_bytes()))
+        Ok([pk, sk, ct, ss])
+    })
 }
 
 /// A key generation entry with the kernel `symbol`: SHA-256(f || g || F || G) of the key it makes from the entry's

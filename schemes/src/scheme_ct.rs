@@ -20,6 +20,9 @@
 //! of one of our kernels (`KNOWN_LEAKS`, with its reason) is explained too. A pair is compared up to its first
 //! difference: what runs after an explained one is not compared.
 
+use std::ops::RangeInclusive;
+use std::sync::LazyLock;
+
 use pqhelium_analyses::ct::{KNOWN_LEAKS, Leak, Pair, PairOutcome, Tracer};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::xwing::{self, XWing};
@@ -191,32 +194,64 @@ fn over_pairs(
 
 /// Whether the difference is on a line of a sampler's body in kem.c (the compilers may inline them: their lines stay).
 fn in_sampler(leak: &Leak) -> bool {
-    leak.source
-        .as_deref()
-        .is_some_and(|source| in_functions(source, SAMPLER_FILE, pqhelium_kernels::MLKEM768_KEM_SOURCE, &[SAMPLER]))
+    leak.source.as_deref().is_some_and(|source| KEM_SOURCE.in_functions(source, &[SAMPLER]))
 }
 
-/// Whether `source` (`file:line`) is a line of the body of a function of `text` (the text of `file`) whose name
-/// starts with one of `prefixes`: a definition `... name(` at column 0, not a prototype, whose body ends at the first
-/// closing brace in column 0. Lines are numbered from 1.
-pub(crate) fn in_functions(source: &str, file: &str, text: &str, prefixes: &[&str]) -> bool {
-    let Some(line) = source.strip_prefix(file).and_then(|s| s.strip_prefix(':')?.parse().ok()) else {
-        return false;
-    };
-    let lines: Vec<&str> = text.lines().collect();
-    // The defined name: the word before the line's first parenthesis.
-    let name = |l: &str| l.split('(').next().and_then(|head| head.rsplit([' ', '*']).next()).unwrap_or("").to_string();
-    let definition = |l: &&str| {
-        l.starts_with(|c: char| c.is_ascii_alphabetic())
-            && !l.ends_with(';')
-            && l.contains('(')
-            && prefixes.iter().any(|p| name(l).starts_with(p))
-    };
-    lines.iter().enumerate().filter(|(_, l)| definition(l)).any(|(start, _)| {
-        let end = lines[start..].iter().position(|l| l.starts_with('}')).map_or(lines.len(), |n| start + n);
-        (start + 1..=end + 1).contains(&line)
-    })
+/// A C source of ours, split once into lines and function definitions, for placing a `file:line` of a trace.
+pub(crate) struct CSource {
+    pub(crate) file: &'static str,
+    lines: Vec<&'static str>,
+    /// Each definition's name and the lines (numbered from 1) from its head to its closing brace.
+    functions: Vec<(&'static str, RangeInclusive<usize>)>,
 }
+
+impl CSource {
+    /// `text`, the content of `file`. A definition is a line `... name(` at column 0 that is not a prototype; its
+    /// body ends at the first closing brace in column 0.
+    pub(crate) fn new(file: &'static str, text: &'static str) -> Self {
+        let lines: Vec<&'static str> = text.lines().collect();
+        // The defined name: the word before the line's first parenthesis.
+        let name = |l: &'static str| l.split('(').next().and_then(|head| head.rsplit([' ', '*']).next()).unwrap_or("");
+        let functions = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with(|c: char| c.is_ascii_alphabetic()) && !l.ends_with(';') && l.contains('('))
+            .map(|(start, l)| {
+                let end = lines[start..].iter().position(|l| l.starts_with('}')).map_or(lines.len(), |n| start + n);
+                (name(l), start + 1..=end + 1)
+            })
+            .collect();
+        Self { file, lines, functions }
+    }
+
+    /// The line number of `source` (`file:line`) if it is a line of this file.
+    pub(crate) fn line_of(&self, source: &str) -> Option<usize> {
+        source.strip_prefix(self.file)?.strip_prefix(':')?.parse().ok()
+    }
+
+    /// The text of line `line` (numbered from 1).
+    pub(crate) fn text(&self, line: usize) -> &'static str {
+        line.checked_sub(1).and_then(|i| self.lines.get(i)).copied().unwrap_or("")
+    }
+
+    /// The lines of the file (numbered from 0).
+    pub(crate) fn lines(&self) -> &[&'static str] {
+        &self.lines
+    }
+
+    /// Whether `source` (`file:line`) is a line of the body of a function whose name starts with one of `prefixes`.
+    pub(crate) fn in_functions(&self, source: &str, prefixes: &[&str]) -> bool {
+        self.line_of(source).is_some_and(|line| {
+            self.functions
+                .iter()
+                .any(|(name, lines)| lines.contains(&line) && prefixes.iter().any(|p| name.starts_with(p)))
+        })
+    }
+}
+
+/// kem.c, where the samplers are.
+static KEM_SOURCE: LazyLock<CSource> =
+    LazyLock::new(|| CSource::new(SAMPLER_FILE, pqhelium_kernels::MLKEM768_KEM_SOURCE));
 
 /// Why a pair's first difference is not a leak of the operation, if it is not: the sampler's (ours, or a function the
 /// manifest declares public), or a known leak of the kernel of ours it lies in (the same entry `check` judges the

@@ -22,13 +22,28 @@ use pqhelium_families::fndsa_sign::{self, kat_message};
 use pqhelium_guest::backend::{Arg, BackendError, Image, Limits};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+use std::ops::RangeInclusive;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use crate::fndsa_on_guest::{Op, SignatureBuild};
-use crate::scheme_ct::{OpVerdict, Resynchronised, in_functions};
+use crate::scheme_ct::{CSource, OpVerdict, Resynchronised};
 
-const SIGN_FILE: &str = "kernels/arm/fndsa_sign/fndsa_sign.c";
-const KEYGEN_FILE: &str = "kernels/arm/fndsa_keygen/keygen.c";
+static SIGN_SOURCE: LazyLock<CSource> =
+    LazyLock::new(|| CSource::new("kernels/arm/fndsa_sign/fndsa_sign.c", pqhelium_kernels::FNDSA_SIGN_SOURCE));
+static KEYGEN_SOURCE: LazyLock<CSource> =
+    LazyLock::new(|| CSource::new("kernels/arm/fndsa_keygen/keygen.c", pqhelium_kernels::FNDSA_KEYGEN_SOURCE));
+static SPONGE_SOURCE: LazyLock<CSource> =
+    LazyLock::new(|| CSource::new("kernels/arm/scheme/fips202.c", pqhelium_kernels::FIPS202_SOURCE));
+/// The lines of key generation's candidate loop (`for (uint32_t candidate = 0; ...) { ... }`, its closing brace the
+/// first line `    }` after it), numbered from 1: a check there sends the loop to its next candidate.
+static CANDIDATE_LOOP: LazyLock<RangeInclusive<usize>> = LazyLock::new(|| {
+    let lines = KEYGEN_SOURCE.lines();
+    let start =
+        lines.iter().position(|l| l.contains("for (uint32_t candidate = 0;")).expect("keygen.c's candidate loop");
+    let end = lines[start..].iter().position(|l| *l == "    }").map_or(lines.len(), |n| start + n);
+    start + 1..=end + 1
+});
 
 /// Signing's hash-to-point.
 const HASH_TO_POINT: &[&str] = &["fs_hash_to_point"];
@@ -50,7 +65,6 @@ pub const ENCODING_REASON: &str = "the encoding of s2: where each coefficient's 
      signature publishes";
 
 /// The sponge's squeeze, which reads the state at the position the draws before it reached.
-const SPONGE_FILE: &str = "kernels/arm/scheme/fips202.c";
 const SPONGE: &[&str] = &["pqh_keccak_squeeze", "lane_words", "permute", "store32", "load32"];
 /// The lane conversions the sponge inlines (`keccak.h`): every line of the file.
 const LANE_CONVERSIONS: &str = "kernels/arm/keccak/keccak.h:";
@@ -199,17 +213,16 @@ pub fn public_code(location: &str, source: Option<&str>) -> Option<&'static str>
             .map(|(_, why)| why)
             .or_else(|| function.starts_with(SAMPLER_ROUND_KERNEL).then_some(SAMPLER_REASON));
     };
-    let sign = |names| in_functions(source, SIGN_FILE, pqhelium_kernels::FNDSA_SIGN_SOURCE, names);
-    let keygen = |names| in_functions(source, KEYGEN_FILE, pqhelium_kernels::FNDSA_KEYGEN_SOURCE, names);
+    let sign = |names| SIGN_SOURCE.in_functions(source, names);
     if sign(HASH_TO_POINT) {
         Some(HASH_TO_POINT_REASON)
     } else if sign(ENCODING) {
         Some(ENCODING_REASON)
     } else if sign(SAMPLER) || location.starts_with(SAMPLER_ROUND_KERNEL) {
         Some(SAMPLER_REASON)
-    } else if keygen(KEYGEN_DRAWS) || in_candidate_loop(source) {
+    } else if KEYGEN_SOURCE.in_functions(source, KEYGEN_DRAWS) || in_candidate_loop(source) {
         Some(CANDIDATE_REASON)
-    } else if in_functions(source, SPONGE_FILE, pqhelium_kernels::FIPS202_SOURCE, SPONGE)
+    } else if SPONGE_SOURCE.in_functions(source, SPONGE)
         || source.starts_with(LANE_CONVERSIONS)
         || PERMUTATION.iter().any(|p| location.starts_with(p))
     {
@@ -222,43 +235,30 @@ pub fn public_code(location: &str, source: Option<&str>) -> Option<&'static str>
 /// Whether `source` (`file:line`) is one of the key generation's rejection checks: a line of its candidate loop, of
 /// its stream (`kg_next_*`: the buffer's refill), or a condition or `continue` of the coefficient draw.
 fn is_rejection_check(source: &str) -> bool {
-    let text = source
-        .strip_prefix(KEYGEN_FILE)
-        .and_then(|s| s.strip_prefix(':')?.parse::<usize>().ok())
-        .and_then(|line| pqhelium_kernels::FNDSA_KEYGEN_SOURCE.lines().nth(line.checked_sub(1)?))
-        .unwrap_or("");
+    let text = KEYGEN_SOURCE.line_of(source).map_or("", |line| KEYGEN_SOURCE.text(line));
     let check = ["if (", "while (", "continue;"].iter().any(|c| text.contains(c));
     in_candidate_loop(source)
-        || in_functions(source, KEYGEN_FILE, pqhelium_kernels::FNDSA_KEYGEN_SOURCE, &["kg_next_"])
-        || check && in_functions(source, KEYGEN_FILE, pqhelium_kernels::FNDSA_KEYGEN_SOURCE, &["kg_sample_poly"])
+        || KEYGEN_SOURCE.in_functions(source, &["kg_next_"])
+        || check && KEYGEN_SOURCE.in_functions(source, &["kg_sample_poly"])
 }
 
-/// Whether `source` (`file:line`) is in the key generation's candidate loop (`for (uint32_t candidate = 0; ...) {
-/// ... }`, its closing brace the first line `    }` after it): a check that sends the loop to its next candidate.
+/// Whether `source` (`file:line`) is in the key generation's candidate loop ([`CANDIDATE_LOOP`]).
 fn in_candidate_loop(source: &str) -> bool {
-    let Some(line) = source.strip_prefix(KEYGEN_FILE).and_then(|s| s.strip_prefix(':')?.parse::<usize>().ok()) else {
-        return false;
-    };
-    let lines: Vec<&str> = pqhelium_kernels::FNDSA_KEYGEN_SOURCE.lines().collect();
-    let Some(start) = lines.iter().position(|l| l.contains("for (uint32_t candidate = 0;")) else {
-        return false;
-    };
-    let end = lines[start..].iter().position(|l| *l == "    }").map_or(lines.len(), |n| start + n);
-    (start + 1..=end + 1).contains(&line)
+    KEYGEN_SOURCE.line_of(source).is_some_and(|line| CANDIDATE_LOOP.contains(&line))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// `file:line` of the first line of `text` (the source of `file`) containing `needle`, plus `offset` lines.
-    fn line_of(file: &str, text: &str, needle: &str, offset: usize) -> String {
-        let at = text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle}"));
-        format!("{file}:{}", at + 1 + offset)
+    /// `file:line` of the first line of `source` containing `needle`, plus `offset` lines.
+    fn line_of(source: &CSource, needle: &str, offset: usize) -> String {
+        let at = source.lines().iter().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle}"));
+        format!("{}:{}", source.file, at + 1 + offset)
     }
 
     fn sign_line(needle: &str, offset: usize) -> String {
-        line_of(SIGN_FILE, pqhelium_kernels::FNDSA_SIGN_SOURCE, needle, offset)
+        line_of(&SIGN_SOURCE, needle, offset)
     }
 
     #[test]
@@ -267,9 +267,9 @@ mod tests {
         assert_eq!(at("static int32_t fs_sample(", 8), Some(SAMPLER_REASON));
         assert_eq!(at("static void fs_hash_to_point(", 8), Some(HASH_TO_POINT_REASON));
         assert_eq!(at("static uint32_t fs_comp_encode(", 6), Some(ENCODING_REASON));
-        let sponge = line_of(SPONGE_FILE, pqhelium_kernels::FIPS202_SOURCE, "void pqh_keccak_squeeze(", 3);
+        let sponge = line_of(&SPONGE_SOURCE, "void pqh_keccak_squeeze(", 3);
         assert_eq!(public_code("pqh_keccak_squeeze+0x8", Some(&sponge)), Some(SPONGE_REASON));
-        let draws = line_of(KEYGEN_FILE, pqhelium_kernels::FNDSA_KEYGEN_SOURCE, "static void kg_sample_poly(", 8);
+        let draws = line_of(&KEYGEN_SOURCE, "static void kg_sample_poly(", 8);
         assert_eq!(public_code("kg_sample_poly+0x8", Some(&draws)), Some(CANDIDATE_REASON));
     }
 
@@ -281,7 +281,7 @@ mod tests {
         assert_eq!(at("static uint32_t fs_attempt(", 8), None);
         assert_eq!(at("static uint32_t fs_decode_key(", 4), None);
         assert_eq!(at("static uint32_t fs_compute_big_g(", 4), None);
-        let solver = line_of(KEYGEN_FILE, pqhelium_kernels::FNDSA_KEYGEN_SOURCE, "static int kg_solve(", 4);
+        let solver = line_of(&KEYGEN_SOURCE, "static int kg_solve(", 4);
         assert_eq!(public_code("kg_solve+0x8", Some(&solver)), None);
     }
 
