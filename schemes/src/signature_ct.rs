@@ -174,11 +174,14 @@ fn operation_pair(op: Op, logn: u32, rng: &mut ChaCha20Rng) -> Option<Pair> {
 
 /// Why a pair's difference is not a leak, if it is not: a branch or an access in code public by design
 /// ([`public_code`]; in the key generation's draws, only the rejection checks branch), or a known leak of one of our
-/// kernels at the same source line. A predicated instruction (IT, VPT) on a secret is never public code's: the
-/// rejection loops are written with branches, their values with masks.
+/// kernels at the same source line. A predicated instruction (IT, VPT) is public code's only in the sponge, whose
+/// conditions are its read position and lengths: elsewhere predication selects values, and the rejection loops are
+/// written with branches, their values with masks.
 pub fn explanation(image: Image, leak: &Leak) -> Option<&'static str> {
     let public = match leak.kind {
-        LeakKind::Predication | LeakKind::LanePredication => None,
+        LeakKind::Predication | LeakKind::LanePredication => {
+            public_code(&leak.location, leak.source.as_deref()).filter(|&why| why == SPONGE_REASON)
+        }
         // Without a source line, a branch of the draws is one of their loops' or rejection checks': their C has
         // no other branch.
         LeakKind::ControlFlow => public_code(&leak.location, leak.source.as_deref())
