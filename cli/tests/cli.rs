@@ -106,8 +106,8 @@ fn check_passes_and_writes_its_reports() {
         pqhelium(&["check", "--cases", "200", "--report", json.to_str().unwrap(), "--junit", junit.to_str().unwrap()]);
     assert!(ok, "{stdout}");
     assert!(stdout.lines().last().unwrap() == "check passed");
-    for image in ["m55", "m85"] {
-        let signing = format!("- fndsa.sign on {image}: 1 pairs, equal traces but for ");
+    for (kernel, image) in [("fndsa.sign", "m55"), ("fndsa.sign", "m85"), ("fndsa.sign.emu", "m7")] {
+        let signing = format!("- {kernel} on {image}: 1 pairs, equal traces but for ");
         assert!(stdout.contains(&signing), "{signing}: {stdout}");
     }
     assert!(stdout.contains("| keccak.f1600 | qemu | 200 | 0 | 0 |"), "{stdout}");

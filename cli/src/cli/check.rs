@@ -115,15 +115,16 @@ fn constant_time(seed: u64) -> bool {
     passed
 }
 
-/// FN-DSA-512's whole key generation and signing (MVE build, M55 and M85) as `pqhelium scheme --ct-pairs 1` compares
-/// them: traces brought back in step after each difference public by design; a leak or a fault fails.
+/// FN-DSA-512's whole key generation and signing (the MVE build on the M55 and M85, the portable one on the M7) as
+/// `pqhelium scheme --ct-pairs 1` compares them: traces brought back in step after each difference public by design;
+/// a leak or a fault fails.
 fn whole_signature_ct(seed: u64) -> bool {
     println!(
-        "\nWhole FN-DSA-512 operations, MVE build (`pqhelium scheme --scheme fndsa512 --build mve --ct-pairs 1`):"
+        "\nWhole FN-DSA-512 operations (`pqhelium scheme --scheme fndsa512 --build mve|portable --core C --ct-pairs 1`):"
     );
-    let build = fndsa_on_guest::SignatureBuild::find("mve").expect("the MVE build");
     let mut passed = true;
-    for image in [Image::M55, Image::M85] {
+    for (build, image) in [("mve", Image::M55), ("mve", Image::M85), ("portable", Image::M7)] {
+        let build = fndsa_on_guest::SignatureBuild::find(build).expect("the build");
         let verdicts = match signature_ct::check_operations(image, &build, 9, 1, seed) {
             Ok(verdicts) => verdicts,
             Err(e) => {
