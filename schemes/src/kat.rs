@@ -202,9 +202,8 @@ pub fn run_on(suite: &'static str, provider: Provider, image: Option<Image>, ext
         let why = format!("suite `{suite}` runs on the default images only (--image: {})", IMAGE_SUITES.join(", "));
         return SuiteRun::failed(suite, provider, why);
     }
-    let image = resolved;
-    let mut run = run_checked(suite, provider, image, extent);
-    run.image = image;
+    let mut run = run_checked(suite, provider, resolved, extent);
+    run.image = resolved;
     run
 }
 
