@@ -66,6 +66,8 @@ pub const ENCODING_REASON: &str = "the encoding of s2: where each coefficient's 
 
 /// The sponge's squeeze, which reads the state at the position the draws before it reached.
 const SPONGE: &[&str] = &["pqh_keccak_squeeze", "lane_words", "permute", "store32", "load32"];
+/// The squeeze alone: its conditions are the read position and the length left, which compilers may predicate.
+const SQUEEZE: &[&str] = &["pqh_keccak_squeeze"];
 /// The lane conversions the sponge inlines (`keccak.h`): every line of the file.
 const LANE_CONVERSIONS: &str = "kernels/arm/keccak/keccak.h:";
 /// The permutations the sponge calls (scalar C and the SLOTHY-scheduled assembly), by symbol.
@@ -174,13 +176,13 @@ fn operation_pair(op: Op, logn: u32, rng: &mut ChaCha20Rng) -> Option<Pair> {
 
 /// Why a pair's difference is not a leak, if it is not: a branch or an access in code public by design
 /// ([`public_code`]; in the key generation's draws, only the rejection checks branch), or a known leak of one of our
-/// kernels at the same source line. A predicated instruction (IT, VPT) is public code's only in the sponge, whose
-/// conditions are its read position and lengths: elsewhere predication selects values, and the rejection loops are
-/// written with branches, their values with masks.
+/// kernels at the same source line. A predicated instruction (IT, VPT) is public code's only in the squeeze, whose
+/// conditions are its read position and length ([`SQUEEZE`]): elsewhere predication selects values, and the
+/// rejection loops are written with branches, their values with masks.
 pub fn explanation(image: Image, leak: &Leak) -> Option<&'static str> {
     let public = match leak.kind {
         LeakKind::Predication | LeakKind::LanePredication => {
-            public_code(&leak.location, leak.source.as_deref()).filter(|&why| why == SPONGE_REASON)
+            leak.source.as_deref().filter(|source| SPONGE_SOURCE.in_functions(source, SQUEEZE)).map(|_| SPONGE_REASON)
         }
         // Without a source line, a branch of the draws is one of their loops' or rejection checks': their C has
         // no other branch.
@@ -286,6 +288,30 @@ mod tests {
         assert_eq!(at("static uint32_t fs_compute_big_g(", 4), None);
         let solver = line_of(&KEYGEN_SOURCE, "static int kg_solve(", 4);
         assert_eq!(public_code("kg_solve+0x8", Some(&solver)), None);
+    }
+
+    /// Predication is public in the squeeze only (gcc predicates its test of the read position on the M7), not in
+    /// the sampler nor in the lane conversions the sponge inlines.
+    #[test]
+    fn only_the_squeeze_may_predicate() {
+        let leak = |location: &str, source: String| Leak {
+            kind: LeakKind::Predication,
+            class: None,
+            pc: 0,
+            location: location.into(),
+            source: Some(source),
+            event: 0,
+            a: String::new(),
+            b: String::new(),
+        };
+        let squeeze = leak("pqh_keccak_squeeze+0x1e", line_of(&SPONGE_SOURCE, "void pqh_keccak_squeeze(", 9));
+        assert_eq!(explanation(Image::M7, &squeeze), Some(SPONGE_REASON));
+        let sampler = leak("fs_sample+0x10", sign_line("static int32_t fs_sample(", 8));
+        assert_eq!(public_code(&sampler.location, sampler.source.as_deref()), Some(SAMPLER_REASON));
+        assert_eq!(explanation(Image::M7, &sampler), None);
+        let conversion = leak("lane_words+0x4", format!("{LANE_CONVERSIONS}40"));
+        assert_eq!(public_code(&conversion.location, conversion.source.as_deref()), Some(SPONGE_REASON));
+        assert_eq!(explanation(Image::M7, &conversion), None);
     }
 
     /// Without a source line, the symbol decides.
