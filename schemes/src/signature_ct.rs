@@ -176,9 +176,9 @@ fn operation_pair(op: Op, logn: u32, rng: &mut ChaCha20Rng) -> Option<Pair> {
 
 /// Why a pair's difference is not a leak, if it is not: a branch or an access in code public by design
 /// ([`public_code`]; in the key generation's draws, only the rejection checks branch), or a known leak of one of our
-/// kernels at the same source line. A predicated instruction (IT, VPT) is public code's only in the squeeze, whose
-/// conditions are its read position and length ([`SQUEEZE`]): elsewhere predication selects values, and the
-/// rejection loops are written with branches, their values with masks.
+/// kernels at the same source line. A predicated instruction (IT, VPT) is public code's only in the squeeze
+/// (`pqh_keccak_squeeze`), whose conditions are its read position and length: elsewhere predication selects values,
+/// and the rejection loops are written with branches, their values with masks.
 pub fn explanation(image: Image, leak: &Leak) -> Option<&'static str> {
     let public = match leak.kind {
         LeakKind::Predication | LeakKind::LanePredication => {
