@@ -445,8 +445,13 @@ pub struct KnownLeak {
 impl KnownLeak {
     /// Whether this entry explains a leak of `kernel` on `image`.
     pub fn explains(&self, kernel: &str, image: Image, leak: &Leak) -> bool {
-        self.kernel == kernel
-            && self.images.contains(&image)
+        self.kernel == kernel && self.explains_line(image, leak)
+    }
+
+    /// Whether this entry explains a leak on `image` at one of its source lines, in whatever code inlined them (a
+    /// whole operation's trace).
+    pub fn explains_line(&self, image: Image, leak: &Leak) -> bool {
+        self.images.contains(&image)
             && self.kind == leak.kind
             && self.class == leak.class
             && leak.source.as_deref().is_some_and(|line| self.lines.contains(&line))

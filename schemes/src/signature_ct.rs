@@ -191,16 +191,7 @@ pub fn explanation(image: Image, leak: &Leak) -> Option<&'static str> {
         _ => public_code(&leak.location, leak.source.as_deref()),
     };
     public.or_else(|| {
-        KNOWN_LEAKS
-            .iter()
-            .find(|known| {
-                !known.planted
-                    && known.images.contains(&image)
-                    && known.kind == leak.kind
-                    && known.class == leak.class
-                    && leak.source.as_deref().is_some_and(|line| known.lines.contains(&line))
-            })
-            .map(|known| known.why)
+        KNOWN_LEAKS.iter().find(|known| !known.planted && known.explains_line(image, leak)).map(|known| known.why)
     })
 }
 
