@@ -345,6 +345,17 @@ fn describe(event: Option<&Event>, elf: &GuestElf) -> String {
 }
 
 /// The halfword of the image at `address`.
+/// The size in bytes of the Thumb instruction whose first halfword is `first`: a 32-bit instruction's top five bits
+/// are 0b11101, 0b11110 or 0b11111.
+pub(crate) fn thumb_size(first: u16) -> u32 {
+    if first >> 11 >= 0b11101 { 4 } else { 2 }
+}
+
+/// The size in bytes of the instruction at `pc` in `elf` (2 where the image holds no code there).
+fn instruction_size(elf: &GuestElf, pc: u32) -> u32 {
+    halfword_at(elf, pc & !1).map_or(2, thumb_size)
+}
+
 fn halfword_at(elf: &GuestElf, address: u32) -> Option<u16> {
     elf.segments.iter().find_map(|segment| {
         let at = address.checked_sub(segment.addr)? as usize;
@@ -487,11 +498,7 @@ pub fn resynchronised_differences(
     // Per instruction: in the region (or unknown), a function's first instruction, its size in bytes.
     let mut places: HashMap<u32, (Option<bool>, bool, u32)> = HashMap::new();
     let mut place = |pc: u32| {
-        *places.entry(pc).or_insert_with(|| {
-            // A 32-bit Thumb instruction's first halfword is 0b11101..., 0b11110... or 0b11111...
-            let wide = halfword_at(elf, pc & !1).is_some_and(|h| h >> 11 >= 0b11101);
-            (region(pc), elf.locate(pc).ends_with("+0x0"), if wide { 4 } else { 2 })
-        })
+        *places.entry(pc).or_insert_with(|| (region(pc), elf.locate(pc).ends_with("+0x0"), instruction_size(elf, pc)))
     };
     // The first event at or after `from` outside the region, and the events skipped to it. A function entered from
     // the skipped code at its first instruction (a call) is skipped up to its return (the instruction after the
@@ -649,8 +656,7 @@ mod tests {
             let base = elf.symbol("fndsa_sign").expect("fndsa_sign") & !1;
             let entry = elf.symbol("pqh_keccak_squeeze").expect("pqh_keccak_squeeze") & !1;
             let r0 = base + 0x40;
-            let wide = halfword_at(&elf, r0).is_some_and(|h| h >> 11 >= 0b11101);
-            let after_r0 = r0 + if wide { 4 } else { 2 };
+            let after_r0 = r0 + instruction_size(&elf, r0);
             Places { p0: base + 0x20, r0, after_r0, r1: after_r0 + 8, p2: base + 0x80, p3: base + 0x84, entry, elf }
         }
 

@@ -238,14 +238,13 @@ fn trace_instruction(uc: &mut Unicorn<'_, HookState>, address: u64, size: u32) {
     }
 }
 
-/// Number of Thumb instructions in a block of code: a halfword whose top five bits are 0b11101, 0b11110 or
-/// 0b11111 starts a 32-bit instruction.
+/// Number of Thumb instructions in a block of code.
 fn count_thumb_instructions(code: &[u8]) -> u64 {
     let mut count = 0;
     let mut at = 0;
     while at + 1 < code.len() {
         let half = u16::from_le_bytes([code[at], code[at + 1]]);
-        at += if half >> 11 >= 0b11101 { 4 } else { 2 };
+        at += ct::thumb_size(half) as usize;
         count += 1;
     }
     count
