@@ -10,6 +10,7 @@
 
 pub mod drbg;
 pub mod fndsa;
+pub mod host_simd;
 pub mod keccak;
 pub mod mlkem;
 pub mod rsp;

@@ -450,8 +450,14 @@ fn store4(p: &mut [i16], offsets: [usize; 4], x: [Q; 4]) {
     }
 }
 
-/// `mlkem_ntt_fwd_mve`: MVE order in and out.
-pub fn ntt_fwd_mve(p: &mut Poly) {
+pqhelium_core::avx2_when_present! {
+    /// `mlkem_ntt_fwd_mve`: MVE order in and out.
+    pub fn ntt_fwd_mve(p: &mut Poly) = ntt_fwd_mve_lanes;
+}
+
+/// The forward model's body, inlined into `ntt_fwd_mve`'s two compilations.
+#[inline(always)]
+fn ntt_fwd_mve_lanes(p: &mut Poly) {
     let t = &*TABLES;
     let mut tally = Tally::start();
     for j in 0..8 {
@@ -493,8 +499,14 @@ pub fn ntt_fwd_mve(p: &mut Poly) {
     Tally::record_fwd(tally, &MVE_STEPS);
 }
 
-/// `mlkem_ntt_inv_mve`: MVE order in and out, scaled by 128^-1.
-pub fn ntt_inv_mve(p: &mut Poly) {
+pqhelium_core::avx2_when_present! {
+    /// `mlkem_ntt_inv_mve`: MVE order in and out, scaled by 128^-1.
+    pub fn ntt_inv_mve(p: &mut Poly) = ntt_inv_mve_lanes;
+}
+
+/// The inverse model's body, inlined into `ntt_inv_mve`'s two compilations.
+#[inline(always)]
+fn ntt_inv_mve_lanes(p: &mut Poly) {
     let t = &*TABLES;
     let mut tally = Tally::start();
     for blk in 0..8 {

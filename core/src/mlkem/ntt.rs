@@ -198,10 +198,12 @@ const ZETA_FACTORS: [ShoupFactor; 128] = {
 
 const INV_128_FACTOR: ShoupFactor = ShoupFactor::new(INV_128);
 
+#[inline(always)]
 fn widen(poly: &Poly) -> [u16; N] {
     poly.map(|x| x.rem_euclid(Q) as u16)
 }
 
+#[inline(always)]
 fn narrow(out: &mut Poly, residues: &[u16; N]) {
     *out = residues.map(|x| x as i16);
 }
@@ -234,34 +236,49 @@ fn inverse_layer<const LEN: usize>(f: &mut [u16; N], last: usize) {
     }
 }
 
+/// Algorithm 9 on residues; inlined into `ntt`'s two compilations.
+#[inline(always)]
+fn ntt_layers(poly: &mut Poly) {
+    let mut f = widen(poly);
+    // Layer by layer, len = 128 down to 2; the zetas are taken in order from zeta number 1.
+    forward_layer::<128>(&mut f, 1);
+    forward_layer::<64>(&mut f, 2);
+    forward_layer::<32>(&mut f, 4);
+    forward_layer::<16>(&mut f, 8);
+    forward_layer::<8>(&mut f, 16);
+    forward_layer::<4>(&mut f, 32);
+    forward_layer::<2>(&mut f, 64);
+    narrow(poly, &f);
+}
+
+/// Algorithm 10 on residues, then the factor 128^-1; inlined into `inv_ntt`'s two compilations.
+#[inline(always)]
+fn inv_ntt_layers(poly: &mut Poly) {
+    let mut f = widen(poly);
+    // len = 2 up to 128; the zetas are taken backwards from zeta number 127.
+    inverse_layer::<2>(&mut f, 127);
+    inverse_layer::<4>(&mut f, 63);
+    inverse_layer::<8>(&mut f, 31);
+    inverse_layer::<16>(&mut f, 15);
+    inverse_layer::<32>(&mut f, 7);
+    inverse_layer::<64>(&mut f, 3);
+    inverse_layer::<128>(&mut f, 1);
+    for x in &mut f {
+        *x = INV_128_FACTOR.times(*x);
+    }
+    narrow(poly, &f);
+}
+
+crate::avx2_when_present! { fn ntt(poly: &mut Poly) = ntt_layers; }
+crate::avx2_when_present! { fn inv_ntt(poly: &mut Poly) = inv_ntt_layers; }
+
 impl MlkemKernels for Reference {
     fn ntt(&self, poly: &mut Poly) {
-        let mut f = widen(poly);
-        // Layer by layer, len = 128 down to 2; the zetas are taken in order from zeta number 1.
-        forward_layer::<128>(&mut f, 1);
-        forward_layer::<64>(&mut f, 2);
-        forward_layer::<32>(&mut f, 4);
-        forward_layer::<16>(&mut f, 8);
-        forward_layer::<8>(&mut f, 16);
-        forward_layer::<4>(&mut f, 32);
-        forward_layer::<2>(&mut f, 64);
-        narrow(poly, &f);
+        ntt(poly);
     }
 
     fn inv_ntt(&self, poly: &mut Poly) {
-        let mut f = widen(poly);
-        // len = 2 up to 128; the zetas are taken backwards from zeta number 127.
-        inverse_layer::<2>(&mut f, 127);
-        inverse_layer::<4>(&mut f, 63);
-        inverse_layer::<8>(&mut f, 31);
-        inverse_layer::<16>(&mut f, 15);
-        inverse_layer::<32>(&mut f, 7);
-        inverse_layer::<64>(&mut f, 3);
-        inverse_layer::<128>(&mut f, 1);
-        for x in &mut f {
-            *x = INV_128_FACTOR.times(*x);
-        }
-        narrow(poly, &f);
+        inv_ntt(poly);
     }
 
     fn basemul(&self, out: &mut Poly, a: &Poly, b: &Poly) {
