@@ -190,3 +190,23 @@ fn the_corner_cases_reach_every_step_they_are_for() {
         assert!(!short.contains(&format!("mlkem.poly.compress.{width}/round")), "{id}: {short:?}");
     }
 }
+
+/// `docs/coverage.md` is what `pqhelium coverage --cases 2000 --seed 1 --docs` writes with the code as it stands: a
+/// change of kernels, cases or steps that leaves the page stale fails here.
+#[test]
+fn the_coverage_page_is_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("coverage.md");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pqhelium"))
+        .args(["coverage", "--cases", "2000", "--seed", "1", "--docs"])
+        .arg(&written)
+        .output()
+        .expect("run pqhelium")
+        .status;
+    assert!(status.success(), "pqhelium coverage: {status}");
+    let page = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/coverage.md");
+    assert!(
+        std::fs::read(&written).unwrap() == std::fs::read(page).unwrap(),
+        "docs/coverage.md is stale: regenerate it with `pqhelium coverage --cases 2000 --seed 1 --docs docs/coverage.md`"
+    );
+}
