@@ -3,6 +3,8 @@
 //! caught by the default `check` depth (2,000 cases) at a corner case, and not by 2,000 purely random cases (those
 //! after the edge and corner cases).
 
+mod common;
+
 use std::sync::LazyLock;
 
 use pqhelium_engine::coverage::{first_failure, measure};
@@ -197,13 +199,9 @@ fn the_corner_cases_reach_every_step_they_are_for() {
 fn the_coverage_page_is_current() {
     let dir = tempfile::tempdir().unwrap();
     let written = dir.path().join("coverage.md");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_pqhelium"))
-        .args(["coverage", "--cases", "2000", "--seed", "1", "--docs"])
-        .arg(&written)
-        .output()
-        .expect("run pqhelium")
-        .status;
-    assert!(status.success(), "pqhelium coverage: {status}");
+    let (code, _, stderr) =
+        common::pqhelium(&["coverage", "--cases", "2000", "--seed", "1", "--docs", written.to_str().unwrap()]);
+    assert_eq!(code, 0, "pqhelium coverage: {stderr}");
     let page = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/coverage.md");
     assert!(
         std::fs::read(&written).unwrap() == std::fs::read(page).unwrap(),
