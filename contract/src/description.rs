@@ -660,7 +660,7 @@ pub fn check_input_bounds(description: &Description, args: &[Arg]) -> Result<(),
                 return Err(shape(problem));
             }
         };
-        check_elements(description, side, spec, data, spec.input.unwrap_or(Bound::Any))?;
+        check_elements(description, &|| side.to_owned(), spec, data, spec.input.unwrap_or(Bound::Any))?;
     }
     Ok(())
 }
@@ -675,17 +675,14 @@ pub fn check_output_bounds(
     outcome: &Outcome,
     side: &str,
 ) -> Result<(), BoundViolation> {
-    let side = format!("{side} output");
-    let shape = |problem: String| BoundViolation::Shape { kernel: description.id, side: side.clone(), problem };
-    let outputs: Vec<&ArgSpec> = description.outputs().collect();
-    if outcome.buffers.len() != outputs.len() {
-        return Err(shape(format!(
-            "{} output buffers, the contract declares {}",
-            outcome.buffers.len(),
-            outputs.len()
-        )));
+    // Named only in an error: this runs for every case of a campaign, twice.
+    let side = || format!("{side} output");
+    let shape = |problem: String| BoundViolation::Shape { kernel: description.id, side: side(), problem };
+    let outputs = description.outputs().count();
+    if outcome.buffers.len() != outputs {
+        return Err(shape(format!("{} output buffers, the contract declares {outputs}", outcome.buffers.len())));
     }
-    for (spec, data) in outputs.into_iter().zip(&outcome.buffers) {
+    for (spec, data) in description.outputs().zip(&outcome.buffers) {
         expect_length(description, args, spec, data.len()).map_err(shape)?;
         check_elements(description, &side, spec, data, spec.output.unwrap_or(Bound::Any))?;
     }
@@ -712,20 +709,13 @@ fn kind(arg: &Arg) -> &'static str {
 
 fn element(
     description: &Description,
-    side: &str,
+    side: String,
     spec: &ArgSpec,
     index: usize,
     value: String,
     bound: Bound,
 ) -> BoundViolation {
-    BoundViolation::Element {
-        kernel: description.id,
-        side: side.into(),
-        arg: spec.name,
-        index,
-        value,
-        bound: bound.to_string(),
-    }
+    BoundViolation::Element { kernel: description.id, side, arg: spec.name, index, value, bound: bound.to_string() }
 }
 
 fn show_float(x: f64) -> String {
@@ -771,7 +761,7 @@ fn narrowed(lo: i64, hi: i64, min: i64, max: i64) -> Option<(i64, i64)> {
 /// The first element of `data` outside `bound`, as a violation.
 fn check_elements(
     description: &Description,
-    side: &str,
+    side: &dyn Fn() -> String,
     spec: &ArgSpec,
     data: &[u8],
     bound: Bound,
@@ -793,7 +783,7 @@ fn check_elements(
     };
     match outside {
         None => Ok(()),
-        Some((index, value)) => Err(element(description, side, spec, index, value, bound)),
+        Some((index, value)) => Err(element(description, side(), spec, index, value, bound)),
     }
 }
 

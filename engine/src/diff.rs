@@ -532,39 +532,39 @@ fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
         return model_worker(shared);
     }
     let batch = campaign.batch.max(1) as u64;
-    // A pipeline of three, so that the guest never waits for the host: while the guest runs chunk k, a host thread
-    // generates chunk k+1 and checks its models against the reference (and the first chunk while the emulator
-    // starts), and a checker thread compares chunk k-1's emulated outputs with its models. What needs the emulator
-    // stays on this thread: retries before the hand-over to the checker, and shrinking, so the checker finishes the
-    // chunks that passed and sends the others back. A chunk is dispensed when its preparation starts, and every
-    // dispensed chunk runs to the end: a stop or an interrupt only keeps new chunks from starting.
+    // A pipeline, so that the guest never waits for the host: while the guest runs chunk k, one host thread compares
+    // chunk k-1's emulated outputs with its models, then generates chunk k+1 and checks its models against the
+    // reference (the first chunk while the emulator starts). One thread, not one per stage: the host's work is a
+    // fraction of the guest's, and a chunk is then prepared, checked and freed by the same thread (its allocator's
+    // own memory, in its own core's cache). What needs the emulator stays on this thread: retries before the
+    // hand-over, and shrinking, so the host thread finishes the chunks that passed and sends the others back. A chunk
+    // is dispensed when its preparation starts, and every dispensed chunk runs to the end: a stop or an interrupt only
+    // keeps new chunks from starting.
     std::thread::scope(|scope| {
-        let (want, wanted) = mpsc::sync_channel::<[u64; 2]>(1);
+        let (host_work, host_jobs) = mpsc::channel::<HostJob>();
         let (ready, readied) = mpsc::sync_channel::<Prepared>(1);
-        let (emulated, to_check) = mpsc::sync_channel::<(Prepared, Vec<Result<CallOutput, CallError>>)>(1);
-        let (failed, to_shrink) = mpsc::sync_channel(1);
-        scope.spawn(move || {
-            if let Some(p) = placement {
-                p.pin_host();
-            }
-            for range in wanted {
-                if ready.send(prepare(shared, range)).is_err() {
-                    break;
-                }
-            }
-        });
+        let (failed, to_shrink) = mpsc::channel();
         scope.spawn(move || {
             if let Some(p) = placement {
                 p.pin_host();
             }
             let mut stats = InstructionStats::default();
-            for (chunk, results) in to_check {
-                let range = chunk.range;
-                let failures = check_chunk(campaign, chunk, results, &mut stats);
-                if failures.is_empty() {
-                    finish_chunk(shared, None, range, failures);
-                } else if failed.send((range, failures)).is_err() {
-                    break;
+            for job in host_jobs {
+                match job {
+                    HostJob::Prepare(range) => {
+                        if ready.send(prepare(shared, range)).is_err() {
+                            break;
+                        }
+                    }
+                    HostJob::Check(chunk, results) => {
+                        let range = chunk.range;
+                        let failures = check_chunk(campaign, chunk, results, &mut stats);
+                        if failures.is_empty() {
+                            finish_chunk(shared, None, range, failures);
+                        } else if failed.send((range, failures)).is_err() {
+                            break;
+                        }
+                    }
                 }
             }
             shared.instructions.lock().unwrap().merge(&stats);
@@ -573,7 +573,11 @@ fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
         let size = std::cell::Cell::new(FIRST_CHUNK.min(batch));
         let ask = || {
             !shared.should_stop()
-                && shared.dispenser.next(size.get()).map(|range| want.send(range).expect("host thread alive")).is_some()
+                && shared
+                    .dispenser
+                    .next(size.get())
+                    .map(|range| host_work.send(HostJob::Prepare(range)).expect("host thread alive"))
+                    .is_some()
         };
         let mut in_flight = ask();
         // Before the emulator starts: a QEMU process inherits its worker's CPU.
@@ -606,19 +610,26 @@ fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
                 }
             }
             let cases = chunk.calls.len() as u64;
-            emulated.send((chunk, results)).expect("checker alive");
+            host_work.send(HostJob::Check(chunk, results)).expect("host thread alive");
             size.set(next_chunk_size(batch, cases, started.elapsed()));
-            // Drained after every hand-over: the checker then has at most one more list to send, which the channel
-            // holds, so neither thread can wait for the other for good.
             for (range, failures) in to_shrink.try_iter() {
                 finish_chunk(shared, Some(backend.as_mut()), range, failures);
             }
         }
-        drop(emulated);
+        // The host thread ends after its last job, and with it the failures' channel.
+        drop(host_work);
         for (range, failures) in to_shrink {
             finish_chunk(shared, Some(backend.as_mut()), range, failures);
         }
     });
+}
+
+/// The host thread's work for an emulator worker, in the order the worker asks for it.
+enum HostJob {
+    /// Generate the chunk's cases and check their models.
+    Prepare([u64; 2]),
+    /// Compare the chunk's emulated outputs with its models.
+    Check(Prepared, Vec<Result<CallOutput, CallError>>),
 }
 
 /// Compares a chunk's emulated outputs with its models, counting the instructions of the calls that returned; the
