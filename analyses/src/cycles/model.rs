@@ -342,7 +342,6 @@ pub fn estimate(
         for (total, c) in estimate.by_class.iter_mut().zip(by_class) {
             *total += c / calls;
         }
-        estimate.cycles += cycles / calls;
         estimate.blocks.push(BlockEstimate {
             id: *id,
             location: elf.locate(id.addr),
@@ -351,6 +350,9 @@ pub fn estimate(
             by_class: by_class.map(|c| c / calls),
         });
     }
+    // The total is the sum of the classes, in their order, so that a chart of the classes (`plot`) totals exactly
+    // what a table prints; summed block by block instead, the two can differ in the last bit and round apart.
+    estimate.cycles = estimate.by_class.iter().sum();
     estimate.blocks.sort_by(|a, b| b.cycles.total_cmp(&a.cycles).then(a.id.cmp(&b.id)));
     Ok(estimate)
 }
