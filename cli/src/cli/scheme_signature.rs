@@ -33,6 +33,8 @@ struct Row {
     passed: u64,
     instructions: u64,
     cycles: Option<f64>,
+    /// The estimate's cycles by instruction class (`--plot`).
+    by_class: Option<cycles::model::ByClass>,
     stack: u32,
     saturated: bool,
 }
@@ -89,7 +91,9 @@ pub fn run(run: Run) -> Result<ExitCode> {
     {
         let mut estimators = Estimators::default();
         for (row, op) in rows.iter_mut().zip(&first.ops) {
-            row.cycles = estimators.estimate(image, &op.call.symbol, &op.call.args).map(|e| e.cycles);
+            let estimate = estimators.estimate(image, &op.call.symbol, &op.call.args);
+            row.cycles = estimate.as_ref().map(|e| e.cycles);
+            row.by_class = estimate.map(|e| e.by_class);
         }
     }
     println!();
@@ -107,7 +111,7 @@ pub fn run(run: Run) -> Result<ExitCode> {
         if cycles::CORES.contains(&image.core()) { "; cycles from the model, docs/cycles.md" } else { "" }
     );
     let plotted = match &plot {
-        Some(path) => plot_builds(path, image, logn)?,
+        Some(path) => plot_builds(path, image, logn, &build, &rows)?,
         None => true,
     };
     let pqm4_passed =
@@ -194,11 +198,21 @@ fn pqm4_api(
 
 /// `--plot`: signature known answer j = 0 of every build in `image`, each operation's estimate by instruction class
 /// (the builds run the entry here first and must match the host reference); whether they all did.
-fn plot_builds(path: &Path, image: Image, logn: u32) -> Result<bool> {
+/// The run's own build is drawn from the table's estimates, so that its bars total the table's figures.
+fn plot_builds(path: &Path, image: Image, logn: u32, own: &SignatureBuild, rows: &[Row]) -> Result<bool> {
     let mut estimators = Estimators::default();
     let mut bars = Vec::new();
     let reference = fndsa_on_guest::reference(logn, 0).ok_or_else(|| anyhow::anyhow!("core refuses entry 0"))?;
     for build in fndsa_on_guest::SIGNATURE_BUILDS.iter().filter(|b| b.images.contains(&image)) {
+        if build.build == own.build {
+            for (op, row) in Op::ALL.iter().zip(rows) {
+                let Some(by_class) = row.by_class else {
+                    bail!("--plot: no estimate of the {} build's {}", build.build, op.name())
+                };
+                bars.push(plot::Bar { label: format!("{} {}", build.build, op.name()), by_class });
+            }
+            continue;
+        }
         let mut guest = image.open(Limits { timeout: fndsa_on_guest::CALL_TIMEOUT })?;
         let run = fndsa_on_guest::run_kat_entry(guest.as_mut(), build, logn, 0).map_err(anyhow::Error::msg)?;
         if !run.matches(&reference) {
