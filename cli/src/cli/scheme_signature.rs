@@ -32,11 +32,17 @@ pub struct Run {
 struct Row {
     passed: u64,
     instructions: u64,
-    cycles: Option<f64>,
-    /// The estimate's cycles by instruction class (`--plot`).
+    /// The cycle estimate by instruction class (`--plot` draws it).
     by_class: Option<cycles::model::ByClass>,
     stack: u32,
     saturated: bool,
+}
+
+impl Row {
+    /// The estimate's total, the sum its chart bar draws.
+    fn cycles(&self) -> String {
+        self.by_class.map_or("-".to_string(), |c| format!("{:.0}", c.iter().sum::<f64>()))
+    }
 }
 
 /// One entry's runs into the rows: passed or not, and the largest stack so far.
@@ -91,16 +97,14 @@ pub fn run(run: Run) -> Result<ExitCode> {
     {
         let mut estimators = Estimators::default();
         for (row, op) in rows.iter_mut().zip(&first.ops) {
-            let estimate = estimators.estimate(image, &op.call.symbol, &op.call.args);
-            row.cycles = estimate.as_ref().map(|e| e.cycles);
-            row.by_class = estimate.map(|e| e.by_class);
+            row.by_class = estimators.estimate(image, &op.call.symbol, &op.call.args).map(|e| e.by_class);
         }
     }
     println!();
     println!("| operation | kernel | KAT entries passed | instructions | est. cycles | stack (bytes) |");
     println!("|---|---|---|---|---|---|");
     for ((row, op), kernel) in rows.iter().zip(Op::ALL).zip(build.kernels) {
-        let cycles = row.cycles.map_or("-".to_string(), |c| format!("{c:.0}"));
+        let cycles = row.cycles();
         let stack = if row.saturated { format!(">= {STACK_WINDOW}") } else { row.stack.to_string() };
         println!("| {} | {kernel} | {}/{entries} | {} | {cycles} | {stack} |", op.name(), row.passed, row.instructions);
     }
@@ -181,7 +185,7 @@ fn pqm4_api(
             for (row, op) in rows.iter_mut().zip(&run.ops) {
                 row.instructions = op.output.instructions;
                 if let Some(estimators) = estimators.as_mut().filter(|_| seeded) {
-                    row.cycles = estimators.estimate(image, &op.call.symbol, &op.call.args).map(|e| e.cycles);
+                    row.by_class = estimators.estimate(image, &op.call.symbol, &op.call.args).map(|e| e.by_class);
                 }
             }
         }
@@ -189,41 +193,38 @@ fn pqm4_api(
     println!("| function | KAT entries passed | instructions | est. cycles | stack (bytes) |");
     println!("|---|---|---|---|---|");
     for (row, name) in rows.iter().zip(fndsa_on_guest::PQM4_OPS) {
-        let cycles = row.cycles.map_or("-".to_string(), |c| format!("{c:.0}"));
+        let cycles = row.cycles();
         let stack = if row.saturated { format!(">= {STACK_WINDOW}") } else { row.stack.to_string() };
         println!("| {name} | {}/{entries} | {} | {cycles} | {stack} |", row.passed, row.instructions);
     }
     Ok(rows.iter().all(|r| r.passed == entries))
 }
 
-/// `--plot`: signature known answer j = 0 of every build in `image`, each operation's estimate by instruction class
-/// (the builds run the entry here first and must match the host reference); whether they all did.
-/// The run's own build is drawn from the table's estimates, so that its bars total the table's figures.
+/// `--plot`: signature known answer j = 0 of every build in `image`, each operation's estimate by instruction class;
+/// whether they all ran. The run's own build is drawn from the table's estimates, so that its bars total the table's
+/// figures; every other build runs the entry here and must match the host reference.
 fn plot_builds(path: &Path, image: Image, logn: u32, own: &SignatureBuild, rows: &[Row]) -> Result<bool> {
     let mut estimators = Estimators::default();
     let mut bars = Vec::new();
     let reference = fndsa_on_guest::reference(logn, 0).ok_or_else(|| anyhow::anyhow!("core refuses entry 0"))?;
     for build in fndsa_on_guest::SIGNATURE_BUILDS.iter().filter(|b| b.images.contains(&image)) {
-        if build.build == own.build {
-            for (op, row) in Op::ALL.iter().zip(rows) {
-                let Some(by_class) = row.by_class else {
-                    bail!("--plot: no estimate of the {} build's {}", build.build, op.name())
-                };
-                bars.push(plot::Bar { label: format!("{} {}", build.build, op.name()), by_class });
+        let estimates: Vec<Option<cycles::model::ByClass>> = if build.build == own.build {
+            rows.iter().map(|row| row.by_class).collect()
+        } else {
+            let mut guest = image.open(Limits { timeout: fndsa_on_guest::CALL_TIMEOUT })?;
+            let run = fndsa_on_guest::run_kat_entry(guest.as_mut(), build, logn, 0).map_err(anyhow::Error::msg)?;
+            if !run.matches(&reference) {
+                println!("--plot: the {} build's entry 0 differs from the host reference", build.build);
+                return Ok(false);
             }
-            continue;
-        }
-        let mut guest = image.open(Limits { timeout: fndsa_on_guest::CALL_TIMEOUT })?;
-        let run = fndsa_on_guest::run_kat_entry(guest.as_mut(), build, logn, 0).map_err(anyhow::Error::msg)?;
-        if !run.matches(&reference) {
-            println!("--plot: the {} build's entry 0 differs from the host reference", build.build);
-            return Ok(false);
-        }
-        for (op, run) in Op::ALL.iter().zip(&run.ops) {
-            let Some(estimate) = estimators.estimate(image, &run.call.symbol, &run.call.args) else {
+            let ops = run.ops.iter();
+            ops.map(|op| estimators.estimate(image, &op.call.symbol, &op.call.args).map(|e| e.by_class)).collect()
+        };
+        for (op, by_class) in Op::ALL.iter().zip(estimates) {
+            let Some(by_class) = by_class else {
                 bail!("--plot: no estimate of the {} build's {}", build.build, op.name())
             };
-            bars.push(plot::Bar { label: format!("{} {}", build.build, op.name()), by_class: estimate.by_class });
+            bars.push(plot::Bar { label: format!("{} {}", build.build, op.name()), by_class });
         }
     }
     let title = format!(
