@@ -7,7 +7,7 @@ use pqhelium_guest::backend::qemu::QemuBackend;
 use pqhelium_guest::backend::unicorn::UnicornBackend;
 use pqhelium_guest::backend::{Arg, Backend, BackendKind, Call, CallError, FaultKind, Limits};
 use pqhelium_guest::elf::{ElfError, GuestElf};
-use pqhelium_kernels::{M7_IMAGE, M55_IMAGE};
+use pqhelium_kernels::{M7_IMAGE, M55_IMAGE, M85_IMAGE};
 
 mod common;
 use common::without_hanging;
@@ -117,6 +117,20 @@ fn missing_symbol_is_an_error_not_a_panic() {
         let result = b.call(&Call::new("no_such_kernel", vec![]));
         assert_eq!(result, Err(CallError::MissingSymbol("no_such_kernel".into())), "{}", b.name());
         assert_healthy(b.as_mut());
+    }
+}
+
+/// The QEMU harness runs kernels with interrupts masked: an interrupt raised inside a kernel (here by the kernel
+/// itself) waits until the harness sleeps, so that no handler runs in the middle of a kernel and changes its block
+/// profile (a doorbell byte arriving after the guest found its batch would, and cycle estimates would move by a few
+/// cycles from run to run).
+#[test]
+fn an_interrupt_is_not_taken_inside_a_kernel() {
+    for image in [&M55_IMAGE, &M85_IMAGE] {
+        let mut b = QemuBackend::open(image, SHORT).unwrap();
+        let out = b.call(&Call::new("pqh_selftest_interrupt_held", vec![])).unwrap();
+        assert_eq!(out.r0, 1, "{}: the interrupt was taken inside the kernel", image.name);
+        assert_healthy(&mut b);
     }
 }
 

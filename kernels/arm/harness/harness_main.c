@@ -183,10 +183,9 @@ static void wait_for_work(void)
     REG(SYST_RVR) = TICK_RELOAD;
     REG(SYST_CVR) = 0;
     REG(SYST_CSR) = 0x7u; /* enable, interrupt, core clock */
-    /* Check with interrupts masked so that a wake-up between the check and WFI still ends the WFI. The host reads
-     * `asleep` after bumping request_seq: either it sees the flag and rings, or we see the work (the tick covers
-     * the rare store/load overlap QEMU allows). */
-    __asm volatile("cpsid i" ::: "memory");
+    /* Interrupts are masked (pqh_reset) except for a moment after each WFI, so that a wake-up between the check and
+     * WFI still ends the WFI. The host reads `asleep` after bumping request_seq: either it sees the flag and rings,
+     * or we see the work (the tick covers the rare store/load overlap QEMU allows). */
     CTRL->asleep = 1u;
     __asm volatile("dmb" ::: "memory");
     while (!work_pending()) {
@@ -194,7 +193,6 @@ static void wait_for_work(void)
         __asm volatile("cpsie i\n\tisb\n\tcpsid i" ::: "memory");
     }
     CTRL->asleep = 0u;
-    __asm volatile("cpsie i" ::: "memory");
     REG(SYST_CSR) = 0; /* no ticks while kernels run */
 }
 
@@ -261,6 +259,9 @@ void pqh_fault_resume(void)
 void pqh_reset(void) __attribute__((noreturn));
 void pqh_reset(void)
 {
+    /* Masked for good: an interrupt taken inside a kernel would change its block profile (a doorbell byte can arrive
+     * after the guest, woken by the tick, found the batch itself). Faults still reach HardFault. */
+    __asm volatile("cpsid i" ::: "memory");
     REG(CPACR) |= 0xFu << 20; /* CP10, CP11: FPU and MVE */
     __asm volatile("dsb\n\tisb" ::: "memory");
     REG(UART_BAUDDIV) = 16u;

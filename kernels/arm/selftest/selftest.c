@@ -65,3 +65,18 @@ void pqh_selftest_overrun(uint8_t *buf, uint32_t len)
     for (uint32_t i = 0; i <= len; i++)
         buf[i] = (uint8_t)i;
 }
+
+/* Raises external interrupt 95 by software (NVIC set-pending) and returns whether it was still pending afterwards,
+ * that is, not taken inside the kernel; withdraws it before returning. QEMU only: the M7 image's emulator has no
+ * NVIC. */
+uint32_t pqh_selftest_interrupt_held(void)
+{
+    volatile uint32_t *const set_pending = (volatile uint32_t *)0xE000E208u; /* NVIC_ISPR2: interrupts 64-95 */
+    volatile uint32_t *const clear_pending = (volatile uint32_t *)0xE000E288u;
+    const uint32_t bit = 1u << 31;
+    *set_pending = bit;
+    __asm volatile("dsb\n\tisb" ::: "memory");
+    uint32_t held = (*set_pending & bit) != 0u;
+    *clear_pending = bit;
+    return held;
+}
