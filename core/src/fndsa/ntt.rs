@@ -152,48 +152,63 @@ fn check_len(logn: u32, a: &[u16]) {
     assert_eq!(a.len(), 1 << logn, "FN-DSA NTT: slice length is not 2^logn");
 }
 
+/// Cooley-Tukey, decimation in time, twiddles `GM[m + i]` at the layer with m blocks; inlined into `forward`'s two
+/// compilations.
+#[inline(always)]
+fn forward_layers(a: &mut [u16]) {
+    let mut t = a.len();
+    let mut m = 1;
+    while m < a.len() {
+        let ht = t / 2;
+        for (i, block) in a.chunks_exact_mut(t).enumerate() {
+            let s = u32::from(GM[m + i]);
+            let (lo, hi) = block.split_at_mut(ht);
+            for (x, y) in lo.iter_mut().zip(hi) {
+                let x1 = u32::from(*x);
+                let x2 = mq_mmul(u32::from(*y), s);
+                *x = mq_add(x1, x2) as u16;
+                *y = mq_sub(x1, x2) as u16;
+            }
+        }
+        t = ht;
+        m *= 2;
+    }
+}
+
+/// Gentleman-Sande, decimation in frequency; each layer halves, so n^-1 needs no final pass. Inlined into
+/// `inverse`'s two compilations.
+#[inline(always)]
+fn inverse_layers(a: &mut [u16]) {
+    let mut t = 1;
+    let mut hm = a.len() / 2;
+    while hm >= 1 {
+        for (i, block) in a.chunks_exact_mut(2 * t).enumerate() {
+            let s = u32::from(IGM[hm + i]);
+            let (lo, hi) = block.split_at_mut(t);
+            for (x, y) in lo.iter_mut().zip(hi) {
+                let x1 = u32::from(*x);
+                let x2 = u32::from(*y);
+                *x = mq_half(mq_add(x1, x2)) as u16;
+                *y = mq_mmul(mq_sub(x1, x2), s) as u16;
+            }
+        }
+        t *= 2;
+        hm /= 2;
+    }
+}
+
+crate::avx2_when_present! { fn forward(a: &mut [u16]) = forward_layers; }
+crate::avx2_when_present! { fn inverse(a: &mut [u16]) = inverse_layers; }
+
 impl NttKernels for Reference {
-    /// Cooley-Tukey, decimation in time, twiddles `GM[m + i]` at the layer with m blocks.
     fn ntt(&mut self, logn: u32, a: &mut [u16]) {
         check_len(logn, a);
-        let mut t = a.len();
-        let mut m = 1;
-        while m < a.len() {
-            let ht = t / 2;
-            for (i, block) in a.chunks_exact_mut(t).enumerate() {
-                let s = u32::from(GM[m + i]);
-                let (lo, hi) = block.split_at_mut(ht);
-                for (x, y) in lo.iter_mut().zip(hi) {
-                    let x1 = u32::from(*x);
-                    let x2 = mq_mmul(u32::from(*y), s);
-                    *x = mq_add(x1, x2) as u16;
-                    *y = mq_sub(x1, x2) as u16;
-                }
-            }
-            t = ht;
-            m *= 2;
-        }
+        forward(a);
     }
 
-    /// Gentleman-Sande, decimation in frequency; each layer halves, so n^-1 needs no final pass.
     fn intt(&mut self, logn: u32, a: &mut [u16]) {
         check_len(logn, a);
-        let mut t = 1;
-        let mut hm = a.len() / 2;
-        while hm >= 1 {
-            for (i, block) in a.chunks_exact_mut(2 * t).enumerate() {
-                let s = u32::from(IGM[hm + i]);
-                let (lo, hi) = block.split_at_mut(t);
-                for (x, y) in lo.iter_mut().zip(hi) {
-                    let x1 = u32::from(*x);
-                    let x2 = u32::from(*y);
-                    *x = mq_half(mq_add(x1, x2)) as u16;
-                    *y = mq_mmul(mq_sub(x1, x2), s) as u16;
-                }
-            }
-            t *= 2;
-            hm /= 2;
-        }
+        inverse(a);
     }
 
     /// Two Montgomery products, the second by R^2, cancel both 2^-32 factors.
