@@ -74,6 +74,25 @@ enum TracingBackend {
     Qemu(QemuBackend),
 }
 
+impl TracingBackend {
+    fn trace(&mut self, symbol: &str, args: &[Arg], record: Option<u64>) -> Result<Trace, CallError> {
+        use pqhelium_guest::backend::Backend;
+        let call = Call::new(symbol, args.to_vec());
+        match self {
+            TracingBackend::Unicorn(backend) => {
+                backend.record_events(record);
+                backend.call(&call)?;
+                Ok(backend.take_trace().expect("the backend traces"))
+            }
+            TracingBackend::Qemu(backend) => {
+                backend.record_events(record);
+                backend.call(&call)?;
+                backend.take_trace().expect("the backend traces").map_err(CallError::BadCall)
+            }
+        }
+    }
+}
+
 /// The object code under trace: an emulator in trace mode on one image.
 pub struct Tracer {
     backend: TracingBackend,
@@ -121,22 +140,9 @@ impl Tracer {
         }
     }
 
-    /// The leakage trace of one call.
-    pub fn trace(&mut self, symbol: &str, args: &[Arg], record: bool) -> Result<Trace, CallError> {
-        use pqhelium_guest::backend::Backend;
-        let call = Call::new(symbol, args.to_vec());
-        match &mut self.backend {
-            TracingBackend::Unicorn(backend) => {
-                backend.record_events(record);
-                backend.call(&call)?;
-                Ok(backend.take_trace().expect("the backend traces"))
-            }
-            TracingBackend::Qemu(backend) => {
-                backend.record_events(record);
-                backend.call(&call)?;
-                backend.take_trace().expect("the backend traces").map_err(CallError::BadCall)
-            }
-        }
+    /// The leakage trace of one call, recording its events from event `record` on when asked.
+    pub fn trace(&mut self, symbol: &str, args: &[Arg], record: Option<u64>) -> Result<Trace, CallError> {
+        self.backend.trace(symbol, args, record)
     }
 
     /// Runs both inputs of a pair and compares their traces; on a difference, runs both again recording every event
@@ -147,10 +153,10 @@ impl Tracer {
             let b = tracer.trace(symbol, &pair.args_b, record)?;
             Ok::<_, CallError>((a, b))
         };
-        match run(self, false) {
+        match run(self, None) {
             Err(e) => PairOutcome::Fault(e),
             Ok((a, b)) if a.same_as(&b) => PairOutcome::ConstantTime,
-            Ok(_) => match run(self, true) {
+            Ok(_) => match run(self, Some(0)) {
                 Err(e) => PairOutcome::Fault(e),
                 Ok((a, b)) => {
                     let complete = |t: &Trace| t.recorded.as_ref().is_some_and(|r| r.len() as u64 == t.events);
@@ -179,8 +185,8 @@ impl Tracer {
     }
 }
 
-/// A pair of a whole operation compared with [`resynchronised_differences`]: what it found, and each trace's length
-/// in events (the comparison covers the recorded ones, at most [`RECORD_CAPACITY`]).
+/// A pair of a whole operation compared with [`resynchronised_in_windows`]: what it found, and each trace's length
+/// in events.
 #[derive(Debug, Clone)]
 pub struct WholeComparison {
     pub found: Resynchronised,
@@ -195,10 +201,11 @@ impl WholeComparison {
 }
 
 impl Tracer {
-    /// Runs both inputs of a pair of a whole operation recording every event, and compares the recordings
-    /// ([`resynchronised_differences`]): `public` says which differences are public by design, `region` which
-    /// instructions (given their `symbol+offset` and `file:line`) are public code, skipped after such a difference
-    /// (`None`: it cannot tell).
+    /// Runs both inputs of a pair of a whole operation recording their events, and compares the recordings
+    /// ([`resynchronised_in_windows`]: a trace longer than a recording is run again for each further window, and
+    /// every run of an input must give the same trace): `public` says which differences are public by design,
+    /// `region` which instructions (given their `symbol+offset` and `file:line`) are public code, skipped after such
+    /// a difference (`None`: it cannot tell).
     pub fn compare_whole(
         &mut self,
         symbol: &str,
@@ -206,14 +213,27 @@ impl Tracer {
         public: impl Fn(&Leak) -> bool,
         region: impl Fn(&str, Option<&str>) -> Option<bool>,
     ) -> Result<WholeComparison, CallError> {
-        let a = self.trace(symbol, &pair.args_a, true)?;
-        let b = self.trace(symbol, &pair.args_b, true)?;
-        let (ra, rb) = (a.recorded.unwrap_or_default(), b.recorded.unwrap_or_default());
-        let (elf, lines) = (&self.elf, self.lines.as_ref());
+        let Tracer { backend, elf, lines, .. } = self;
+        let lines = lines.as_ref();
         let in_region = |pc: u32| region(&elf.locate(pc), lines.and_then(|l| l.line(pc)).as_deref());
-        let whole = (ra.len() as u64 == a.events, rb.len() as u64 == b.events);
-        let found = resynchronised_differences(&ra, &rb, elf, lines, public, in_region, whole);
-        Ok(WholeComparison { found, events: (a.events, b.events) })
+        let mut first_runs: [Option<(u64, u64)>; 2] = [None, None];
+        let mut record = |side: usize, from: u64| {
+            let trace = backend.trace(symbol, [&pair.args_a, &pair.args_b][side], Some(from))?;
+            let run = (trace.hash, trace.events);
+            match first_runs[side] {
+                Some(first) if first != run => Err(CallError::BadCall(format!(
+                    "two runs of one input gave different traces ({} and {} events): the operation is not \
+                     deterministic, so its recordings cannot be joined",
+                    first.1, run.1
+                ))),
+                _ => {
+                    first_runs[side] = Some(run);
+                    Ok(trace)
+                }
+            }
+        };
+        let (found, events) = resynchronised_in_windows(&mut record, elf, lines, public, in_region)?;
+        Ok(WholeComparison { found, events })
     }
 }
 
@@ -393,9 +413,9 @@ const WHOLE_SIGNING: &str = "whole signing: its rejection loops (hash-to-point, 
      kernels it calls (FP64, NTT, Keccak) are traced one by one here";
 
 const WHOLE_KEYGEN: &str = "whole key generation: candidates are drawn and rejected a key-dependent number of times by \
-     design, and the NTRU solver's big-integer code is not written constant time (like core's, it branches on the \
-     values: the centring comparison, Bezout's leading word, bit lengths); `pqhelium scheme --ct-pairs N` compares \
-     the sampling of the first candidate; the fixed-point FFT and division kernels it calls are traced one by one here";
+     design, so a pair's traces part and must be brought back in step: `pqhelium scheme --ct-pairs N` compares them \
+     that way, to their ends, the NTRU solver included; the fixed-point FFT and division kernels it calls are traced \
+     one by one here";
 
 /// Why `kernel` is not traced as a whole, when [`NOT_TRACED`] says.
 pub fn not_traced_reason(kernel: &str) -> Option<&'static str> {

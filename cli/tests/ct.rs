@@ -189,16 +189,23 @@ fn traces_differ_on(image: Image) {
     for (id, leaks) in [("ct.fixture.div_q", true), ("ct.fixture.div_q.barrett", false)] {
         let kernel = registry::find(id).unwrap();
         let pair = ct::pair(kernel, SEED, 5).expect("a partner case");
-        let hashed_a = tracer.trace(kernel.symbol, &pair.args_a, false).unwrap();
-        let hashed_b = tracer.trace(kernel.symbol, &pair.args_b, false).unwrap();
-        let recorded_a = tracer.trace(kernel.symbol, &pair.args_a, true).unwrap();
-        let recorded_b = tracer.trace(kernel.symbol, &pair.args_b, true).unwrap();
+        let hashed_a = tracer.trace(kernel.symbol, &pair.args_a, None).unwrap();
+        let hashed_b = tracer.trace(kernel.symbol, &pair.args_b, None).unwrap();
+        let recorded_a = tracer.trace(kernel.symbol, &pair.args_a, Some(0)).unwrap();
+        let recorded_b = tracer.trace(kernel.symbol, &pair.args_b, Some(0)).unwrap();
         assert_eq!((hashed_a.hash, hashed_a.events), (recorded_a.hash, recorded_a.events));
+        assert!(recorded_a.recorded_to_end());
         let events_a = recorded_a.recorded.unwrap();
         assert_eq!(events_a.len() as u64, recorded_a.events);
         assert!(events_a.len() > 8 * 3, "{id}: {} events", events_a.len());
         assert_eq!(!hashed_a.same_as(&hashed_b), leaks, "{id}");
         assert_eq!(events_a != recorded_b.recorded.unwrap(), leaks, "{id}");
+        // A recording from a later event holds the same events from there on (a window of a long trace).
+        let from = events_a.len() as u64 / 3;
+        let window = tracer.trace(kernel.symbol, &pair.args_a, Some(from)).unwrap();
+        assert_eq!((window.hash, window.events, window.first), (recorded_a.hash, recorded_a.events, from));
+        assert!(window.recorded_to_end());
+        assert_eq!(window.recorded.unwrap(), events_a[from as usize..], "{id}");
     }
 }
 

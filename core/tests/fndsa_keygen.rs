@@ -55,6 +55,40 @@ fn degree_out_of_range_is_an_error() {
     }
 }
 
+/// The course names each candidate's end, checked against the seed's stream of polynomials: a candidate whose f
+/// has no inverse draws f alone, any other draws f and g; one rejected as too long has ||(g, -f)||^2 >= 16823
+/// (computed here), every later check passed that bound; the accepted one is the key.
+#[test]
+fn the_course_names_each_candidates_end() {
+    use keygen::{Candidate, gauss};
+    let logn = 6;
+    let mut seeds = ChaCha20Rng::seed_from_u64(0x636f_7572_7365);
+    let mut ends = std::collections::HashSet::new();
+    for _ in 0..40 {
+        let mut seed = [0u8; 32];
+        seeds.fill_bytes(&mut seed);
+        let mut course = Vec::new();
+        let key = keygen::keygen_from_seed_with_course(&mut ref_kernels(), logn, &seed, &mut course).expect("a key");
+        let mut stream = gauss::Prng::new(ReferencePermutation, &seed);
+        let (last, rejected) = course.split_last().expect("a candidate");
+        assert_eq!(*last, Candidate::Accepted);
+        for &end in rejected.iter().chain([last]) {
+            ends.insert(end);
+            let f = gauss::sample_poly(logn, &mut stream);
+            if end == Candidate::NotInvertible {
+                continue;
+            }
+            let g = gauss::sample_poly(logn, &mut stream);
+            let norm: i32 = f.iter().chain(&g).map(|&x| i32::from(x) * i32::from(x)).sum();
+            assert_eq!(norm >= 16823, end == Candidate::TooLong, "{end:?}: norm {norm}");
+            if end == Candidate::Accepted {
+                assert_eq!((f, g), (key.f.clone(), key.g.clone()));
+            }
+        }
+    }
+    assert!(ends.len() >= 3, "the seeds met only {ends:?}");
+}
+
 /// Negacyclic product over the integers.
 fn negacyclic(a: &[i64], b: &[i64]) -> Vec<i64> {
     let n = a.len();

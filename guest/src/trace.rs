@@ -238,22 +238,30 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// A leakage trace: a running hash of every event (64-bit FNV-1a over words), their number, and, when recording,
-/// the events themselves.
+/// the events themselves from event `first` on, at most [`RECORD_CAPACITY`] of them: a window of a longer trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trace {
     pub hash: u64,
     pub events: u64,
+    /// The index of the first event recorded (0 when not recording).
+    pub first: u64,
     pub recorded: Option<Vec<Event>>,
 }
 
 impl Trace {
-    pub fn new(record: bool) -> Self {
-        Self { hash: FNV_OFFSET, events: 0, recorded: record.then(Vec::new) }
+    /// An empty trace that records events from event `record` on, or only hashes them.
+    pub fn new(record: Option<u64>) -> Self {
+        Self { hash: FNV_OFFSET, events: 0, first: record.unwrap_or(0), recorded: record.map(|_| Vec::new()) }
     }
 
-    /// Starts again, keeping whether events are recorded.
+    /// From which event on events are recorded, if they are.
+    pub fn recording(&self) -> Option<u64> {
+        self.recorded.as_ref().map(|_| self.first)
+    }
+
+    /// Starts again, keeping what is recorded.
     pub fn clear(&mut self) {
-        *self = Trace::new(self.recorded.is_some());
+        *self = Trace::new(self.recording());
     }
 
     #[inline]
@@ -261,12 +269,18 @@ impl Trace {
         for word in event.words() {
             self.hash = (self.hash ^ word).wrapping_mul(FNV_PRIME);
         }
-        self.events += 1;
         if let Some(events) = &mut self.recorded
+            && self.events >= self.first
             && events.len() < RECORD_CAPACITY
         {
             events.push(event);
         }
+        self.events += 1;
+    }
+
+    /// Whether the recording runs to the trace's end (from its first event).
+    pub fn recorded_to_end(&self) -> bool {
+        self.recorded.as_ref().is_some_and(|r| r.len() as u64 == self.events.saturating_sub(self.first))
     }
 
     /// Whether two traces are equal as far as their hashes tell.
@@ -469,29 +483,70 @@ pub struct Resynchronised {
     pub public: Vec<Leak>,
     /// How many differences `public` explained.
     pub public_count: u64,
-    /// Events of each trace the comparison went through (compared, or skipped as public code).
+    /// Events of each trace the comparison went through (compared, or skipped as public code), from the traces'
+    /// first events.
     pub compared: (u64, u64),
     /// Events of both traces skipped as public code after a public difference.
     pub skipped: u64,
     /// Why the comparison ended before both ends, if it did without a leak.
     pub lost: Option<String>,
+    /// Where a recording ended before its trace did: the comparison goes on from these events of each trace, in
+    /// recordings that start there.
+    pub resume: Option<(u64, u64)>,
 }
 
+impl Resynchronised {
+    /// Adds what the comparison of the next windows found.
+    fn absorb(&mut self, next: Resynchronised) {
+        self.leak = self.leak.take().or(next.leak);
+        for leak in next.public {
+            if !self.public.iter().any(|p| (p.kind, p.pc) == (leak.kind, leak.pc)) {
+                self.public.push(leak);
+            }
+        }
+        self.public_count += next.public_count;
+        self.compared = next.compared;
+        self.skipped += next.skipped;
+        self.lost = next.lost;
+        self.resume = next.resume;
+    }
+}
+
+/// A recording of a trace: its events from event `first` on, and whether they run to the trace's end (a window of
+/// a trace longer than a recording does not).
+#[derive(Debug, Clone, Copy)]
+pub struct Window<'a> {
+    pub events: &'a [Event],
+    pub first: u64,
+    pub to_end: bool,
+}
+
+impl<'a> Window<'a> {
+    /// The recording of a trace (none when it records nothing).
+    pub fn of(trace: &'a Trace) -> Self {
+        Window { events: trace.recorded.as_deref().unwrap_or(&[]), first: trace.first, to_end: trace.recorded_to_end() }
+    }
+}
+
+/// Events recorded before a window's first compared one: the judgement of a difference looks back up to five
+/// instructions.
+pub const LOOK_BACK: u64 = 64;
+
 /// The differences between two recorded traces of a whole operation in which some code is public by design (a
-/// rejection loop, the hashing of public values): `region` says which instructions are, and `public` which
-/// differences they explain (`None`: it cannot tell). After a public difference in what runs, each trace skips ahead to its first event
-/// outside the region (a rejection loop's extra rounds, a call that returned earlier), and the comparison goes on
-/// from there when both are at the same instruction. The first difference `public` does not explain is the leak, and
-/// ends the comparison. `whole` says whether each recording holds its whole trace: the comparison ends without a
-/// verdict on what lies beyond a recording that does not.
+/// rejection loop, the hashing of public values), from events `start` of each on: `region` says which instructions
+/// are public code, and `public` which differences they explain (`None`: it cannot tell). After a public difference
+/// in what runs, each trace skips ahead to its first event outside the region (a rejection loop's extra rounds, a
+/// call that returned earlier), and the comparison goes on from there when both are at the same instruction. The
+/// first difference `public` does not explain is the leak, and ends the comparison. Where a recording ends before
+/// its trace, the comparison stops and says where to resume ([`resynchronised_in_windows`] goes on).
 pub fn resynchronised_differences(
-    a: &[Event],
-    b: &[Event],
+    a: Window,
+    b: Window,
+    start: (u64, u64),
     elf: &GuestElf,
     lines: Option<&SourceLines>,
     public: impl Fn(&Leak) -> bool,
     region: impl Fn(u32) -> Option<bool>,
-    whole: (bool, bool),
 ) -> Resynchronised {
     let mut found = Resynchronised::default();
     let mut seen = HashSet::new();
@@ -525,24 +580,29 @@ pub fn resynchronised_differences(
         }
         None
     };
-    let (mut i, mut j) = (0usize, 0usize);
+    let (ea, eb) = (a.events, b.events);
+    let absolute = |i: usize, j: usize| (a.first + i as u64, b.first + j as u64);
+    let (mut i, mut j) = ((start.0 - a.first) as usize, (start.1 - b.first) as usize);
     loop {
-        let same = a[i..].iter().zip(&b[j..]).position(|(x, y)| x != y).unwrap_or((a.len() - i).min(b.len() - j));
+        let same = ea[i..].iter().zip(&eb[j..]).position(|(x, y)| x != y).unwrap_or((ea.len() - i).min(eb.len() - j));
         (i, j) = (i + same, j + same);
-        found.compared = (i as u64, j as u64);
-        let truncated = (i == a.len() && !whole.0) || (j == b.len() && !whole.1);
-        if i == a.len() && j == b.len() || truncated {
+        found.compared = absolute(i, j);
+        if (i == ea.len() && !a.to_end) || (j == eb.len() && !b.to_end) {
+            found.resume = Some(found.compared);
             return found;
         }
-        let (x, y) = (a.get(i), b.get(j));
-        let (kind, pc, class) = classify(a, i, x, y, elf);
+        if i == ea.len() && j == eb.len() {
+            return found;
+        }
+        let (x, y) = (ea.get(i), eb.get(j));
+        let (kind, pc, class) = classify(ea, i, x, y, elf);
         let leak = Leak {
             kind,
             class,
             pc,
             location: elf.locate(pc),
             source: lines.and_then(|l| l.line(pc)),
-            event: i as u64,
+            event: a.first + i as u64,
             a: describe(x, elf),
             b: describe(y, elf),
         };
@@ -550,34 +610,77 @@ pub fn resynchronised_differences(
             found.leak = Some(leak);
             return found;
         }
+        let skip_to = match (x, y) {
+            (Some(x), Some(y)) if aligned(x, y) => None,
+            _ => {
+                let next = (outside(ea, i), outside(eb, j));
+                // A recording that ends inside the public code: the next ones start at this difference.
+                if (next.0.is_none() && !a.to_end) || (next.1.is_none() && !b.to_end) {
+                    found.resume = Some(absolute(i, j));
+                    return found;
+                }
+                Some(next)
+            }
+        };
         found.public_count += 1;
         if seen.insert((kind, pc)) {
             found.public.push(leak);
         }
-        match (x, y) {
-            (Some(x), Some(y)) if aligned(x, y) => (i, j) = (i + 1, j + 1),
-            _ => match (outside(a, i), outside(b, j)) {
-                (Some(next_i), Some(next_j)) if a[next_i] == b[next_j] => {
-                    found.skipped += (next_i - i + next_j - j) as u64;
-                    (i, j) = (next_i, next_j);
-                }
-                (next_i, next_j) => {
-                    let place = |events: &[Event], at: Option<usize>| {
-                        at.map_or("its end".to_string(), |k| {
-                            let pc = events[k].pc();
-                            let source = lines.and_then(|l| l.line(pc)).unwrap_or_else(|| "no source line".into());
-                            format!("{} ({source}, event {k})", elf.locate(pc))
-                        })
-                    };
-                    found.lost = Some(format!(
-                        "after the public difference at event {i}, the runs leave the public code at different \
-                         places: {} and {}",
-                        place(a, next_i),
-                        place(b, next_j)
-                    ));
-                    return found;
-                }
-            },
+        match skip_to {
+            None => (i, j) = (i + 1, j + 1),
+            Some((Some(next_i), Some(next_j))) if ea[next_i] == eb[next_j] => {
+                found.skipped += (next_i - i + next_j - j) as u64;
+                (i, j) = (next_i, next_j);
+            }
+            Some((next_i, next_j)) => {
+                let place = |window: &Window, at: Option<usize>| {
+                    at.map_or("its end".to_string(), |k| {
+                        let pc = window.events[k].pc();
+                        let source = lines.and_then(|l| l.line(pc)).unwrap_or_else(|| "no source line".into());
+                        format!("{} ({source}, event {})", elf.locate(pc), window.first + k as u64)
+                    })
+                };
+                found.lost = Some(format!(
+                    "after the public difference at event {}, the runs leave the public code at different places: \
+                     {} and {}",
+                    a.first + i as u64,
+                    place(&a, next_i),
+                    place(&b, next_j)
+                ));
+                return found;
+            }
+        }
+    }
+}
+
+/// [`resynchronised_differences`] over traces longer than a recording: `record(side, from)` runs trace `side`
+/// (0 or 1) again and records it from event `from` on, and the comparison goes on window after window, each
+/// starting [`LOOK_BACK`] events before where the last one stopped. Also each trace's length in events.
+pub fn resynchronised_in_windows<E>(
+    mut record: impl FnMut(usize, u64) -> Result<Trace, E>,
+    elf: &GuestElf,
+    lines: Option<&SourceLines>,
+    public: impl Fn(&Leak) -> bool,
+    region: impl Fn(u32) -> Option<bool>,
+) -> Result<(Resynchronised, (u64, u64)), E> {
+    let mut total = Resynchronised::default();
+    let mut from: (u64, u64) = (0, 0);
+    loop {
+        let a = record(0, from.0.saturating_sub(LOOK_BACK))?;
+        let b = record(1, from.1.saturating_sub(LOOK_BACK))?;
+        let found = resynchronised_differences(Window::of(&a), Window::of(&b), from, elf, lines, &public, &region);
+        total.absorb(found);
+        match total.resume {
+            Some(next) if next != from => from = next,
+            Some(stuck) => {
+                total.resume = None;
+                total.lost = Some(format!(
+                    "the public code skipped from events {} and {} runs longer than a recording",
+                    stuck.0, stuck.1
+                ));
+                return Ok((total, (a.events, b.events)));
+            }
+            None => return Ok((total, (a.events, b.events))),
         }
     }
 }
@@ -666,7 +769,24 @@ mod tests {
 
         fn compare(&self, a: &[Event], b: &[Event]) -> Resynchronised {
             let public = |leak: &Leak| self.region(leak.pc) == Some(true);
-            resynchronised_differences(a, b, &self.elf, None, public, |pc| self.region(pc), (true, true))
+            let whole = |events| Window { events, first: 0, to_end: true };
+            resynchronised_differences(whole(a), whole(b), (0, 0), &self.elf, None, public, |pc| self.region(pc))
+        }
+
+        /// The comparison through recordings of at most `capacity` events each.
+        fn compare_in_windows(&self, a: &[Event], b: &[Event], capacity: usize) -> (Resynchronised, usize) {
+            let public = |leak: &Leak| self.region(leak.pc) == Some(true);
+            let mut recordings = 0;
+            let mut record = |side: usize, from: u64| {
+                recordings += 1;
+                let events = [a, b][side];
+                let window = events.iter().skip(from as usize).take(capacity).copied().collect();
+                Ok::<_, ()>(Trace { hash: 0, events: events.len() as u64, first: from, recorded: Some(window) })
+            };
+            let (found, events) =
+                resynchronised_in_windows(&mut record, &self.elf, None, public, |pc| self.region(pc)).unwrap();
+            assert_eq!(events, (a.len() as u64, b.len() as u64));
+            (found, recordings)
         }
     }
 
@@ -710,6 +830,66 @@ mod tests {
         let parted = places.compare(&a, &b);
         assert!(parted.leak.is_none());
         assert!(parted.lost.expect("the runs part").contains("different places"));
+    }
+
+    /// Recordings shorter than the traces: the comparison goes on window after window and finds what whole
+    /// recordings show, wherever a window ends (windows of 80 to 125 events, each after the first starting
+    /// `LOOK_BACK` events before where the last stopped, so that every event of the middle part ends one).
+    #[test]
+    fn windows_find_what_whole_recordings_find() {
+        let places = Places::new();
+        let Places { p0, r0, after_r0, r1, p2, p3, entry, .. } = places;
+        let lead = run(&[p0; 100]);
+        let store = |address| Event::Store { pc: p2, address, size: 4 };
+        let round = [r0, entry, entry + 2, after_r0, r1];
+        let with_lead = |middle: &[Vec<Event>]| [lead.as_slice(), &middle.concat(), &lead].concat();
+        let cases = [
+            (
+                with_lead(&[run(&[r0, r1, r0, r1, p2]), vec![store(0x100)]]),
+                with_lead(&[run(&[r0, r1, p2]), vec![store(0x100)]]),
+            ),
+            (
+                with_lead(&[run(&[r0, r1, r0, r1, p2]), vec![store(0x100)]]),
+                with_lead(&[run(&[r0, r1, p2]), vec![store(0x200)]]),
+            ),
+            (with_lead(&[run(&round), run(&round), run(&[p2])]), with_lead(&[run(&round), run(&[p2])])),
+            (with_lead(&[run(&round), run(&round), run(&[p2])]), with_lead(&[run(&round), run(&[p3])])),
+        ];
+        let key = |found: &Resynchronised| {
+            let places: Vec<_> = found.public.iter().map(|l| (l.kind, l.pc)).collect();
+            let leak = found.leak.as_ref().map(|l| (l.kind, l.pc, l.event));
+            (leak, places, found.public_count, found.compared, found.skipped, found.lost.clone())
+        };
+        for (a, b) in &cases {
+            let whole = places.compare(a, b);
+            assert_eq!(whole.resume, None);
+            for capacity in 80..=125 {
+                let (windowed, recordings) = places.compare_in_windows(a, b, capacity);
+                assert_eq!(key(&windowed), key(&whole), "windows of {capacity} events");
+                assert_eq!(windowed.resume, None);
+                // The first difference is event 100: a shorter window cannot reach it, a whole trace's needs no other.
+                if capacity <= 100 {
+                    assert!(recordings > 2, "windows of {capacity} events");
+                }
+                if capacity >= a.len().max(b.len()) {
+                    assert_eq!(recordings, 2, "windows of {capacity} events");
+                }
+            }
+        }
+    }
+
+    /// Public code that runs longer than a recording ends the comparison, without a verdict on what follows.
+    #[test]
+    fn a_skip_longer_than_a_recording_ends_the_comparison() {
+        let places = Places::new();
+        let Places { p0, r0, r1, p2, .. } = places;
+        let rounds = |count: usize| run(&[r0, r1].repeat(count));
+        let a = [run(&[p0; 100]), rounds(200), run(&[p2])].concat();
+        let b = [run(&[p0; 100]), rounds(1), run(&[p2])].concat();
+        assert_eq!(places.compare(&a, &b).lost, None);
+        let (windowed, _) = places.compare_in_windows(&a, &b, 150);
+        assert!(windowed.leak.is_none());
+        assert!(windowed.lost.expect("stuck").contains("longer than a recording"));
     }
 
     /// A difference outside public code is the leak at once.

@@ -68,6 +68,7 @@ enum {
     H_EVENTS,   /* events since the reset */
     H_RECORD,   /* host: nonzero to record events too */
     H_STATUS,   /* plugin: STATUS_* bits */
+    H_FROM,     /* host: the index of the first event recorded (a window of a trace longer than the file) */
     H_WORDS = 8,
     EVENT_WORDS = 3,
 };
@@ -119,9 +120,9 @@ static inline void emit(uint64_t w0, uint64_t w1, uint64_t w2)
     hash = (hash ^ w1) * FNV_PRIME;
     hash = (hash ^ w2) * FNV_PRIME;
     header[H_HASH] = hash;
-    uint64_t n = header[H_EVENTS];
-    if (header[H_RECORD] && n < capacity) {
-        volatile uint64_t *slot = header + H_WORDS + n * EVENT_WORDS;
+    uint64_t n = header[H_EVENTS], from = header[H_FROM];
+    if (header[H_RECORD] && n >= from && n - from < capacity) {
+        volatile uint64_t *slot = header + H_WORDS + (n - from) * EVENT_WORDS;
         slot[0] = w0;
         slot[1] = w1;
         slot[2] = w2;

@@ -75,7 +75,7 @@ pub struct Resynchronised {
     pub compared: u64,
     pub skipped: u64,
     pub events: u64,
-    /// Why a pair's comparison ended before the ends of its traces, other than the recordings' capacity.
+    /// Why a pair's comparison ended before the ends of its traces.
     pub lost: Option<String>,
 }
 
@@ -84,10 +84,9 @@ impl Resynchronised {
     /// as public code and not reached.
     pub fn summary(&self) -> String {
         let share = |n: u64| 100.0 * n as f64 / self.events.max(1) as f64;
-        let beyond = if self.lost.is_none() && self.compared < self.events { " (beyond the recordings)" } else { "" };
         format!(
             "{} pairs, equal traces but for {} differences public by design at {} places: of {} events, {:.1}% \
-             compared, {:.1}% skipped as public code after a public difference, {:.1}% not reached{beyond}",
+             compared, {:.1}% skipped as public code after a public difference, {:.1}% not reached",
             self.pairs,
             self.differences,
             self.places.len(),

@@ -6,7 +6,7 @@
 //! a leak. The verdict says how much of the traces was compared, skipped as public code, or not reached.
 //!
 //! The pairs:
-//! - key generation: two seeds of the same length (the seed is the key);
+//! - key generation: two seeds (the seed is the key) whose candidates meet the same ends (`seeds_of_one_course`);
 //! - signing: two signing keys, one message, context and randomness. The hedged seed binds the key's hash, so the
 //!   nonce (public: it is in the signature) and the sampler's randomness differ between the runs;
 //! - verification alone and in a batch: nothing is secret (`pqhelium_analyses::ct::NO_SECRET` says why).
@@ -17,11 +17,13 @@
 //! division timing on the M85) is judged as in that kernel's campaign.
 
 use pqhelium_analyses::ct::{self, KNOWN_LEAKS, Leak, LeakKind, Pair, Tracer};
+use pqhelium_core::fndsa::keygen::{Candidate, keygen_from_seed_with_course};
 use pqhelium_core::fndsa::{self, ReferenceKernels, codec};
 use pqhelium_families::fndsa_sign::{self, kat_message};
 use pqhelium_guest::backend::{Arg, BackendError, Image, Limits};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -43,6 +45,13 @@ static CANDIDATE_LOOP: LazyLock<RangeInclusive<usize>> = LazyLock::new(|| {
         lines.iter().position(|l| l.contains("for (uint32_t candidate = 0;")).expect("keygen.c's candidate loop");
     let end = lines[start..].iter().position(|l| *l == "    }").map_or(lines.len(), |n| start + n);
     start + 1..=end + 1
+});
+
+/// The candidate loop's line that calls the NTRU solver (`found = kg_solve(...)`), numbered from 1: not public code,
+/// so that runs skipping the loop's public code after a difference in the draws stop at the solver and compare it.
+static SOLVER_CALL: LazyLock<usize> = LazyLock::new(|| {
+    let lines = KEYGEN_SOURCE.lines();
+    lines.iter().position(|l| l.contains("found = kg_solve(")).expect("keygen.c's call of the solver") + 1
 });
 
 /// Signing's hash-to-point.
@@ -106,9 +115,12 @@ pub fn check_operations(
         let mut whole = Resynchronised { pairs, ..Resynchronised::default() };
         let mut verdict = None;
         for index in 0..pairs {
-            let Some(pair) = operation_pair(op, logn, &mut rng) else {
-                verdict = Some(OpVerdict::Fault { pair: index, why: "the reference made no key".into() });
-                break;
+            let pair = match operation_pair(op, logn, &mut rng) {
+                Ok(pair) => pair,
+                Err(why) => {
+                    verdict = Some(OpVerdict::Fault { pair: index, why });
+                    break;
+                }
             };
             let public = |leak: &Leak| explanation(image, leak).is_some();
             // An instruction without a source line (clang leaves some) outside the functions named public cannot
@@ -148,30 +160,61 @@ pub fn check_operations(
     Ok(verdicts)
 }
 
-/// The pair of an operation: key generation from two seeds, signing one request with two keys.
-fn operation_pair(op: Op, logn: u32, rng: &mut ChaCha20Rng) -> Option<Pair> {
-    let seed = |rng: &mut ChaCha20Rng| -> [u8; 32] { std::array::from_fn(|_| rng.r#gen()) };
+fn seed(rng: &mut ChaCha20Rng) -> [u8; 32] {
+    std::array::from_fn(|_| rng.r#gen())
+}
+
+/// The pair of an operation: key generation from two seeds of one course, signing one request with two keys.
+fn operation_pair(op: Op, logn: u32, rng: &mut ChaCha20Rng) -> Result<Pair, String> {
+    let no_key = || "the reference made no key".to_string();
     let (args_a, args_b) = match op {
         Op::Keypair => {
             let (sk_len, vk_len) = (codec::signing_key_size(logn), codec::verifying_key_size(logn));
             let args = |seed: [u8; 32]| {
                 vec![Arg::Out(sk_len), Arg::Out(vk_len), Arg::In(seed.to_vec()), Arg::U32(32), Arg::U32(logn)]
             };
-            (args(seed(rng)), args(seed(rng)))
+            let (a, b) = seeds_of_one_course(logn, rng)?;
+            (args(a), args(b))
         }
         Op::Sign => {
             let randomness: Vec<u8> = (0..fndsa_sign::RANDOMNESS_BYTES).map(|_| rng.r#gen()).collect();
-            let request = |rng: &mut ChaCha20Rng| -> Option<Vec<Arg>> {
-                let (sk, _) = fndsa::keygen(&mut ReferenceKernels::default(), logn, &seed(rng)).ok()?;
+            let request = |rng: &mut ChaCha20Rng| -> Result<Vec<Arg>, String> {
+                let (sk, _) =
+                    fndsa::keygen(&mut ReferenceKernels::default(), logn, &seed(rng)).map_err(|_| no_key())?;
                 let framed = fndsa_sign::Request { sk, randomness: randomness.clone(), ..kat_message(0) }.framed();
                 let len = Arg::U32(framed.len() as u32);
-                Some(vec![Arg::Out(codec::signature_size(logn)), Arg::In(framed), len])
+                Ok(vec![Arg::Out(codec::signature_size(logn)), Arg::In(framed), len])
             };
             (request(rng)?, request(rng)?)
         }
-        Op::Verify | Op::VerifyBatch4 => return None,
+        Op::Verify | Op::VerifyBatch4 => return Err("nothing is secret".into()),
     };
-    Some(Pair { a: 0, b: 1, args_a, args_b })
+    Ok(Pair { a: 0, b: 1, args_a, args_b })
+}
+
+/// Seeds drawn at most in search of two of one course.
+const COURSE_DRAWS: usize = 2000;
+
+/// Two seeds whose key generations take the same course (core's `keygen_from_seed_with_course`): every candidate
+/// rejected by the same check, none by the solver, the same one accepted. Which check rejects a candidate is public
+/// by design, so such a pair's traces differ only where the draws and the secret values could make them, and the
+/// comparison can follow them to their ends; seeds of different courses part at the first candidate one of them
+/// rejects.
+fn seeds_of_one_course(logn: u32, rng: &mut ChaCha20Rng) -> Result<([u8; 32], [u8; 32]), String> {
+    let mut courses: HashMap<Vec<Candidate>, [u8; 32]> = HashMap::new();
+    for _ in 0..COURSE_DRAWS {
+        let seed = seed(rng);
+        let mut course = Vec::new();
+        keygen_from_seed_with_course(&mut ReferenceKernels::default(), logn, &seed, &mut course)
+            .map_err(|e| format!("the reference made no key: {e}"))?;
+        if course.contains(&Candidate::Unsolved) {
+            continue;
+        }
+        if let Some(first) = courses.insert(course, seed) {
+            return Ok((first, seed));
+        }
+    }
+    Err(format!("no two of {COURSE_DRAWS} seeds take the same course through key generation's candidates"))
 }
 
 /// Why a pair's difference is not a leak, if it is not: a branch or an access in code public by design
@@ -240,7 +283,7 @@ fn is_rejection_check(source: &str) -> bool {
 
 /// Whether `source` (`file:line`) is in the key generation's candidate loop ([`CANDIDATE_LOOP`]).
 fn in_candidate_loop(source: &str) -> bool {
-    KEYGEN_SOURCE.line_of(source).is_some_and(|line| CANDIDATE_LOOP.contains(&line))
+    KEYGEN_SOURCE.line_of(source).is_some_and(|line| CANDIDATE_LOOP.contains(&line) && line != *SOLVER_CALL)
 }
 
 #[cfg(test)]
@@ -279,6 +322,11 @@ mod tests {
         assert_eq!(at("static uint32_t fs_compute_big_g(", 4), None);
         let solver = line_of(&KEYGEN_SOURCE, "static int kg_solve(", 4);
         assert_eq!(public_code("kg_solve+0x8", Some(&solver)), None);
+        // The candidate loop is public but for its call of the solver, where skipping runs stop and compare.
+        let call = line_of(&KEYGEN_SOURCE, "found = kg_solve(", 0);
+        assert_eq!(public_code("fndsa_keygen_pair_with+0x8", Some(&call)), None);
+        let check = line_of(&KEYGEN_SOURCE, "if (!kg_ortho_norm_ok(kern", 0);
+        assert_eq!(public_code("fndsa_keygen_pair_with+0x8", Some(&check)), Some(CANDIDATE_REASON));
     }
 
     /// Predication is public in the squeeze only (gcc predicates its test of the read position on the M7), not in

@@ -554,8 +554,9 @@ impl QemuBackend {
         QemuBackend::start(elf, image.elf, limits, false, Some(TracePlugin::new(core)?))
     }
 
-    /// Trace mode: whether the next round trips keep every event (to find the first difference) or only the hash.
-    pub fn record_events(&mut self, record: bool) {
+    /// Trace mode: whether the next round trips keep events (to find the first difference), from which event on
+    /// (at most [`crate::trace::RECORD_CAPACITY`] of them), or only the hash.
+    pub fn record_events(&mut self, record: Option<u64>) {
         if let Some(trace) = self.trace.as_mut() {
             trace.record = record;
         }

@@ -20,6 +20,7 @@ const H_HASH: usize = 0;
 const H_EVENTS: usize = 1;
 const H_RECORD: usize = 2;
 const H_STATUS: usize = 3;
+const H_FROM: usize = 4;
 const H_WORDS: usize = 8;
 const EVENT_WORDS: usize = 3;
 /// Events the file can hold when recording (the file is sparse, so only recorded events take memory).
@@ -42,8 +43,8 @@ pub(super) struct TracePlugin {
     map: MmapMut,
     /// Bit per `LatencyClass` traced on the core.
     varlat: u32,
-    /// Whether the next round trips record every event, not only the hash.
-    pub(super) record: bool,
+    /// Whether the next round trips record events, not only the hash, and from which event on.
+    pub(super) record: Option<u64>,
 }
 
 impl TracePlugin {
@@ -58,7 +59,7 @@ impl TracePlugin {
             .into_iter()
             .filter(|&class| is_variable(core, class))
             .fold(0, |mask, class| mask | 1 << class as u32);
-        Ok(Self { plugin_file, trace_file, map, varlat, record: false })
+        Ok(Self { plugin_file, trace_file, map, varlat, record: None })
     }
 
     /// QEMU's arguments for trace mode: the plugin, the harness `skip` range excluded, and one instruction per
@@ -94,10 +95,11 @@ impl TracePlugin {
     /// Before a round trip: an empty trace.
     pub(super) fn reset(&mut self) {
         let record = self.record;
-        self.set_word(H_HASH, Trace::new(false).hash);
+        self.set_word(H_HASH, Trace::new(None).hash);
         self.set_word(H_EVENTS, 0);
         self.set_word(H_STATUS, 0);
-        self.set_word(H_RECORD, u64::from(record));
+        self.set_word(H_FROM, record.unwrap_or(0));
+        self.set_word(H_RECORD, u64::from(record.is_some()));
     }
 
     /// The trace of the last round trip, or why the plugin could not build it.
@@ -107,9 +109,9 @@ impl TracePlugin {
             let why: Vec<&str> = STATUS_MESSAGES.iter().filter(|(bit, _)| status & bit != 0).map(|m| m.1).collect();
             return Err(format!("leakage trace unavailable: {}", why.join("; ")));
         }
-        let events = self.word(H_EVENTS);
+        let (events, first) = (self.word(H_EVENTS), self.word(H_FROM));
         let recorded = (self.word(H_RECORD) != 0).then(|| {
-            let n = events.min(CAPACITY as u64) as usize;
+            let n = events.saturating_sub(first).min(CAPACITY as u64) as usize;
             (0..n)
                 .map_while(|i| {
                     let at = H_WORDS + i * EVENT_WORDS;
@@ -118,10 +120,10 @@ impl TracePlugin {
                 .collect::<Vec<_>>()
         });
         if let Some(list) = &recorded
-            && (list.len() as u64) < events.min(CAPACITY as u64)
+            && (list.len() as u64) < events.saturating_sub(first).min(CAPACITY as u64)
         {
             return Err(format!("leakage trace corrupt: event {} is of no known kind", list.len()));
         }
-        Ok(Trace { hash: self.word(H_HASH), events, recorded })
+        Ok(Trace { hash: self.word(H_HASH), events, first, recorded })
     }
 }

@@ -136,7 +136,7 @@ impl UnicornBackend {
         let harness = self.elf.harness_symbol("__harness_start")?..self.elf.harness_symbol("__harness_end")?;
         let harness = u64::from(harness.start)..u64::from(harness.end);
         self.uc.get_data_mut().tracing =
-            Some(Box::new(Tracing { trace: Trace::new(false), core, harness, kernel_pc: None }));
+            Some(Box::new(Tracing { trace: Trace::new(None), core, harness, kernel_pc: None }));
         self.uc.add_code_hook(1, 0, trace_instruction).map_err(uc_err)?;
         self.uc
             .add_mem_hook(HookType::MEM_READ | HookType::MEM_WRITE, 1, 0, |uc, kind, address, size, _value| {
@@ -148,7 +148,7 @@ impl UnicornBackend {
     }
 
     /// Trace mode: whether the next round trips keep every event (to find the first difference) or only the hash.
-    pub fn record_events(&mut self, record: bool) {
+    pub fn record_events(&mut self, record: Option<u64>) {
         if let Some(tracing) = self.uc.get_data_mut().tracing.as_mut() {
             tracing.trace = Trace::new(record);
         }
@@ -157,7 +157,7 @@ impl UnicornBackend {
     /// Trace mode: the leakage trace of the last round trip (`None` when not tracing).
     pub fn take_trace(&mut self) -> Option<Trace> {
         let tracing = self.uc.get_data_mut().tracing.as_mut()?;
-        let fresh = Trace::new(tracing.trace.recorded.is_some());
+        let fresh = Trace::new(tracing.trace.recording());
         Some(std::mem::replace(&mut tracing.trace, fresh))
     }
 

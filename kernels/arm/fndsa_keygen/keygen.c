@@ -11,6 +11,11 @@
  * (keygen_mve.mve.c: the MVE FFT and the VDIV.F64 divisions). The mod-q NTT is the scalar kernel
  * (fndsa_ntt_scalar.c), SHAKE256 the scalar sponge (kernels/arm/scheme/fips202.c).
  *
+ * Constant time: no branch, predicated instruction or address depends on a secret but the rejection checks (a
+ * coefficient or a candidate they fail is drawn again). Comparisons are borrows through every word, selections masks
+ * kept opaque to the compiler (kg_opaque), the solver's loop counts and sizes functions of logn (docs/constant-time.md,
+ * "Whole FN-DSA operations").
+ *
  * Memory: one static arena of 32-bit words, taken and given back in stack order; every size depends on logn only,
  * so logn 9 and 10 either always fit or never do (tests run both). The tower of (f, g) is kept for the way up; the
  * F of each level is moved down onto its level's place.
@@ -91,9 +96,30 @@ static void kg_copy32(uint32_t *d, const uint32_t *s, uint32_t words)
 
 typedef struct fndsa_small_prime kg_prime;
 
+/* v hidden from the optimiser: a bit or mask made from a secret is then used as a value, never turned back into a
+ * branch, a predicated (IT) instruction or a lane-predicated (VPT) vector instruction. */
+static inline uint32_t kg_opaque(uint32_t v)
+{
+    __asm__("" : "+r"(v));
+    return v;
+}
+
+/* All ones when x, as a signed word, is negative, else 0. */
 static inline uint32_t kg_sign_mask(uint32_t x)
 {
-    return (uint32_t)((int32_t)x >> 31);
+    return kg_opaque((uint32_t)((int32_t)x >> 31));
+}
+
+/* All ones when x is 0, else 0. */
+static inline uint32_t kg_zero_mask(uint32_t x)
+{
+    return 0u - kg_opaque(((x | (0u - x)) >> 31) ^ 1u);
+}
+
+/* a where mask is all ones, b where it is 0. */
+static inline uint32_t kg_select(uint32_t mask, uint32_t a, uint32_t b)
+{
+    return b ^ (mask & (a ^ b));
 }
 
 static inline uint32_t mp_set_signed(int32_t v, uint32_t p)
@@ -128,7 +154,7 @@ static inline uint32_t mp_sub(uint32_t a, uint32_t b, uint32_t p)
 
 static inline uint32_t mp_half(uint32_t a, uint32_t p)
 {
-    return (a + (p & (0u - (a & 1u)))) >> 1;
+    return (a + (p & kg_opaque(0u - (a & 1u)))) >> 1;
 }
 
 /* a b / 2^32 mod p (a below 2^32, b below p). */
@@ -277,29 +303,34 @@ static uint32_t kg_reduce_signed(const struct kg_reducer *r, const uint32_t *d, 
     if (r->len == 0)
         return 0;
     uint32_t x = kg_reduce_unsigned(r, d, stride);
-    uint32_t neg = 0u - (d[(r->len - 1u) * stride] >> 30);
+    uint32_t neg = kg_opaque(0u - (d[(r->len - 1u) * stride] >> 30));
     return mp_sub(x, r->rx & neg, r->sp->p);
 }
 
-/* x <- x - m if x > (m-1)/2 (x in [0, m), m odd). */
+/* 1 when a < b (unsigned, len words): the borrow of a - b through every word. */
+static uint32_t zint_less31(const uint32_t *a, const uint32_t *b, uint32_t len)
+{
+    uint32_t borrow = 0;
+    for (uint32_t i = 0; i < len; i++)
+        borrow = (a[i] - b[i] - borrow) >> 31;
+    return kg_opaque(borrow);
+}
+
+/* x <- x - m if x > (m-1)/2 (x in [0, m), m odd): the comparison is the borrow of (m-1)/2 - x through every word,
+ * the subtraction masked. */
 static void zint_centre(uint32_t *x, uint32_t stride, const uint32_t *m, uint32_t len)
 {
-    uint32_t greater = 0;
-    for (uint32_t i = len; i-- > 0;) {
+    uint32_t borrow = 0;
+    for (uint32_t i = 0; i < len; i++) {
         uint32_t hm = (m[i] >> 1) | ((i + 1u < len ? m[i + 1] & 1u : 0u) << 30);
-        uint32_t xw = x[i * stride];
-        if (xw != hm) {
-            greater = xw > hm;
-            break;
-        }
+        borrow = (hm - x[i * stride] - borrow) >> 31;
     }
-    if (greater) {
-        uint32_t borrow = 0;
-        for (uint32_t i = 0; i < len; i++) {
-            uint32_t z = x[i * stride] - m[i] - borrow;
-            x[i * stride] = z & KG_MASK31;
-            borrow = z >> 31;
-        }
+    uint32_t greater = 0u - kg_opaque(borrow);
+    borrow = 0;
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t z = x[i * stride] - (m[i] & greater) - borrow;
+        x[i * stride] = z & KG_MASK31;
+        borrow = z >> 31;
     }
 }
 
@@ -366,9 +397,10 @@ static uint32_t zint_neg_inv31(uint32_t m)
 }
 
 /* out = (a fa + b fb) / 2^31 for unsigned a, b of len words (exact when the low 31 bits cancel), as |out| and
- * whether it was negative; |fa| + |fb| <= 2^31, so every partial sum fits in an int64_t. */
-static int zint_combine_div31(const uint32_t *a, const uint32_t *b, int64_t fa, int64_t fb, uint32_t *out,
-                              uint32_t len)
+ * whether it was negative (1 or 0, the negation masked); |fa| + |fb| <= 2^31, so every partial sum fits in an
+ * int64_t. */
+static uint32_t zint_combine_div31(const uint32_t *a, const uint32_t *b, int64_t fa, int64_t fb, uint32_t *out,
+                                   uint32_t len)
 {
     int64_t cc = 0;
     for (uint32_t i = 0; i < len; i++) {
@@ -378,24 +410,21 @@ static int zint_combine_div31(const uint32_t *a, const uint32_t *b, int64_t fa, 
         cc = z >> 31;
     }
     out[len - 1] = (uint32_t)cc & KG_MASK31;
-    int neg = cc < 0;
-    if (neg) {
-        uint32_t carry = 1;
-        for (uint32_t i = 0; i < len; i++) {
-            uint32_t z = (~out[i] & KG_MASK31) + carry;
-            out[i] = z & KG_MASK31;
-            carry = z >> 31;
-        }
+    uint32_t neg = kg_opaque((uint32_t)((uint64_t)cc >> 63)), flip = 0u - neg, carry = neg;
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t z = ((out[i] ^ flip) & KG_MASK31) + carry;
+        out[i] = z & KG_MASK31;
+        carry = z >> 31;
     }
     return neg;
 }
 
-static int zint_less31(const uint32_t *a, const uint32_t *b, uint32_t len)
+/* (f, g) <- (-f, -g) when neg is 1. */
+static inline void kg_negate_pair(int64_t *f, int64_t *g, uint32_t neg)
 {
-    for (uint32_t i = len; i-- > 0;)
-        if (a[i] != b[i])
-            return a[i] < b[i];
-    return 0;
+    int64_t m = -(int64_t)neg;
+    *f = (*f ^ m) - m;
+    *g = (*g ^ m) - m;
 }
 
 /* out = (u fu + v fv) / 2^31 mod m for u, v in [0, m) (m odd, m0i = -1/m mod 2^31). The term m k (below 2^62)
@@ -415,38 +444,49 @@ static void zint_combine_mod(const uint32_t *u, const uint32_t *v, int64_t fu, i
         cc = (z1 >> 31) + (int64_t)(mk >> 31) + (int64_t)(low_sum >> 31);
     }
     out[len - 1] = (uint32_t)cc & KG_MASK31;
-    int64_t top = cc >> 31;
-    if (top != 0 || !zint_less31(out, m, len)) {
-        int64_t carry = 0;
-        for (uint32_t i = 0; i < len; i++) {
-            int64_t z = (int64_t)out[i] + (top < 0 ? (int64_t)m[i] : -(int64_t)m[i]) + carry;
-            out[i] = (uint32_t)z & KG_MASK31;
-            carry = z >> 31;
-        }
+    /* The sum lies in (-m, 2m): add m when it is negative, subtract m when it is at least m; top, the part above
+     * the len words, is -1, 0 or 1. */
+    uint32_t top = (uint32_t)(cc >> 31);
+    uint32_t negative = kg_opaque(top >> 31), positive = kg_opaque((0u - top) >> 31);
+    uint32_t add = 0u - negative;
+    uint32_t sub = 0u - (positive | (((negative | positive) ^ 1u) & (zint_less31(out, m, len) ^ 1u)));
+    int64_t carry = 0;
+    for (uint32_t i = 0; i < len; i++) {
+        int64_t z = (int64_t)out[i] + (int64_t)(m[i] & add) - (int64_t)(m[i] & sub) + carry;
+        out[i] = (uint32_t)z & KG_MASK31;
+        carry = z >> 31;
     }
 }
 
-/* 32 bits of an unsigned 31-bit-word integer from bit pos. */
+/* 32 bits of an unsigned 31-bit-word integer from bit pos (0 past the top): every word is read and the three
+ * from word pos/31 on are kept by masks, so that a secret pos picks no address. */
 static uint32_t zint_bits32_at(const uint32_t *a, uint32_t len, uint32_t pos)
 {
     uint32_t w = pos / 31u, s = pos % 31u;
     uint64_t v = 0;
-    for (uint32_t k = 0; k < 3; k++)
-        if (w + k < len)
-            v |= (uint64_t)a[w + k] << (31u * k);
+    for (uint32_t i = 0; i < len; i++) {
+        uint32_t k = i - w;
+        uint64_t word = a[i];
+        v |= (word & kg_zero_mask(k)) | ((word << 31) & ((uint64_t)kg_zero_mask(k - 1u) << 31)) |
+             ((word << 62) & ((uint64_t)kg_zero_mask(k - 2u) << 62));
+    }
     return (uint32_t)(v >> s);
 }
 
+/* 63 bits of z for the binary GCD: z itself below 2^63, else its top 32 bits of bitlen above its low 31. */
 static uint64_t zint_approx(const uint32_t *z, uint32_t len, uint32_t bitlen)
 {
-    if (bitlen <= 63)
-        return (uint64_t)zint_bits32_at(z, len, 0) | ((uint64_t)zint_bits32_at(z, len, 32) << 32);
-    return ((uint64_t)zint_bits32_at(z, len, bitlen - 32u) << 31) | z[0];
+    uint64_t whole = (uint64_t)zint_bits32_at(z, len, 0) | ((uint64_t)zint_bits32_at(z, len, 32) << 32);
+    uint64_t split = ((uint64_t)zint_bits32_at(z, len, bitlen - 32u) << 31) | z[0];
+    uint64_t small = kg_sign_mask(bitlen - 64u);
+    small |= small << 32;
+    return split ^ (small & (whole ^ split));
 }
 
 /* Bezout coefficients for odd coprime x, y (unsigned, len words): u in [0, y), v in [0, x) with x u - y v = 1;
  * 0 (u, v untouched) otherwise. Binary GCD 31 steps at a time on 63-bit approximations (core's zint::bezout; the
- * pair is unique, so the words are too). */
+ * pair is unique, so the words are too). Constant time: 2 len + 1 rounds always (once a is 0 and b is 1, a round
+ * leaves u and v as they are), every swap and subtraction masked. */
 static int zint_bezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32_t *y, uint32_t len)
 {
     if (len == 0 || (x[0] & y[0] & 1u) == 0)
@@ -465,43 +505,37 @@ static int zint_bezout(uint32_t *u, uint32_t *v, const uint32_t *x, const uint32
     vb[0] -= 1u;
     uint32_t x0i = zint_neg_inv31(x[0]), y0i = zint_neg_inv31(y[0]);
     for (uint32_t iter = 0; iter < 2u * len + 1u; iter++) {
-        uint32_t top = len;
-        while (top > 0 && (a[top - 1u] | b[top - 1u]) == 0)
-            top--;
-        if (top == 0)
-            break;
-        top--;
-        uint32_t bitlen = 31u * top + 32u - (uint32_t)__builtin_clz(a[top] | b[top]);
+        /* The top non-zero word of a | b and its index (a and b are never both 0: their gcd is x's and y's). */
+        uint32_t top = 0, top_word = 0;
+        for (uint32_t i = 0; i < len; i++) {
+            uint32_t nonzero = ~kg_zero_mask(a[i] | b[i]);
+            top = kg_select(nonzero, i, top);
+            top_word = kg_select(nonzero, a[i] | b[i], top_word);
+        }
+        uint32_t bitlen = 31u * top + 32u - (uint32_t)__builtin_clz(top_word | 1u);
         uint64_t xa = zint_approx(a, len, bitlen), xb = zint_approx(b, len, bitlen);
         int64_t f0 = 1, g0 = 0, f1 = 0, g1 = 1;
         for (int step = 0; step < 31; step++) {
-            if (xa & 1u) {
-                if (xa < xb) {
-                    uint64_t tx = xa;
-                    xa = xb;
-                    xb = tx;
-                    int64_t tf = f0, tg = g0;
-                    f0 = f1;
-                    g0 = g1;
-                    f1 = tf;
-                    g1 = tg;
-                }
-                xa -= xb;
-                f0 -= f1;
-                g0 -= g1;
-            }
+            /* When xa is odd: swap so that xa >= xb, then xa -= xb. */
+            uint64_t odd = 0u - (uint64_t)kg_opaque((uint32_t)xa & 1u);
+            uint64_t swap = odd & (0u - fxr_borrow(xa, xb));
+            uint64_t tx = (xa ^ xb) & swap;
+            xa ^= tx;
+            xb ^= tx;
+            int64_t tf = (f0 ^ f1) & (int64_t)swap, tg = (g0 ^ g1) & (int64_t)swap;
+            f0 ^= tf;
+            f1 ^= tf;
+            g0 ^= tg;
+            g1 ^= tg;
+            xa -= xb & odd;
+            f0 -= f1 & (int64_t)odd;
+            g0 -= g1 & (int64_t)odd;
             xa >>= 1;
             f1 *= 2;
             g1 *= 2;
         }
-        if (zint_combine_div31(a, b, f0, g0, t1, len)) {
-            f0 = -f0;
-            g0 = -g0;
-        }
-        if (zint_combine_div31(a, b, f1, g1, t2, len)) {
-            f1 = -f1;
-            g1 = -g1;
-        }
+        kg_negate_pair(&f0, &g0, zint_combine_div31(a, b, f0, g0, t1, len));
+        kg_negate_pair(&f1, &g1, zint_combine_div31(a, b, f1, g1, t2, len));
         kg_copy32(a, t1, len);
         kg_copy32(b, t2, len);
         zint_combine_mod(ua, ub, f0, g0, y, y0i, t1, len);
@@ -704,20 +738,18 @@ static int kg_solve_deepest(uint32_t logn, const uint32_t *fg, uint32_t *big_f)
     return ok;
 }
 
-/* Largest bit length over the coefficients of |x| (one's complement for negatives), xlen words at stride n. */
+/* Largest bit length over the coefficients of |x| (one's complement for negatives), xlen words at stride n; every
+ * word is read and the maximum taken by masks. */
 static uint32_t kg_max_bitlength(uint32_t n, const uint32_t *x, uint32_t xlen)
 {
     uint32_t best = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t m = (0u - (x[i + (xlen - 1u) * n] >> 30)) & KG_MASK31;
-        for (uint32_t j = xlen; j-- > 0;) {
+        uint32_t m = (0u - (x[i + (xlen - 1u) * n] >> 30)) & KG_MASK31, bits = 0;
+        for (uint32_t j = 0; j < xlen; j++) {
             uint32_t w = x[i + j * n] ^ m;
-            if (w != 0) {
-                uint32_t bits = 31u * j + 32u - (uint32_t)__builtin_clz(w);
-                best = bits > best ? bits : best;
-                break;
-            }
+            bits = kg_select(~kg_zero_mask(w), 31u * j + 32u - (uint32_t)__builtin_clz(w | 1u), bits);
         }
+        best = kg_select(kg_sign_mask(best - bits), bits, best);
     }
     return best;
 }
@@ -731,18 +763,19 @@ static void kg_big_to_fixed(uint64_t *out, uint32_t n, const uint32_t *x, uint32
             out[i] = 0;
         return;
     }
-    int32_t sch = (int32_t)(sc / 31u);
-    uint32_t scl = sc % 31u;
-    if (scl == 0) {
-        sch -= 1;
-        scl = 31;
-    }
+    /* sc may be secret (a bit length): the words are picked by masks, shifts are by register. */
+    uint32_t sch = sc / 31u, scl = sc % 31u, at_word = kg_zero_mask(scl);
+    sch -= at_word & 1u;
+    scl = kg_select(at_word, 31u, scl);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t ws = (0u - (x[i + (flen - 1u) * n] >> 30)) >> 1;
         uint32_t w[3];
-        for (int32_t k = 0; k < 3; k++) {
-            int32_t idx = sch - 1 + k;
-            w[k] = idx < 0 ? 0 : (uint32_t)idx >= flen ? ws : x[i + (uint32_t)idx * n];
+        for (uint32_t k = 0; k < 3; k++) {
+            /* Word sch - 1 + k: 0 below word 0, the sign above the top. */
+            int32_t idx = (int32_t)(sch + k) - 1;
+            w[k] = ws & kg_sign_mask((uint32_t)((int32_t)flen - 1 - idx));
+            for (uint32_t j = 0; j < flen; j++)
+                w[k] |= x[i + j * n] & kg_zero_mask((uint32_t)idx - j);
         }
         w[2] |= (w[2] & 0x40000000u) << 1;
         uint32_t lo = (w[0] >> (scl - 1u)) | (w[1] << (32u - scl));
@@ -945,7 +978,7 @@ static int kg_lift_and_reduce(const struct fndsa_fxp_kernels *kern, uint32_t log
     uint32_t scale_fg = 31u * blen, scale_big = 31u * llen;
     uint32_t scale_x = kg_max_bitlength(n, ft + n * blen, rlen);
     /* Keep f adj(f) below 2^31 in the FFT: f scaled down scale_t more bits, restored by the 2^scale_t numerator. */
-    uint32_t scale_t = 15u - logn < scale_x ? 15u - logn : scale_x;
+    uint32_t scale_t = kg_select(kg_sign_mask(15u - logn - scale_x), 15u - logn, scale_x);
     uint64_t *rt3 = kg_take64(n), *rt1 = kg_take64(n);
     uint32_t *k = kg_take(n);
     kg_big_to_fixed(rt3, n, ft + n * blen, rlen, scale_x - scale_t);

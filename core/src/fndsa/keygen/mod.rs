@@ -62,6 +62,36 @@ where
     X: FxpKernels,
     P: Permutation,
 {
+    keygen_from_seed_with_course(kernels, logn, seed, &mut Vec::new())
+}
+
+/// What became of one candidate (f, g) of key generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Candidate {
+    /// f has no inverse modulo X^n+1 and q.
+    NotInvertible,
+    /// ||(g, -f)|| too large.
+    TooLong,
+    /// The orthogonalized norm too large.
+    OrthoNormTooLarge,
+    /// The NTRU equation has no solution the solver finds.
+    Unsolved,
+    Accepted,
+}
+
+/// [`keygen_from_seed`], with what became of each candidate appended to `course`: the part of key generation's
+/// course that its rejections make public (two seeds of one course run the same candidates to the same ends).
+pub fn keygen_from_seed_with_course<N, F, X, P>(
+    kernels: &mut Kernels<N, F, X, P>,
+    logn: u32,
+    seed: &[u8],
+    course: &mut Vec<Candidate>,
+) -> Result<KeyPair, Error>
+where
+    N: NttKernels,
+    X: FxpKernels,
+    P: Permutation,
+{
     check_logn(logn)?;
     let n = 1usize << logn;
     let Kernels { ntt: ntt_k, fxp: fxp_k, keccak, .. } = kernels;
@@ -71,21 +101,26 @@ where
         let f = gauss::sample_poly(logn, &mut rng);
         // f must be invertible modulo X^n+1 and q: no zero NTT slot (zero is q internally).
         if small_ntt(ntt_k, logn, &f).iter().any(|&x| u32::from(x) == Q) {
+            course.push(Candidate::NotInvertible);
             continue;
         }
         let g = gauss::sample_poly(logn, &mut rng);
         // ||(g, -f)||^2 < (1.17)^2 q.
         let sn: i32 = f.iter().chain(&g).map(|&x| i32::from(x) * i32::from(x)).sum();
         if sn >= 16823 {
+            course.push(Candidate::TooLong);
             continue;
         }
         if !ntru::check_ortho_norm(fxp_k, logn, &f, &g) {
+            course.push(Candidate::OrthoNormTooLarge);
             continue;
         }
         if let Some((capital_f, capital_g)) = ntru::solve(fxp_k, logn, &f, &g) {
             debug_assert_eq!(capital_f.len(), n);
+            course.push(Candidate::Accepted);
             return Ok(KeyPair { f, g, capital_f, capital_g });
         }
+        course.push(Candidate::Unsolved);
     }
     Err(Error::KeygenFailed(candidates))
 }
