@@ -16,14 +16,14 @@
 //!
 //! Where a pair cannot keep a public value equal, the difference it makes is declared: the matrix of ML-KEM is
 //! sampled from rho, public (in the encapsulation key) but derived from the secret seed during key generation and
-//! X-Wing's decapsulation, so their pairs part at SampleNTT's rejection sampling. A first difference at a known leak
-//! of one of our kernels (`KNOWN_LEAKS`, with its reason) is explained too. A pair is compared up to its first
-//! difference: what runs after an explained one is not compared.
+//! X-Wing's decapsulation, so their pairs part at SampleNTT's rejection sampling. A difference at a known leak of one
+//! of our kernels (`KNOWN_LEAKS`, with its reason) is explained too. After an explained difference both runs skip
+//! the sampler (`pqhelium_guest::trace::resynchronised_in_windows`) and the comparison goes on to the traces' ends.
 
 use std::ops::RangeInclusive;
 use std::sync::LazyLock;
 
-use pqhelium_analyses::ct::{KNOWN_LEAKS, Leak, Pair, PairOutcome, Tracer};
+use pqhelium_analyses::ct::{KNOWN_LEAKS, Leak, Pair, Tracer, WholeComparison};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::xwing::{self, XWing};
 use pqhelium_guest::backend::{Arg, BackendError, Image, Limits};
@@ -33,25 +33,20 @@ use rand_chacha::ChaCha20Rng;
 
 use crate::on_guest::{KemBuild, Op, XWING_PORTABLE};
 
-/// The prefix of kem.c's SampleNTT functions (the XOF drivers, scalar and four-way, and the rejection sampling of a
-/// block), whose branches read rho: a difference first seen on their lines is rho's, public.
-const SAMPLER: &str = "sample_ntt";
+/// The prefixes of kem.c's SampleNTT functions (the XOF drivers, scalar and four-way, and the rejection sampling of
+/// a block) and of the four-way XOF's read of one lane set for it, whose branches and reads follow rho: a difference
+/// on their lines is rho's, public.
+const SAMPLER: &[&str] = &["sample_ntt", "x4_state_lanes"];
 const SAMPLER_FILE: &str = "kernels/arm/mlkem768/kem.c";
 
-/// Why a difference first seen in the sampler is public.
+/// Why a difference in the sampler is public.
 pub const SAMPLER_REASON: &str = "SampleNTT's rejection sampling reads rho, public (in the encapsulation key) but \
-                                  derived from the secret seed in this operation: the pair cannot keep it equal, and \
-                                  what runs after it is not compared";
+                                  derived from the secret seed in this operation: the pair cannot keep it equal";
 
 /// One operation's verdict over its pairs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OpVerdict {
-    /// Every pair's traces were equal.
-    ConstantTime { pairs: u64 },
-    /// Every pair that parted did so first where the difference is explained: in the sampler (rho, public), or at a
-    /// known leak of a kernel of ours (`pqhelium_analyses::ct::KNOWN_LEAKS`). The traces up to it were equal.
-    Explained { pairs: u64, first: Leak, why: &'static str },
-    /// A pair's traces differ elsewhere: a leak.
+    /// A pair's traces differ where nothing explains it: a leak.
     Leak { pair: u64, leak: Leak },
     /// A run faulted, or its traces differ where the recordings cannot show.
     Fault { pair: u64, why: String },
@@ -80,10 +75,41 @@ pub struct Resynchronised {
 }
 
 impl Resynchronised {
+    /// Adds pair `index`'s comparison, `why` explaining each public difference; the operation's verdict when the pair
+    /// leaked.
+    pub(crate) fn add(
+        &mut self,
+        index: u64,
+        compared: WholeComparison,
+        why: impl Fn(&Leak) -> Option<&'static str>,
+    ) -> Option<OpVerdict> {
+        let found = compared.found;
+        if let Some(leak) = found.leak {
+            return Some(OpVerdict::Leak { pair: index, leak });
+        }
+        for leak in found.public {
+            if !self.places.iter().any(|(p, _)| (p.kind, p.pc) == (leak.kind, leak.pc)) {
+                let why = why(&leak).expect("public: explained");
+                self.places.push((leak, why));
+            }
+        }
+        self.differences += found.public_count;
+        self.compared += found.compared.0 + found.compared.1;
+        self.skipped += found.skipped;
+        self.events += compared.events.0 + compared.events.1;
+        if let Some(lost) = found.lost {
+            self.lost.get_or_insert(format!("pair {index}: {lost}"));
+        }
+        None
+    }
+
     /// One line: the pairs, the public differences and their places, and the shares of the events compared, skipped
     /// as public code and not reached.
     pub fn summary(&self) -> String {
         let share = |n: u64| 100.0 * n as f64 / self.events.max(1) as f64;
+        if self.differences == 0 && self.compared == self.events {
+            return format!("{} pairs, equal traces ({} events)", self.pairs, self.events);
+        }
         format!(
             "{} pairs, equal traces but for {} differences public by design at {} places: of {} events, {:.1}% \
              compared, {:.1}% skipped as public code after a public difference, {:.1}% not reached",
@@ -100,13 +126,7 @@ impl Resynchronised {
 
 impl OpVerdict {
     pub fn passed(&self) -> bool {
-        matches!(
-            self,
-            OpVerdict::ConstantTime { .. }
-                | OpVerdict::Explained { .. }
-                | OpVerdict::NoSecret { .. }
-                | OpVerdict::Resynchronised(_)
-        )
+        matches!(self, OpVerdict::NoSecret { .. } | OpVerdict::Resynchronised(_))
     }
 }
 
@@ -116,13 +136,13 @@ pub enum Randomness<'a> {
     /// Our builds: their derandomised functions take it as an argument.
     Derandomised,
     /// An implementation of the pqm4 API alone (`scheme --manifest`): `randombytes` replays it while the operation
-    /// runs (`pqh_with_randomness*`); a first difference in one of `public` (functions the manifest declares public,
+    /// runs (`pqh_with_randomness*`); a difference in one of `public` (functions the manifest declares public,
     /// such as a rejection sampler reading rho) is explained by that declaration.
     Replayed { public: &'a [String] },
 }
 
 /// Why a difference in a function the manifest declares public is not a leak.
-pub const DECLARED_REASON: &str = "declared public by the manifest (`ct-public`): what runs after it is not compared";
+pub const DECLARED_REASON: &str = "declared public by the manifest (`ct-public`)";
 
 /// Runs `pairs` pairs of every operation of `build` on `image` (pair inputs from `seed`).
 pub fn check_operations(
@@ -145,7 +165,8 @@ pub fn check_operations(
                 Randomness::Derandomised => Ok(operation_pair(build, op, &mut rng)),
                 Randomness::Replayed { .. } => replayed_pair(&elf, build, op, &mut rng).map_err(|e| failed = Some(e)),
             },
-            |first| explanation(image, first, randomness),
+            |leak| explanation(image, leak, randomness),
+            |location, source| public_code(location, source, randomness),
         );
         if let Some(e) = failed {
             return Err(e);
@@ -156,44 +177,49 @@ pub fn check_operations(
 }
 
 /// The verdict of one operation over `pairs` pairs from `next_pair` (`Err` ends the run, its cause kept by the
-/// caller): every pair equal, or parting first where `explain` says why, or the first pair that leaked or faulted.
+/// caller): each pair compared to its ends, brought back in step after each difference `explain` says why is public
+/// (`region` placing the code it lies in), or the first pair that leaked or faulted.
 fn over_pairs(
     tracer: &mut Tracer,
     pairs: u64,
     mut next_pair: impl FnMut() -> Result<(String, Pair), ()>,
     explain: impl Fn(&Leak) -> Option<&'static str>,
+    region: impl Fn(&str, Option<&str>) -> Option<bool>,
 ) -> OpVerdict {
-    let mut explained = None;
+    let mut whole = Resynchronised { pairs, ..Resynchronised::default() };
     for index in 0..pairs {
         let Ok((symbol, pair)) = next_pair() else {
             return OpVerdict::Fault { pair: index, why: "the pair's inputs could not be made".into() };
         };
-        match tracer.compare(&symbol, &pair) {
-            PairOutcome::ConstantTime => {}
-            PairOutcome::Differ(leaks) | PairOutcome::Truncated(leaks, _)
-                if let Some(why) = leaks.first().and_then(&explain) =>
-            {
-                explained.get_or_insert_with(|| (leaks[0].clone(), why));
+        match tracer.compare_whole(&symbol, &pair, |leak| explain(leak).is_some(), &region) {
+            Ok(compared) => {
+                if let Some(leak) = whole.add(index, compared, &explain) {
+                    return leak;
+                }
             }
-            PairOutcome::Differ(leaks) => return OpVerdict::Leak { pair: index, leak: leaks[0].clone() },
-            PairOutcome::Truncated(leaks, why) => {
-                return match leaks.into_iter().next() {
-                    Some(leak) => OpVerdict::Leak { pair: index, leak },
-                    None => OpVerdict::Fault { pair: index, why },
-                };
-            }
-            PairOutcome::Fault(e) => return OpVerdict::Fault { pair: index, why: e.to_string() },
+            Err(e) => return OpVerdict::Fault { pair: index, why: e.to_string() },
         }
     }
-    match explained {
-        Some((first, why)) => OpVerdict::Explained { pairs, first, why },
-        None => OpVerdict::ConstantTime { pairs },
+    OpVerdict::Resynchronised(whole)
+}
+
+/// Whether the instruction at `location` (`symbol+offset`), of source line `source`, is public code: the sampler's
+/// (our builds; clang leaves some of its instructions without a line, placed by their symbol), or a function a
+/// manifest declares public (by symbol; `None`: it cannot tell).
+fn public_code(location: &str, source: Option<&str>, randomness: Randomness) -> Option<bool> {
+    let function = location.split_once('+').map_or(location, |(f, _)| f);
+    if let Randomness::Replayed { public } = randomness {
+        return Some(public.iter().any(|p| p == function));
+    }
+    match source {
+        Some(source) => Some(KEM_SOURCE.in_functions(source, SAMPLER)),
+        None => SAMPLER.iter().any(|p| function.starts_with(p)).then_some(true),
     }
 }
 
 /// Whether the difference is on a line of a sampler's body in kem.c (the compilers may inline them: their lines stay).
 fn in_sampler(leak: &Leak) -> bool {
-    leak.source.as_deref().is_some_and(|source| KEM_SOURCE.in_functions(source, &[SAMPLER]))
+    leak.source.as_deref().is_some_and(|source| KEM_SOURCE.in_functions(source, SAMPLER))
 }
 
 /// A C source of ours, split once into lines and function definitions, for placing a `file:line` of a trace.
@@ -223,9 +249,21 @@ impl CSource {
         Self { file, lines, functions }
     }
 
-    /// The line number of `source` (`file:line`) if it is a line of this file.
+    /// The line number of `source` (`file:line`, the path perhaps through `dir/..`, as a build that includes the
+    /// file from another directory names it) if it is a line of this file.
     pub(crate) fn line_of(&self, source: &str) -> Option<usize> {
-        source.strip_prefix(self.file)?.strip_prefix(':')?.parse().ok()
+        let (path, line) = source.rsplit_once(':')?;
+        let mut parts: Vec<&str> = Vec::new();
+        for part in path.split('/') {
+            match part {
+                ".." => {
+                    parts.pop()?;
+                }
+                "." => {}
+                _ => parts.push(part),
+            }
+        }
+        (parts.join("/") == self.file).then(|| line.parse().ok()).flatten()
     }
 
     /// The text of line `line` (numbered from 1).
@@ -252,7 +290,7 @@ impl CSource {
 static KEM_SOURCE: LazyLock<CSource> =
     LazyLock::new(|| CSource::new(SAMPLER_FILE, pqhelium_kernels::MLKEM768_KEM_SOURCE));
 
-/// Why a pair's first difference is not a leak of the operation, if it is not: the sampler's (ours, or a function the
+/// Why a pair's difference is not a leak of the operation, if it is not: the sampler's (ours, or a function the
 /// manifest declares public), or a known leak of the kernel of ours it lies in (the same entry `check` judges the
 /// kernel's own pairs against).
 fn explanation(image: Image, first: &Leak, randomness: Randomness) -> Option<&'static str> {
@@ -370,4 +408,19 @@ fn other_secret(sk: &[u8], rng: &mut ChaCha20Rng) -> Vec<u8> {
     let len = other.len();
     other[len - 32..].copy_from_slice(&random::<32>(rng));
     other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line is placed whether the build names its file directly or through another directory and `..`.
+    #[test]
+    fn a_source_line_is_placed_through_dot_dot() {
+        assert_eq!(KEM_SOURCE.line_of("kernels/arm/mlkem768/kem.c:69"), Some(69));
+        assert_eq!(KEM_SOURCE.line_of("kernels/arm/mlkem768_mve/../mlkem768/kem.c:69"), Some(69));
+        assert_eq!(KEM_SOURCE.line_of("kernels/arm/mlkem768_mve/kem.c:69"), None);
+        assert_eq!(KEM_SOURCE.line_of("../kernels/arm/mlkem768/kem.c:69"), None);
+        assert_eq!(KEM_SOURCE.line_of("kernels/arm/mlkem768/kem.c"), None);
+    }
 }

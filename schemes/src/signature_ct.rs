@@ -136,23 +136,9 @@ pub fn check_operations(
                     break;
                 }
             };
-            let found = compared.found;
-            if let Some(leak) = found.leak {
-                verdict = Some(OpVerdict::Leak { pair: index, leak });
+            if let Some(leak) = whole.add(index, compared, |leak| explanation(image, leak)) {
+                verdict = Some(leak);
                 break;
-            }
-            for leak in found.public {
-                if !whole.places.iter().any(|(p, _)| (p.kind, p.pc) == (leak.kind, leak.pc)) {
-                    let why = explanation(image, &leak).expect("public: explained");
-                    whole.places.push((leak, why));
-                }
-            }
-            whole.differences += found.public_count;
-            whole.compared += found.compared.0 + found.compared.1;
-            whole.skipped += found.skipped;
-            whole.events += compared.events.0 + compared.events.1;
-            if let Some(lost) = found.lost {
-                whole.lost.get_or_insert(format!("pair {index}: {lost}"));
             }
         }
         verdicts.push((op, verdict.unwrap_or(OpVerdict::Resynchronised(whole))));

@@ -26,13 +26,6 @@ fn print_verdicts(verdicts: impl Iterator<Item = (String, OpVerdict)>) -> bool {
     let mut passed = true;
     for (symbol, verdict) in verdicts {
         match &verdict {
-            OpVerdict::ConstantTime { pairs } => println!("ct {symbol}: {pairs} pairs, equal traces"),
-            OpVerdict::Explained { pairs, first, why } => println!(
-                "ct {symbol}: {pairs} pairs, equal traces up to {} at {} ({}), explained: {why}",
-                first.kind,
-                first.location,
-                first.source.as_deref().unwrap_or("no source line"),
-            ),
             OpVerdict::Leak { pair, leak } => println!(
                 "ct {symbol}: LEAK in pair {pair}: {} at {} ({}): {} vs {}",
                 leak.kind,
