@@ -203,9 +203,9 @@ fn over_pairs(
     OpVerdict::Resynchronised(whole)
 }
 
-/// Whether the instruction at `location` (`symbol+offset`), of source line `source`, is public code: the sampler's
-/// (our builds; clang leaves some of its instructions without a line, placed by their symbol), or a function a
-/// manifest declares public (by symbol; `None`: it cannot tell).
+/// Whether the instruction at `location` (`symbol+offset`), of source line `source`, is public code: in a manifest's
+/// implementation, a function it declares public (by symbol); in our builds, a line of the sampler, or for an
+/// instruction without a line (clang leaves some) the sampler's symbols, `None` (it cannot be placed) for the rest.
 fn public_code(location: &str, source: Option<&str>, randomness: Randomness) -> Option<bool> {
     let function = location.split_once('+').map_or(location, |(f, _)| f);
     if let Randomness::Replayed { public } = randomness {
