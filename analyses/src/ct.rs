@@ -159,8 +159,7 @@ impl Tracer {
             Ok(_) => match run(self, Some(0)) {
                 Err(e) => PairOutcome::Fault(e),
                 Ok((a, b)) => {
-                    let complete = |t: &Trace| t.recorded.as_ref().is_some_and(|r| r.len() as u64 == t.events);
-                    let both = complete(&a) && complete(&b);
+                    let both = a.recorded_to_end() && b.recorded_to_end();
                     let (ra, rb) = (a.recorded.unwrap_or_default(), b.recorded.unwrap_or_default());
                     let leaks = differences(&ra, &rb, &self.elf, self.lines.as_ref());
                     if both && !leaks.is_empty() {

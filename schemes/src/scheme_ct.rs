@@ -23,7 +23,7 @@
 use std::ops::RangeInclusive;
 use std::sync::LazyLock;
 
-use pqhelium_analyses::ct::{KNOWN_LEAKS, Leak, Pair, Tracer, WholeComparison};
+use pqhelium_analyses::ct::{KNOWN_LEAKS, Leak, Pair, Tracer};
 use pqhelium_core::mlkem::{ML_KEM_768, MlKem};
 use pqhelium_core::xwing::{self, XWing};
 use pqhelium_guest::backend::{Arg, BackendError, Image, Limits};
@@ -75,34 +75,6 @@ pub struct Resynchronised {
 }
 
 impl Resynchronised {
-    /// Adds pair `index`'s comparison, `why` explaining each public difference; the operation's verdict when the pair
-    /// leaked.
-    pub(crate) fn add(
-        &mut self,
-        index: u64,
-        compared: WholeComparison,
-        why: impl Fn(&Leak) -> Option<&'static str>,
-    ) -> Option<OpVerdict> {
-        let found = compared.found;
-        if let Some(leak) = found.leak {
-            return Some(OpVerdict::Leak { pair: index, leak });
-        }
-        for leak in found.public {
-            if !self.places.iter().any(|(p, _)| (p.kind, p.pc) == (leak.kind, leak.pc)) {
-                let why = why(&leak).expect("public: explained");
-                self.places.push((leak, why));
-            }
-        }
-        self.differences += found.public_count;
-        self.compared += found.compared.0 + found.compared.1;
-        self.skipped += found.skipped;
-        self.events += compared.events.0 + compared.events.1;
-        if let Some(lost) = found.lost {
-            self.lost.get_or_insert(format!("pair {index}: {lost}"));
-        }
-        None
-    }
-
     /// One line: the pairs, the public differences and their places, and the shares of the events compared, skipped
     /// as public code and not reached.
     pub fn summary(&self) -> String {
@@ -163,7 +135,10 @@ pub fn check_operations(
             pairs,
             || match randomness {
                 Randomness::Derandomised => Ok(operation_pair(build, op, &mut rng)),
-                Randomness::Replayed { .. } => replayed_pair(&elf, build, op, &mut rng).map_err(|e| failed = Some(e)),
+                Randomness::Replayed { .. } => replayed_pair(&elf, build, op, &mut rng).map_err(|e| {
+                    failed = Some(e);
+                    "the pair's inputs could not be made".to_string()
+                }),
             },
             |leak| explanation(image, leak, randomness),
             |location, source| public_code(location, source, randomness),
@@ -176,28 +151,42 @@ pub fn check_operations(
     Ok(verdicts)
 }
 
-/// The verdict of one operation over `pairs` pairs from `next_pair` (`Err` ends the run, its cause kept by the
-/// caller): each pair compared to its ends, brought back in step after each difference `explain` says why is public
+/// The verdict of one operation over `pairs` pairs from `next_pair` (each with the symbol it calls; `Err`: why it made
+/// none, a fault): each pair compared to its ends, brought back in step after each difference `explain` says why is public
 /// (`region` placing the code it lies in), or the first pair that leaked or faulted.
-fn over_pairs(
+pub(crate) fn over_pairs(
     tracer: &mut Tracer,
     pairs: u64,
-    mut next_pair: impl FnMut() -> Result<(String, Pair), ()>,
+    mut next_pair: impl FnMut() -> Result<(String, Pair), String>,
     explain: impl Fn(&Leak) -> Option<&'static str>,
     region: impl Fn(&str, Option<&str>) -> Option<bool>,
 ) -> OpVerdict {
     let mut whole = Resynchronised { pairs, ..Resynchronised::default() };
     for index in 0..pairs {
-        let Ok((symbol, pair)) = next_pair() else {
-            return OpVerdict::Fault { pair: index, why: "the pair's inputs could not be made".into() };
+        let (symbol, pair) = match next_pair() {
+            Ok(next) => next,
+            Err(why) => return OpVerdict::Fault { pair: index, why },
         };
-        match tracer.compare_whole(&symbol, &pair, |leak| explain(leak).is_some(), &region) {
-            Ok(compared) => {
-                if let Some(leak) = whole.add(index, compared, &explain) {
-                    return leak;
-                }
-            }
+        let compared = match tracer.compare_whole(&symbol, &pair, |leak| explain(leak).is_some(), &region) {
+            Ok(compared) => compared,
             Err(e) => return OpVerdict::Fault { pair: index, why: e.to_string() },
+        };
+        let found = compared.found;
+        if let Some(leak) = found.leak {
+            return OpVerdict::Leak { pair: index, leak };
+        }
+        for leak in found.public {
+            if !whole.places.iter().any(|(p, _)| (p.kind, p.pc) == (leak.kind, leak.pc)) {
+                let why = explain(&leak).expect("public: explained");
+                whole.places.push((leak, why));
+            }
+        }
+        whole.differences += found.public_count;
+        whole.compared += found.compared.0 + found.compared.1;
+        whole.skipped += found.skipped;
+        whole.events += compared.events.0 + compared.events.1;
+        if let Some(lost) = found.lost {
+            whole.lost.get_or_insert(format!("pair {index}: {lost}"));
         }
     }
     OpVerdict::Resynchronised(whole)

@@ -29,7 +29,7 @@ use std::sync::LazyLock;
 use std::time::Duration;
 
 use crate::fndsa_on_guest::{Op, SignatureBuild};
-use crate::scheme_ct::{CSource, OpVerdict, Resynchronised};
+use crate::scheme_ct::{CSource, OpVerdict, over_pairs};
 
 static SIGN_SOURCE: LazyLock<CSource> =
     LazyLock::new(|| CSource::new("kernels/arm/fndsa_sign/fndsa_sign.c", pqhelium_kernels::FNDSA_SIGN_SOURCE));
@@ -111,37 +111,21 @@ pub fn check_operations(
             verdicts.push((op, OpVerdict::NoSecret { why }));
             continue;
         }
+        // An instruction without a source line (clang leaves some) outside the functions named public cannot be
+        // placed: it neither ends nor starts a skip.
+        let region = |location: &str, source: Option<&str>| match public_code(location, source) {
+            Some(_) => Some(true),
+            None => source.map(|_| false),
+        };
         let symbol = build.symbol(op);
-        let mut whole = Resynchronised { pairs, ..Resynchronised::default() };
-        let mut verdict = None;
-        for index in 0..pairs {
-            let pair = match operation_pair(op, logn, &mut rng) {
-                Ok(pair) => pair,
-                Err(why) => {
-                    verdict = Some(OpVerdict::Fault { pair: index, why });
-                    break;
-                }
-            };
-            let public = |leak: &Leak| explanation(image, leak).is_some();
-            // An instruction without a source line (clang leaves some) outside the functions named public cannot
-            // be placed: it neither ends nor starts a skip.
-            let region = |location: &str, source: Option<&str>| match public_code(location, source) {
-                Some(_) => Some(true),
-                None => source.map(|_| false),
-            };
-            let compared = match tracer.compare_whole(symbol, &pair, public, region) {
-                Ok(compared) => compared,
-                Err(e) => {
-                    verdict = Some(OpVerdict::Fault { pair: index, why: e.to_string() });
-                    break;
-                }
-            };
-            if let Some(leak) = whole.add(index, compared, |leak| explanation(image, leak)) {
-                verdict = Some(leak);
-                break;
-            }
-        }
-        verdicts.push((op, verdict.unwrap_or(OpVerdict::Resynchronised(whole))));
+        let verdict = over_pairs(
+            &mut tracer,
+            pairs,
+            || operation_pair(op, logn, &mut rng).map(|pair| (symbol.to_string(), pair)),
+            |leak| explanation(image, leak),
+            region,
+        );
+        verdicts.push((op, verdict));
     }
     Ok(verdicts)
 }
