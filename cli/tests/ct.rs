@@ -249,8 +249,14 @@ fn the_verdict_table_comes_from_reports() {
     assert_eq!(code, 1);
     let (code, _) = pqhelium_ct(&["--kernel", "ct.fixture.div_q.barrett", "--pairs", "5", "--report", &second]);
     assert_eq!(code, 0);
-    let (code, table) = pqhelium_ct(&["--table", &first, &second]);
+    // A whole operation that `ct` does not trace (`scheme --ct-pairs` does) is listed after the table.
+    let whole = path("whole.json");
+    let (code, out) = pqhelium_ct(&["--kernel", "fndsa.keygen.pair", "--pairs", "1", "--report", &whole]);
+    assert_eq!(code, 0, "{out}");
+    let (code, table) = pqhelium_ct(&["--table", &first, &second, &whole]);
     assert_eq!(code, 0, "{table}");
+    let not_in = table.lines().find(|l| l.starts_with("Not in the table: ")).unwrap_or_default();
+    assert!(not_in.contains("`fndsa.keygen.pair`") && not_in.contains("not traced as a whole"), "{table}");
     let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| `ct.fixture.div_q")).collect();
     assert_eq!(rows.len(), 2, "{table}");
     let leak = "| `ct.fixture.div_q` | - | - | **variable-latency operand** `ct_fixture_div_q+0x";

@@ -149,7 +149,7 @@ fn cell(entry: &serde_json::Value) -> Result<Option<String>> {
     let count = |name: &str| field(name).map(|v| v.as_u64().unwrap_or(0));
     let (pairs, faults) = (count("pairs")?, count("faults")?);
     let text = match field("status")?.as_str() {
-        Some("skipped" | "no-secret") => return Ok(None),
+        Some("skipped" | "no-secret" | "not-traced") => return Ok(None),
         _ if faults > 0 => format!("**fault** ({faults} of {pairs} pairs)"),
         Some("constant-time") if count("declassified_pairs")? > 0 => format!("pass ({pairs}; declared public events)"),
         Some("constant-time") => format!("pass ({pairs})"),
@@ -214,8 +214,10 @@ fn table(paths: &[PathBuf]) -> Result<String> {
         out += "\n";
     }
     if !absent.is_empty() {
-        out +=
-            &format!("\nNot in the table: {} (no object code, no secret argument, or not run).\n", absent.join(", "));
+        out += &format!(
+            "\nNot in the table: {} (no object code, no secret argument, not traced as a whole, or not run).\n",
+            absent.join(", ")
+        );
     }
     Ok(out)
 }
