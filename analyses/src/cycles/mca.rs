@@ -159,6 +159,11 @@ pub struct Mca {
     dirty: bool,
 }
 
+/// Written between regions, outside them (so not analysed): four instructions use up an IT or VPT block that a
+/// region leaves open (it holds at most four), which would otherwise swallow the next region's first instructions
+/// and make a region's cost depend on the regions sent with it.
+const REGION_SEPARATOR: &str = "nop\nnop\nnop\nnop\n";
+
 #[derive(Default, Serialize, Deserialize)]
 struct Cache {
     /// `llvm-mca-19 --version`: another LLVM gives other numbers.
@@ -185,8 +190,8 @@ impl Mca {
         let version =
             Command::new(&mca).arg("--version").output().with_context(|| format!("running {}", mca.display()))?;
         let version = String::from_utf8_lossy(&version.stdout).lines().next().unwrap_or("").trim().to_string();
-        // The options are part of the key: other options give other numbers.
-        let tool_version = format!("{version}; {}", Self::options(core).join(" "));
+        // The options and the separator between regions are part of the key: other ones give other numbers.
+        let tool_version = format!("{version}; {}; {}", Self::options(core).join(" "), REGION_SEPARATOR.escape_debug());
         let hash = hex::encode(Sha256::digest(elf));
         let cache_path = cache_dir().map(|d| d.join(format!("cycles-{}-{}.json", core.name(), &hash[..16])));
         let cache = cache_path
@@ -258,6 +263,7 @@ impl Mca {
                 input.push('\n');
             }
             input.push_str(&format!("# LLVM-MCA-END r{i}\n"));
+            input.push_str(REGION_SEPARATOR);
         }
         let mut child = Command::new(&self.mca)
             .args(Self::options(self.core))
@@ -355,5 +361,21 @@ mod tests {
         assert_eq!(mca_text("adr\tr3, #608 <f+0xd8>").1, "adr r3, #608");
         assert_eq!(mca_text("ldr\tr3, [pc, #0xa4]         @ 0xa1c <f+0xe4>").1, "ldr r3, [pc, #0xa4]");
         assert_eq!(mca_text("vadd.f64\td0, d4, d5").0, "vadd.f64");
+    }
+
+    /// A region that ends inside an IT or VPT block must not take the next region's instructions into it: each
+    /// region's cost is the one it has when sent alone.
+    #[test]
+    fn a_region_left_in_an_it_or_vpt_block_does_not_reach_the_next() {
+        let mut mca = Mca::new(Core::M55, b"no image").unwrap();
+        mca.cache_path = None;
+        let vector = vec!["vldrw.u32 q0, [r0]", "vadd.i32 q1, q0, q0", "vstrw.32 q1, [r2]"];
+        let scalar = vec!["ldr r3, [r0]", "add r3, r3, r1", "str r3, [r2]"];
+        for (open_block, next) in [(vec!["cmp r0, r1", "vpst"], vector), (vec!["cmp r0, r1", "itt eq"], scalar)] {
+            let alone = mca.run(&[&next]).unwrap().remove(0);
+            let after = mca.run(&[&open_block, &next]).unwrap().remove(1);
+            assert!(alone.issued.iter().all(Option::is_some), "{next:?}: {:?}", alone.issued);
+            assert_eq!((after.total, &after.issued), (alone.total, &alone.issued), "{next:?} after {open_block:?}");
+        }
     }
 }
