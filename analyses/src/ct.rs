@@ -192,13 +192,6 @@ pub struct WholeComparison {
     pub events: (u64, u64),
 }
 
-impl WholeComparison {
-    /// Whether the comparison reached the end of both traces.
-    pub fn complete(&self) -> bool {
-        self.found.leak.is_none() && self.found.lost.is_none() && self.found.compared == self.events
-    }
-}
-
 impl Tracer {
     /// Runs both inputs of a pair of a whole operation recording their events, and compares the recordings
     /// ([`resynchronised_in_windows`]: a trace longer than a recording is run again for each further window, and
