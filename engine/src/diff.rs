@@ -592,6 +592,7 @@ fn worker(shared: &Shared, placement: Option<&Placement>, job: usize) {
                 return;
             }
         };
+        backend.expect_pipelined_batches();
         {
             let mut ready = shared.ready.lock().unwrap();
             *ready = (*ready).max(shared.started.elapsed());

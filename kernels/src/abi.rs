@@ -1,7 +1,7 @@
 //! Mirror of `arm/harness/pqh_abi.h`: the host<->guest exchange in the DDR window. The guest writes
 //! `ABI_VERSION` at boot and the host checks it, so the two cannot drift apart silently.
 
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 pub const MAGIC: u32 = 0x5051_4845;
 
 pub const DDR_BASE: u32 = 0x6000_0000;
@@ -61,7 +61,13 @@ pub mod ctrl {
     pub const VIOLATION_AFTER: usize = 80;
     /// The seal of the results of every call completed in the batch (`seal_call`).
     pub const RESULTS_SEAL: usize = 88;
+    /// How many times the guest polls for the next batch before it sleeps (at most [`super::IDLE_POLLS_MAX`]).
+    pub const IDLE_POLLS: usize = 92;
 }
+
+/// The most polls the harness makes for the next batch (`PQH_IDLE_POLLS_MAX`): a few hundred microseconds of
+/// emulated time.
+pub const IDLE_POLLS_MAX: u32 = 20_000;
 
 /// `struct pqh_ctrl`: 128 bytes.
 pub const CTRL_SIZE: usize = 128;

@@ -450,7 +450,7 @@ fn store4(p: &mut [i16], offsets: [usize; 4], x: [Q; 4]) {
     }
 }
 
-pqhelium_core::avx2_when_present! {
+pqhelium_core::with_widest_vectors! {
     /// `mlkem_ntt_fwd_mve`: MVE order in and out.
     pub fn ntt_fwd_mve(p: &mut Poly) = ntt_fwd_mve_lanes;
 }
@@ -499,7 +499,7 @@ fn ntt_fwd_mve_lanes(p: &mut Poly) {
     Tally::record_fwd(tally, &MVE_STEPS);
 }
 
-pqhelium_core::avx2_when_present! {
+pqhelium_core::with_widest_vectors! {
     /// `mlkem_ntt_inv_mve`: MVE order in and out, scaled by 128^-1.
     pub fn ntt_inv_mve(p: &mut Poly) = ntt_inv_mve_lanes;
 }

@@ -197,8 +197,8 @@ fn inverse_layers(a: &mut [u16]) {
     }
 }
 
-crate::avx2_when_present! { fn forward(a: &mut [u16]) = forward_layers; }
-crate::avx2_when_present! { fn inverse(a: &mut [u16]) = inverse_layers; }
+crate::with_widest_vectors! { fn forward(a: &mut [u16]) = forward_layers; }
+crate::with_widest_vectors! { fn inverse(a: &mut [u16]) = inverse_layers; }
 
 impl NttKernels for Reference {
     fn ntt(&mut self, logn: u32, a: &mut [u16]) {

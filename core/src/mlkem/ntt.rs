@@ -269,8 +269,8 @@ fn inv_ntt_layers(poly: &mut Poly) {
     narrow(poly, &f);
 }
 
-crate::avx2_when_present! { fn ntt(poly: &mut Poly) = ntt_layers; }
-crate::avx2_when_present! { fn inv_ntt(poly: &mut Poly) = inv_ntt_layers; }
+crate::with_widest_vectors! { fn ntt(poly: &mut Poly) = ntt_layers; }
+crate::with_widest_vectors! { fn inv_ntt(poly: &mut Poly) = inv_ntt_layers; }
 
 impl MlkemKernels for Reference {
     fn ntt(&self, poly: &mut Poly) {

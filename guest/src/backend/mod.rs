@@ -255,6 +255,10 @@ pub trait Backend: Send {
     fn call(&mut self, call: &Call) -> Result<CallOutput, CallError> {
         self.run_batch(std::slice::from_ref(call)).pop().expect("one result per call")
     }
+    /// The caller prepares each batch while the guest runs the one before, on the same CPUs (a campaign's pipeline):
+    /// a guest that finished a batch should soon sleep rather than poll for the next, which would take the CPU from
+    /// the threads preparing it. Nothing to do for a backend whose guest does not wait between batches.
+    fn expect_pipelined_batches(&mut self) {}
     /// The block profile file (`crate::profile`) of a backend opened to record one; none otherwise.
     fn block_profile(&mut self) -> Option<&mut [u8]> {
         None

@@ -71,7 +71,14 @@ pub struct QemuBackend {
     profiling: bool,
     /// Trace mode (`pqhelium ct`): the trace plugin, loaded into every worker this backend starts.
     pub(super) trace: Option<TracePlugin>,
+    /// How many times the guest looks for the next batch before it sleeps (`ctrl::IDLE_POLLS`).
+    idle_polls: u32,
 }
+
+/// The guest's polls for the next batch in a campaign's pipeline, some microseconds: three batches in four are
+/// handed over at once; the others wait for the host thread to prepare them, and polling would only take the CPU
+/// from it.
+const PIPELINED_IDLE_POLLS: u32 = 1000;
 
 struct Worker {
     child: Child,
@@ -141,6 +148,7 @@ impl QemuBackend {
             restarts: 0,
             profiling,
             trace,
+            idle_polls: abi::IDLE_POLLS_MAX,
         };
         backend.worker = Some(backend.spawn()?);
         Ok(backend)
@@ -427,7 +435,7 @@ impl Engine for QemuBackend {
         if let Some(trace) = self.trace.as_mut() {
             trace.reset();
         }
-        let error = match worker.run(timeout) {
+        let error = match worker.run(timeout, self.idle_polls) {
             // Any other status, a calling-convention violation included, is read and checked by the shared code.
             Ok(()) if worker.ctrl(ctrl::STATUS) == abi::STATUS_FAULT => {
                 return Err(self.fault().map_or_else(|e| e, CallError::Fault));
@@ -469,9 +477,10 @@ impl Worker {
     }
 
     /// Rings the doorbell and waits until the guest reports the batch done, the budget runs out, or QEMU goes away.
-    fn run(&mut self, timeout: Duration) -> Result<(), CallError> {
+    fn run(&mut self, timeout: Duration, idle_polls: u32) -> Result<(), CallError> {
         self.seq = self.seq.wrapping_add(1);
         let seq = self.seq;
+        self.map.write_u32(abi::CTRL_OFFSET + ctrl::IDLE_POLLS as u32, idle_polls);
         fence(Ordering::SeqCst);
         self.map.write_u32(abi::CTRL_OFFSET + ctrl::REQUEST_SEQ as u32, seq);
         fence(Ordering::SeqCst);
@@ -540,6 +549,9 @@ impl Backend for QemuBackend {
     }
     fn run_batch(&mut self, calls: &[Call]) -> Vec<Result<CallOutput, CallError>> {
         batch::run_batch(self, calls)
+    }
+    fn expect_pipelined_batches(&mut self) {
+        self.idle_polls = PIPELINED_IDLE_POLLS;
     }
     fn block_profile(&mut self) -> Option<&mut [u8]> {
         self.profile_mut()

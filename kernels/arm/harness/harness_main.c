@@ -2,12 +2,12 @@
  * Harness firmware: boot, serve call batches from the host, report faults. No newlib startup, no semihosting.
  *
  * Protocol (QEMU): the host fills the call batch in shared memory, bumps request_seq and writes one byte to UART0.
- * After a batch the guest polls request_seq for a short while (campaigns submit the next batch at once), then
- * sleeps in WFI. Two things wake it: the UART0 RX interrupt of the host's byte, and a 1 kHz SysTick. The tick is
- * needed because QEMU's CMSDK UART does not tell the chardev layer when its receive buffer empties, so a byte can sit
- * unread in the pipe until QEMU's main loop next wakes; the tick bounds that wait to a millisecond. When the batch
- * is done (or faulted) the guest writes one byte on UART0 TX, which the host blocks on. Shared memory is the truth;
- * the bytes are only wake-ups. Neither side spins while idle.
+ * After a batch the guest polls request_seq as many times as the host asked (idle_polls), then sleeps in WFI. Two
+ * things wake it: the UART0 RX interrupt of the host's byte, and a 1 kHz SysTick. The tick is needed because QEMU's
+ * CMSDK UART does not tell the chardev layer when its receive buffer empties, so a byte can sit unread in the pipe
+ * until QEMU's main loop next wakes; the tick bounds that wait to a millisecond. When the batch is done (or
+ * faulted) the guest writes one byte on UART0 TX, which the host blocks on. Shared memory is the truth; the bytes
+ * are only wake-ups. Neither side spins while idle.
  *
  * unicorn runs pqh_run_batch directly (no interrupts, no UART) and stops when it returns.
  */
@@ -165,8 +165,6 @@ static void finish_batch(void)
     uart_putc('D');
 }
 
-/* Polls after a batch before sleeping: a few hundred microseconds of emulated time. */
-#define SPIN_POLLS 20000u
 /* SysTick reload: 1 ms at the 32 MHz core clock of the AN547 model. */
 #define TICK_RELOAD 31999u
 
@@ -177,7 +175,10 @@ static int work_pending(void)
 
 static void wait_for_work(void)
 {
-    for (uint32_t i = 0; i < SPIN_POLLS; i++)
+    uint32_t polls = CTRL->idle_polls;
+    if (polls > PQH_IDLE_POLLS_MAX)
+        polls = PQH_IDLE_POLLS_MAX;
+    for (uint32_t i = 0; i < polls; i++)
         if (work_pending())
             return;
     REG(SYST_RVR) = TICK_RELOAD;

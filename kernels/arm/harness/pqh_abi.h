@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PQH_ABI_VERSION 4u
+#define PQH_ABI_VERSION 5u
 #define PQH_MAGIC 0x50514845u /* "PQHE" */
 
 #define PQH_DDR_BASE 0x60000000u
@@ -66,8 +66,14 @@ struct pqh_ctrl {
      * first. The host recomputes it from the call slots, so a kernel that wrote over another call's results is
      * caught. No defence against a guest that recomputes it: kernels run with the harness's privileges. */
     uint32_t results_seal;
-    uint32_t reserved[9];
+    /* How many times the guest looks for the next batch after finishing one before it sleeps: the host's choice,
+     * written with each batch, at most PQH_IDLE_POLLS_MAX. */
+    uint32_t idle_polls;
+    uint32_t reserved[8];
 };
+
+/* A few hundred microseconds of emulated time: a host that answers at once finds the guest awake. */
+#define PQH_IDLE_POLLS_MAX 20000u
 
 /* The seal: 32-bit FNV-1a over words, fed the call's index, r0, r1, d0 (low word first) and icount (likewise).
  * Any single changed word changes it. */
@@ -78,5 +84,6 @@ _Static_assert(sizeof(struct pqh_call) == 128, "pqh_call layout");
 _Static_assert(sizeof(struct pqh_ctrl) == 128, "pqh_ctrl layout");
 _Static_assert(offsetof(struct pqh_ctrl, violation_before) == 72, "pqh_ctrl layout (kernels/src/abi.rs)");
 _Static_assert(offsetof(struct pqh_ctrl, results_seal) == 88, "pqh_ctrl layout (kernels/src/abi.rs)");
+_Static_assert(offsetof(struct pqh_ctrl, idle_polls) == 92, "pqh_ctrl layout (kernels/src/abi.rs)");
 
 #endif
