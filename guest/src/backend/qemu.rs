@@ -75,9 +75,9 @@ pub struct QemuBackend {
     idle_polls: u32,
 }
 
-/// The guest's polls for the next batch in a campaign's pipeline, some microseconds: three batches in four are
-/// handed over at once; the others wait for the host thread to prepare them, and polling would only take the CPU
-/// from it.
+/// The guest's polls for the next batch in a campaign's pipeline, a twentieth of the default: three batches in four
+/// are handed over at once; the others wait for the host thread to prepare them, and polling would only take the CPU
+/// from it (docs/benchmarks.md, "The AVX-512 copies and the guest's idle polls").
 const PIPELINED_IDLE_POLLS: u32 = 1000;
 
 struct Worker {
