@@ -1,5 +1,5 @@
 //! The case generators are pinned: a few cases of every kernel (the first two edge cases, the last one, the first
-//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 6. A change that
+//! random ones) hash to the values below, recorded from the generators of version `CASE_GENERATORS` = 7. A change that
 //! gives other cases for the same (seed, case) fails here: then raise `CASE_GENERATORS` (campaigns of another version
 //! are not resumed) and record the new values.
 
@@ -63,8 +63,8 @@ const PINS: &[(&str, &str)] = &[
     ("mlkem.poly.add.mve", "1c4ca9fc093adaab"),
     ("mlkem.poly.sub.mve", "1c4ca9fc093adaab"),
     ("mlkem.poly.reduce.mve", "019a82dc6317f47f"),
-    ("mlkem.dot.k3.mve", "2c461b10014e6892"),
-    ("mlkem.matvec.k3.mve", "24d0c8fe4f30c585"),
+    ("mlkem.dot.k3.mve", "ad062aab532edf5d"),
+    ("mlkem.matvec.k3.mve", "ccd5df9f24d8b387"),
     ("mlkem.compress.du10.scalar", "1538dbf040e33c47"),
     ("mlkem.decompress.du10.scalar", "494f578dea405f06"),
     ("mlkem.compress.dv4.scalar", "b74c42e99b41e597"),
@@ -76,8 +76,8 @@ const PINS: &[(&str, &str)] = &[
     ("mlkem.poly.add.scalar", "1c4ca9fc093adaab"),
     ("mlkem.poly.sub.scalar", "1c4ca9fc093adaab"),
     ("mlkem.poly.reduce.scalar", "019a82dc6317f47f"),
-    ("mlkem.dot.k3.scalar", "2c461b10014e6892"),
-    ("mlkem.matvec.k3.scalar", "24d0c8fe4f30c585"),
+    ("mlkem.dot.k3.scalar", "ad062aab532edf5d"),
+    ("mlkem.matvec.k3.scalar", "ccd5df9f24d8b387"),
     ("fndsa.emu.f64.add", "4a6bc11e274eca48"),
     ("fndsa.emu.f64.sub", "7a7ed81fc160422f"),
     ("fndsa.emu.f64.mul", "1de81ea16a93a9c6"),
@@ -202,7 +202,7 @@ fn digest(id: &str) -> String {
 
 #[test]
 fn every_kernels_cases_are_the_pinned_ones() {
-    assert_eq!(CASE_GENERATORS, 6, "new generators: record the new pins below");
+    assert_eq!(CASE_GENERATORS, 7, "new generators: record the new pins below");
     let ids: Vec<&str> = registry::all().map(|k| k.id).collect();
     let pinned: Vec<&str> = PINS.iter().map(|(id, _)| *id).collect();
     let missing: Vec<String> =

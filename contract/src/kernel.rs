@@ -15,12 +15,13 @@ use crate::description::{Behaviour, BoundViolation, Checked, Contract, Descripti
 pub type CaseRng = ChaCha8Rng;
 
 /// Version of the case generators, raised whenever one changes which case a (seed, case index) gives: a campaign
-/// is resumed only by generators of its own version. 6: FN-DSA verifications at the acceptance bounds and batches
-/// whose requests share a nonce (5: exact corner cases of the ML-KEM inverse and FN-DSA forward NTTs, corner cases
-/// of the FN-DSA pointwise products, the keygen forward FFT, the X25519 squaring and multiplication by 121666, and
-/// the FP64 roundings; 4: the FP64, fixed-point and X25519 corner cases; 3: corner cases among the edge cases; 2:
-/// coefficient vectors from `sample`; 1: rand's `gen_range`).
-pub const CASE_GENERATORS: u32 = 6;
+/// is resumed only by generators of its own version. 7: the sprinkled ML-KEM coefficient vectors, one draw per
+/// coefficient (6: FN-DSA verifications at the acceptance bounds and batches whose requests share a nonce; 5: exact
+/// corner cases of the ML-KEM inverse and FN-DSA forward NTTs, corner cases of the FN-DSA pointwise products, the
+/// keygen forward FFT, the X25519 squaring and multiplication by 121666, and the FP64 roundings; 4: the FP64,
+/// fixed-point and X25519 corner cases; 3: corner cases among the edge cases; 2: coefficient vectors from `sample`;
+/// 1: rand's `gen_range`).
+pub const CASE_GENERATORS: u32 = 7;
 
 pub fn case_rng(seed: u64, case: u64) -> CaseRng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -13,7 +13,7 @@ use pqhelium_sim::coverage::Step;
 use pqhelium_sim::mlkem_ntt as model;
 use rand::RngCore;
 
-use super::sample::{Bits16, Span16};
+use super::sample::{Span16, sprinkle};
 use super::{
     ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, RunReference, Ways,
     buffer,
@@ -110,16 +110,8 @@ pub(super) fn poly_case(case: u64, rng: &mut CaseRng, max: i16) -> Poly {
             match rng.next_u32() % 4 {
                 0 => Span16::new(0, Q - 1).fill(rng, &mut p),
                 1 => {
-                    let edges = [0, 1, -1, q1, -q1, max, -max];
-                    let which = Span16::new(0, edges.len() as i32 - 1);
-                    let mut bits = Bits16::new(rng);
-                    for x in &mut p {
-                        *x = if bits.next() < SPRINKLE {
-                            edges[which.sample(&mut bits) as usize]
-                        } else {
-                            domain.sample(&mut bits) as i16
-                        };
-                    }
+                    domain.fill(rng, &mut p);
+                    sprinkle(rng, &mut p, &[0, 1, -1, q1, -q1, max, -max]);
                 }
                 _ => domain.fill(rng, &mut p),
             }
@@ -127,9 +119,6 @@ pub(super) fn poly_case(case: u64, rng: &mut CaseRng, max: i16) -> Poly {
         }
     }
 }
-
-/// A sprinkled case puts an edge value at a coefficient with probability 19661 / 2^16, about 0.3.
-const SPRINKLE: u16 = 19661;
 
 const FWD_MAX: i16 = model::FWD_IN_MAX as i16;
 const INV_MAX: i16 = i16::MAX;

@@ -10,33 +10,6 @@ use rand::RngCore;
 
 use super::CaseRng;
 
-/// 16 random bits at a time from a case's stream: its bytes in order, in little-endian pairs, taken from the stream
-/// a buffer at a time.
-pub struct Bits16<'a> {
-    rng: &'a mut CaseRng,
-    buffer: [u8; BUFFER],
-    at: usize,
-}
-
-const BUFFER: usize = 256;
-
-impl<'a> Bits16<'a> {
-    pub fn new(rng: &'a mut CaseRng) -> Self {
-        Self { rng, buffer: [0; BUFFER], at: BUFFER }
-    }
-
-    #[inline]
-    pub fn next(&mut self) -> u16 {
-        if self.at == BUFFER {
-            self.rng.fill_bytes(&mut self.buffer);
-            self.at = 0;
-        }
-        let bits = u16::from_le_bytes([self.buffer[self.at], self.buffer[self.at + 1]]);
-        self.at += 2;
-        bits
-    }
-}
-
 /// The integers `lo..=hi` (at most 2^16 of them), each equally likely.
 #[derive(Debug, Clone, Copy)]
 pub struct Span16 {
@@ -55,8 +28,8 @@ impl Span16 {
     }
 
     /// The value a 16-bit draw gives, or `None` if it is rejected.
-    #[inline]
-    pub fn map(&self, bits: u16) -> Option<i32> {
+    #[cfg(test)]
+    fn map(&self, bits: u16) -> Option<i32> {
         let (value, accepted) = self.candidate(bits);
         accepted.then_some(value)
     }
@@ -68,18 +41,9 @@ impl Span16 {
         (self.lo + (product >> 16) as i32, product & 0xFFFF >= self.reject_below)
     }
 
-    #[inline]
-    pub fn sample(&self, bits: &mut Bits16) -> i32 {
-        loop {
-            if let Some(x) = self.map(bits.next()) {
-                return x;
-            }
-        }
-    }
-
     /// Fills `out` with independent samples, drawn from the stream's bytes a block at a time: each block's accepted
-    /// values are compacted without a branch per draw (`sample`, one draw at a time behind a `Bits16`, costs about
-    /// twice the host instructions).
+    /// values are compacted without a branch per draw (one draw at a time, with a branch, costs about twice the host
+    /// instructions).
     pub fn fill(&self, rng: &mut CaseRng, out: &mut [i16]) {
         let mut draws = [0u8; 2 * BLOCK];
         let mut accepted = [0i16; BLOCK];
@@ -100,8 +64,35 @@ impl Span16 {
     }
 }
 
-/// Draws per block of `Span16::fill`.
+/// Draws per block of `Span16::fill` and `sprinkle`.
 const BLOCK: usize = 128;
+
+/// Of the 2^16 values of a draw, about this many sprinkle an edge value: 0.3 of them.
+const SPRINKLED: u32 = 19661;
+
+/// Replaces each value of `out`, independently with probability about 0.3, by one of `edges`, each equally likely:
+/// one draw per value, through `sprinkled`. Without a branch per draw, which a sprinkled case's random choices would
+/// mispredict.
+pub fn sprinkle<const E: usize>(rng: &mut CaseRng, out: &mut [i16], edges: &[i16; E]) {
+    let mut draws = [0u8; 2 * BLOCK];
+    for chunk in out.chunks_mut(BLOCK) {
+        let draws = &mut draws[..2 * chunk.len()];
+        rng.fill_bytes(draws);
+        for (x, pair) in chunk.iter_mut().zip(draws.chunks_exact(2)) {
+            *x = sprinkled(u16::from_le_bytes([pair[0], pair[1]]), *x, edges);
+        }
+    }
+}
+
+/// What a draw makes of `value`: a draw below `E * per_edge` (per_edge = floor(19661 / E)) makes it edge
+/// `draw / per_edge`; any other leaves it.
+#[inline]
+fn sprinkled<const E: usize>(draw: u16, value: i16, edges: &[i16; E]) -> i16 {
+    let pick = (u32::from(draw) / (SPRINKLED / E as u32)) as usize;
+    // A select by mask: the compiler turns `if pick < E` into a branch.
+    let keep = i16::from(pick >= E).wrapping_neg();
+    (value & keep) | (edges[pick.min(E - 1)] & !keep)
+}
 
 #[cfg(test)]
 mod tests {
@@ -129,16 +120,42 @@ mod tests {
         }
     }
 
+    /// Every 16-bit draw, through `sprinkled`: each edge comes from exactly floor(19661 / E) draws, the others
+    /// leave the value, so a value is sprinkled with probability about 0.3.
     #[test]
-    fn bits_are_the_streams_bytes_in_little_endian_pairs() {
-        let mut a = case_rng(3, 4);
-        let mut b = case_rng(3, 4);
-        let mut bits = Bits16::new(&mut a);
-        let mut bytes = [0u8; 1000];
-        b.fill_bytes(&mut bytes);
-        for pair in bytes.chunks_exact(2) {
-            assert_eq!(bits.next(), u16::from_le_bytes([pair[0], pair[1]]));
+    fn every_edge_is_equally_likely() {
+        let edges = [10, 20, 30, 40, 50, 60, 70];
+        let keep = i16::MIN;
+        let mut count = [0u32; 7];
+        let mut kept = 0u32;
+        for draw in 0..=u16::MAX {
+            match sprinkled(draw, keep, &edges) {
+                x if x == keep => kept += 1,
+                x => count[edges.iter().position(|&e| e == x).expect("an edge")] += 1,
+            }
         }
+        assert_eq!(count, [2808; 7], "19661 / 7 = 2808 draws per edge");
+        assert_eq!(kept, 65536 - 7 * 2808);
+    }
+
+    /// `sprinkle` maps the stream's little-endian pairs in order, one per value, across several blocks.
+    #[test]
+    fn sprinkle_maps_the_streams_draws_in_order() {
+        let edges = [-1, 1, 3328];
+        let before: Vec<i16> = (0..300).collect();
+        let mut out = before.clone();
+        sprinkle(&mut case_rng(3, 4), &mut out, &edges);
+        let mut bytes = [0u8; 600];
+        case_rng(3, 4).fill_bytes(&mut bytes);
+        let mut sprinkled_values = 0;
+        for ((pair, &x), &was) in bytes.chunks_exact(2).zip(&out).zip(&before) {
+            let draw = u32::from(u16::from_le_bytes([pair[0], pair[1]]));
+            let expected = if draw < 3 * 6553 { edges[(draw / 6553) as usize] } else { was };
+            assert_eq!(x, expected, "draw {draw}");
+            sprinkled_values += usize::from(x != was);
+        }
+        // 300 x 0.3 = 90 expected; 5 standard deviations is about +-40.
+        assert!((50..=130).contains(&sprinkled_values), "{sprinkled_values} sprinkled");
     }
 
     /// `fill` keeps exactly the draws `map` accepts, in the stream's order, across several blocks.
