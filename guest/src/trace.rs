@@ -335,6 +335,13 @@ pub struct Leak {
     pub b: String,
 }
 
+impl Leak {
+    /// Whether `other` is a difference of the same kind at the same instruction: one place in a verdict.
+    pub fn same_place(&self, other: &Leak) -> bool {
+        (self.kind, self.pc) == (other.kind, other.pc)
+    }
+}
+
 impl fmt::Display for Leak {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Leak { kind, class, pc, location, source, event, a, b } = self;
@@ -500,7 +507,7 @@ impl Resynchronised {
     fn absorb(&mut self, next: Resynchronised) {
         self.leak = self.leak.take().or(next.leak);
         for leak in next.public {
-            if !self.public.iter().any(|p| (p.kind, p.pc) == (leak.kind, leak.pc)) {
+            if !self.public.iter().any(|p| p.same_place(&leak)) {
                 self.public.push(leak);
             }
         }
