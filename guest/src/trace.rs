@@ -336,8 +336,9 @@ pub struct Leak {
 }
 
 impl Leak {
-    /// Whether `other` is a difference of the same kind at the same instruction: one place in a verdict.
-    pub fn same_place(&self, other: &Leak) -> bool {
+    /// Whether `other` is a difference of the same kind at the same instruction (the places of a whole operation's
+    /// verdict; `pqhelium ct` groups a kernel's leaks by source line instead).
+    pub fn same_instruction(&self, other: &Leak) -> bool {
         (self.kind, self.pc) == (other.kind, other.pc)
     }
 }
@@ -507,7 +508,7 @@ impl Resynchronised {
     fn absorb(&mut self, next: Resynchronised) {
         self.leak = self.leak.take().or(next.leak);
         for leak in next.public {
-            if !self.public.iter().any(|p| p.same_place(&leak)) {
+            if !self.public.iter().any(|p| p.same_instruction(&leak)) {
                 self.public.push(leak);
             }
         }

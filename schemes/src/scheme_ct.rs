@@ -176,7 +176,7 @@ pub(crate) fn over_pairs(
             return OpVerdict::Leak { pair: index, leak };
         }
         for leak in found.public {
-            if !whole.places.iter().any(|(p, _)| p.same_place(&leak)) {
+            if !whole.places.iter().any(|(p, _)| p.same_instruction(&leak)) {
                 let why = explain(&leak).expect("public: explained");
                 whole.places.push((leak, why));
             }
