@@ -77,7 +77,7 @@ pub struct QemuBackend {
 
 /// The guest's polls for the next batch in a campaign's pipeline, a twentieth of the default: three batches in four
 /// are handed over at once; the others wait for the host thread to prepare them, and polling would only take the CPU
-/// from it (docs/benchmarks.md, "The AVX-512 copies and the guest's idle polls").
+/// from it (docs/benchmarks.md, "Choices measured against their alternatives").
 const PIPELINED_IDLE_POLLS: u32 = 1000;
 
 struct Worker {
