@@ -16,6 +16,7 @@
 //! and `coverage` (which needs a model) does not apply.
 
 use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
@@ -276,9 +277,11 @@ impl ArgEntry {
 enum Reference {
     /// A host process per job, running the driver built from their C.
     Host {
+        /// How to run it: `/proc/self/fd/N` of `_file`.
         program: PathBuf,
-        /// Keeps the program's directory.
-        _dir: tempfile::TempDir,
+        /// The program, open: its temporary directory is already removed (a registered kernel lives as long as the
+        /// process, so nothing would remove it later), and the open file keeps it runnable.
+        _file: std::fs::File,
         idle: Mutex<Vec<HostProcess>>,
     },
     /// A symbol of their image, on emulators of its own (one per job).
@@ -413,7 +416,7 @@ fn spawn(program: &Path) -> Result<HostProcess, String> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("{}: {e}", program.display()))?;
+        .map_err(|e| format!("the reference program built from your C: {e}"))?;
     let stdin = child.stdin.take().expect("piped");
     let stdout = child.stdout.take().expect("piped");
     Ok(HostProcess { child, stdin, stdout })
@@ -542,9 +545,10 @@ pub fn contract(entry: &ContractEntry, image: Image, core: &str, dir: &Path) -> 
                 OneOrMany::One(p) => vec![p.clone()],
                 OneOrMany::Many(ps) => ps.clone(),
             };
-            let (program, dir) = build_host(&symbol, &args, &sources, &entry.reference.flags, dir).map_err(&at)?;
+            let file = build_host(&symbol, &args, &sources, &entry.reference.flags, dir).map_err(&at)?;
+            let program = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
             let by = format!("the host C function `{symbol}`");
-            (Reference::Host { program, _dir: dir, idle: Mutex::new(vec![]) }, by)
+            (Reference::Host { program, _file: file, idle: Mutex::new(vec![]) }, by)
         }
         None => {
             let by = format!("`{symbol}` of your objects on the {core}");
@@ -640,15 +644,15 @@ fn c_type(elem: Elem) -> &'static str {
     }
 }
 
-/// Compiles their C with the driver into a host program in a temporary directory; the compiler's messages are
-/// shown whole on failure.
+/// Compiles their C with the driver into a host program in a temporary directory, removed on return; the program
+/// comes back open. The compiler's messages are shown whole on failure.
 fn build_host(
     symbol: &str,
     args: &[Declared],
     sources: &[PathBuf],
     flags: &[String],
     dir: &Path,
-) -> Result<(PathBuf, tempfile::TempDir), String> {
+) -> Result<std::fs::File, String> {
     let build = tempfile::Builder::new().prefix("pqhelium-reference-").tempdir().map_err(|e| e.to_string())?;
     let driver_path = build.path().join("pqhelium_driver.c");
     std::fs::write(&driver_path, driver(symbol, args)).map_err(|e| e.to_string())?;
@@ -672,7 +676,7 @@ fn build_host(
             String::from_utf8_lossy(&out.stderr).trim_end()
         ));
     }
-    Ok((program, build))
+    std::fs::File::open(&program).map_err(|e| format!("reference: {}: {e}", program.display()))
 }
 
 #[cfg(test)]
@@ -701,6 +705,24 @@ mod tests {
         assert_eq!(e, "argument `a`: edge value 256 is outside its input bound [0, 255]");
         let e = arg("name = \"a\"\ntype = \"i16\"\nlength = 4\ndirection = \"in\"\nmodulus = 40000\n").unwrap_err();
         assert_eq!(e, "argument `a`: modulus 40000 does not fit i16 (2 <= q, q - 1 in the type)");
+    }
+
+    /// A registered kernel is never dropped, so the host reference leaves no directory behind: it runs from the
+    /// open file of a program whose directory is already gone.
+    #[test]
+    fn the_host_reference_runs_without_its_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("inc.c"), "#include <stdint.h>\nvoid inc(int32_t *a) { a[0] += 1; }\n").unwrap();
+        let args = [arg("name = \"a\"\ntype = \"i32\"\nlength = 1\ndirection = \"inout\"\n").unwrap()];
+        let file = build_host("inc", &args, &[PathBuf::from("inc.c")], &[], dir.path()).unwrap();
+        let program = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+        let built = std::fs::read_link(&program).unwrap();
+        assert!(!built.parent().unwrap().exists(), "{} is still there", built.display());
+        let mut process = spawn(&program).unwrap();
+        process.stdin.write_all(&41i32.to_le_bytes()).unwrap();
+        let mut out = [0u8; 4];
+        process.stdout.read_exact(&mut out).unwrap();
+        assert_eq!(i32::from_le_bytes(out), 42);
     }
 
     /// Residues are reduced into 0..q when the input range holds 0..q-1, else centred, as the object code's are.
