@@ -15,6 +15,7 @@
 //! ([`crate::foreign`]): the comparison is of residues. There is no model: a declared contract is checked two ways,
 //! and `coverage` (which needs a model) does not apply.
 
+use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
@@ -277,11 +278,9 @@ impl ArgEntry {
 enum Reference {
     /// A host process per job, running the driver built from their C.
     Host {
-        /// How to run it: `/proc/self/fd/N` of `_file`.
-        program: PathBuf,
         /// The program, open: its temporary directory is already removed (a registered kernel lives as long as the
         /// process, so nothing would remove it later), and the open file keeps it runnable.
-        _file: std::fs::File,
+        program: File,
         idle: Mutex<Vec<HostProcess>>,
     },
     /// A symbol of their image, on emulators of its own (one per job).
@@ -346,7 +345,7 @@ impl Contract {
             return Err(format!("{} arguments, the contract declares {}", args.len(), self.args.len()));
         }
         match &self.reference {
-            Reference::Host { program, idle, .. } => {
+            Reference::Host { program, idle } => {
                 let process = idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
                 let mut process = match process {
                     Some(p) => p,
@@ -411,8 +410,13 @@ impl Contract {
     }
 }
 
-fn spawn(program: &Path) -> Result<HostProcess, String> {
-    let mut child = Command::new(program)
+/// The path that runs an open program: its descriptor's.
+fn run_path(program: &File) -> PathBuf {
+    PathBuf::from(format!("/proc/self/fd/{}", program.as_raw_fd()))
+}
+
+fn spawn(program: &File) -> Result<HostProcess, String> {
+    let mut child = Command::new(run_path(program))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -545,10 +549,9 @@ pub fn contract(entry: &ContractEntry, image: Image, core: &str, dir: &Path) -> 
                 OneOrMany::One(p) => vec![p.clone()],
                 OneOrMany::Many(ps) => ps.clone(),
             };
-            let file = build_host(&symbol, &args, &sources, &entry.reference.flags, dir).map_err(&at)?;
-            let program = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+            let program = build_host(&symbol, &args, &sources, &entry.reference.flags, dir).map_err(&at)?;
             let by = format!("the host C function `{symbol}`");
-            (Reference::Host { program, _file: file, idle: Mutex::new(vec![]) }, by)
+            (Reference::Host { program, idle: Mutex::new(vec![]) }, by)
         }
         None => {
             let by = format!("`{symbol}` of your objects on the {core}");
@@ -652,7 +655,7 @@ fn build_host(
     sources: &[PathBuf],
     flags: &[String],
     dir: &Path,
-) -> Result<std::fs::File, String> {
+) -> Result<File, String> {
     let build = tempfile::Builder::new().prefix("pqhelium-reference-").tempdir().map_err(|e| e.to_string())?;
     let driver_path = build.path().join("pqhelium_driver.c");
     std::fs::write(&driver_path, driver(symbol, args)).map_err(|e| e.to_string())?;
@@ -676,7 +679,7 @@ fn build_host(
             String::from_utf8_lossy(&out.stderr).trim_end()
         ));
     }
-    std::fs::File::open(&program).map_err(|e| format!("reference: {}: {e}", program.display()))
+    File::open(&program).map_err(|e| format!("reference: {}: {e}", program.display()))
 }
 
 #[cfg(test)]
@@ -714,9 +717,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("inc.c"), "#include <stdint.h>\nvoid inc(int32_t *a) { a[0] += 1; }\n").unwrap();
         let args = [arg("name = \"a\"\ntype = \"i32\"\nlength = 1\ndirection = \"inout\"\n").unwrap()];
-        let file = build_host("inc", &args, &[PathBuf::from("inc.c")], &[], dir.path()).unwrap();
-        let program = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
-        let built = std::fs::read_link(&program).unwrap();
+        let program = build_host("inc", &args, &[PathBuf::from("inc.c")], &[], dir.path()).unwrap();
+        let built = std::fs::read_link(run_path(&program)).unwrap();
         assert!(!built.parent().unwrap().exists(), "{} is still there", built.display());
         let mut process = spawn(&program).unwrap();
         process.stdin.write_all(&41i32.to_le_bytes()).unwrap();
