@@ -648,7 +648,8 @@ fn c_type(elem: Elem) -> &'static str {
 }
 
 /// Compiles their C with the driver into a host program in a temporary directory, removed on return; the program
-/// comes back open. The compiler's messages are shown whole on failure.
+/// comes back open. The compiler runs in the manifest's folder `dir` on the sources as the manifest names them, so
+/// relative paths in the flags are relative to the manifest. The compiler's messages are shown whole on failure.
 fn build_host(
     symbol: &str,
     args: &[Declared],
@@ -657,17 +658,18 @@ fn build_host(
     dir: &Path,
 ) -> Result<File, String> {
     let build = tempfile::Builder::new().prefix("pqhelium-reference-").tempdir().map_err(|e| e.to_string())?;
-    let driver_path = build.path().join("pqhelium_driver.c");
+    let build_path = std::path::absolute(build.path()).map_err(|e| e.to_string())?;
+    let driver_path = build_path.join("pqhelium_driver.c");
     std::fs::write(&driver_path, driver(symbol, args)).map_err(|e| e.to_string())?;
-    let program = build.path().join("reference");
+    let program = build_path.join("reference");
     let mut command = Command::new(HOST_CC);
-    command.arg("-O2").args(flags).arg(&driver_path);
+    command.current_dir(dir).arg("-O2").args(flags).arg(&driver_path);
     for source in sources {
         let path = dir.join(source);
         if !path.is_file() {
             return Err(format!("reference: {}: no such file", path.display()));
         }
-        command.arg(path);
+        command.arg(source);
     }
     command.arg("-o").arg(&program);
     let out = command

@@ -625,7 +625,7 @@ fn build(core: &Core, region: &Region, side: &str) -> Result<Image, String> {
     std::fs::write(&source, &generated).map_err(|e| e.to_string())?;
     let object = dir.path().join(format!("{side}.o"));
     let at = |e: String| format!("the {side} region: {e}");
-    crate::compile(core, &source, &[], &object, &mut Vec::new())
+    crate::compile(core, dir.path(), &source, &[], &object, &mut Vec::new())
         .map_err(|e| at(in_their_file(&e, &source, &generated, region)))?;
     let built = crate::Built { path: object.clone(), shown: region.path.display().to_string() };
     crate::check_object(&built, core, &[]).map_err(at)?;

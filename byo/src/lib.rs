@@ -362,7 +362,7 @@ fn build_objects(
         }
         let stem = path.file_stem().map_or("source".into(), |s| s.to_string_lossy().into_owned());
         let object = build.join(format!("user_{i}_{stem}.o"));
-        compile(core, &path, &manifest.flags, &object, notes)?;
+        compile(core, dir, Path::new(source), &manifest.flags, &object, notes)?;
         objects.push(Built { path: object, shown: path.display().to_string() });
     }
     for (i, given) in manifest.objects.iter().enumerate() {
@@ -397,9 +397,21 @@ fn build_objects(
 }
 
 /// Compiles or assembles one source for `core` (clang for the M85, as our image is built), with `-g` before `flags`;
-/// a `.s` holding preprocessor lines goes through the preprocessor, with a note saying so.
-fn compile(core: &Core, source: &Path, flags: &[String], object: &Path, notes: &mut Vec<String>) -> Result<(), String> {
+/// a `.s` holding preprocessor lines goes through the preprocessor, with a note saying so. The compiler runs in the
+/// manifest's folder `dir` on `source` as the manifest names it, so that relative paths in the flags (`-I include`)
+/// and the source lines the debug information records are relative to the manifest, as its paths are.
+fn compile(
+    core: &Core,
+    dir: &Path,
+    source: &Path,
+    flags: &[String],
+    object: &Path,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    let shown = dir.join(source);
+    let object = std::path::absolute(object).map_err(|e| format!("{}: {e}", object.display()))?;
     let mut command = Command::new(if core.clang { CLANG } else { CROSS_CC });
+    command.current_dir(dir);
     if core.clang {
         command.args(["--target=arm-none-eabi", "-Wa,--noexecstack"]);
         if let Some(include) = newlib_include() {
@@ -408,17 +420,17 @@ fn compile(core: &Core, source: &Path, flags: &[String], object: &Path, notes: &
     }
     command.args(core.cpu_flags).args(["-mthumb", "-g"]).args(flags).arg("-c");
     if source.extension().is_some_and(|e| e == "s") {
-        let text = std::fs::read(source).map_err(|e| format!("{}: {e}", source.display()))?;
+        let text = std::fs::read(&shown).map_err(|e| format!("{}: {e}", shown.display()))?;
         if let Some((line, directive)) = preprocessor_line(&String::from_utf8_lossy(&text)) {
             notes.push(format!(
                 "{}:{line}: `#{directive}` in a .s file: assembled through the C preprocessor, as a .S file is",
-                source.display()
+                shown.display()
             ));
             command.args(["-x", "assembler-with-cpp"]);
         }
     }
     command.arg(source).arg("-o").arg(object);
-    run(&mut command, &format!("compiling {} for {}", source.display(), core.name)).map_err(|e| {
+    run(&mut command, &format!("compiling {} for {}", shown.display(), core.name)).map_err(|e| {
         match e.contains("selected processor does not support") || e.contains("requires: mve") {
             true => format!("{e}\n(core = \"{}\" is a {}; MVE needs core = \"m55\" or \"m85\")", core.name, core.cpu),
             false => e,

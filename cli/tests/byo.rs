@@ -105,6 +105,26 @@ fn a_symbol_missing_from_their_objects_is_named() {
     refused(&table, &[("k.S", K_SOURCE)], "symbol `zetas` is not defined by your objects");
 }
 
+/// Relative paths in the flags are relative to the manifest, as its other paths are, wherever pqhelium runs from:
+/// `-I inc` finds the header of a source in another folder of the manifest's.
+#[test]
+fn an_include_folder_in_the_flags_is_relative_to_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::create_dir_all(dir.path().join("inc")).unwrap();
+    std::fs::write(dir.path().join("inc/ret.h"), "#define RETURN bx lr\n").unwrap();
+    let source = K_SOURCE.replace(" bx lr", " RETURN");
+    std::fs::write(dir.path().join("src/k.S"), format!("#include \"ret.h\"\n{source}")).unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, format!("core = \"m55\"\nsources = [\"src/k.S\"]\nflags = [\"-I\", \"inc\"]\n{BASEMUL}"))
+        .unwrap();
+    assert_ne!(std::env::current_dir().unwrap(), dir.path(), "pqhelium runs from another folder");
+    let elf = dir.path().join("out.elf");
+    let (code, out, err) = pqhelium(&["link", "--manifest", manifest.to_str().unwrap(), "-o", elf.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(elf.is_file());
+}
+
 #[test]
 fn a_contract_we_do_not_have_is_named() {
     let manifest =

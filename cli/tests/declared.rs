@@ -225,6 +225,22 @@ fn declarations_that_do_not_fit_are_refused() {
     refused(&declared(c, ARG), &files, "r.c:1:");
 }
 
+/// The host reference's flags are relative to the manifest, as its sources are, wherever pqhelium runs from.
+#[test]
+fn a_host_reference_finds_its_headers_through_flags_relative_to_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("inc")).unwrap();
+    std::fs::write(dir.path().join("inc/zero.h"), "#define ZERO 0\n").unwrap();
+    std::fs::write(dir.path().join("r.c"), "#include \"zero.h\"\nvoid r(int *a) { a[0] = ZERO; }\n").unwrap();
+    std::fs::write(dir.path().join("k.S"), K_SOURCE).unwrap();
+    let manifest = dir.path().join("m.toml");
+    std::fs::write(&manifest, declared("{ c = \"r.c\", symbol = \"r\", flags = [\"-I\", \"inc\"] }", ARG)).unwrap();
+    assert_ne!(std::env::current_dir().unwrap(), dir.path(), "pqhelium runs from another folder");
+    let elf = dir.path().join("out.elf");
+    let (code, out, err) = pqhelium(&["link", "--manifest", manifest.to_str().unwrap(), "-o", elf.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
 /// A host reference that crashes ends its own process: the case fails with the process's status, the bench goes on.
 #[test]
 fn a_host_reference_that_crashes_fails_its_case_with_its_status() {
