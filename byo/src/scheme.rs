@@ -53,7 +53,7 @@ pub fn link_scheme(what: &SchemeSources) -> Result<LinkedScheme, String> {
         format!("unknown core `{}`{near} (m55, m85, m7)", what.core)
     })?;
     let build = tempfile::Builder::new().prefix("pqhelium-scheme-").tempdir().map_err(|e| e.to_string())?;
-    let headers = build.path().join("include");
+    let headers = std::path::absolute(build.path().join("include")).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&headers).map_err(|e| e.to_string())?;
     for (name, text) in pqhelium_kernels::SCHEME_HEADERS {
         std::fs::write(headers.join(name), text).map_err(|e| e.to_string())?;
@@ -64,6 +64,8 @@ pub fn link_scheme(what: &SchemeSources) -> Result<LinkedScheme, String> {
         if !dir.is_dir() {
             return Err(format!("{}: no such directory", dir.display()));
         }
+        // Absolute: the compiler runs in the manifest's folder, whatever folder `what.dir` is relative to.
+        let dir = std::path::absolute(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         flags.push(format!("-I{}", dir.display()));
     }
     flags.push(format!("-I{}", headers.display()));

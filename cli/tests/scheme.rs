@@ -330,6 +330,30 @@ mod manifest {
         assert!(stdout.ends_with("scheme passed\n"), "{stdout}");
     }
 
+    /// A manifest named by a relative path, with paths relative to it as the examples have them: its sources and
+    /// include directories are found from its folder, wherever pqhelium runs from (here: the folder above it).
+    #[test]
+    fn a_manifest_by_a_relative_path_with_relative_paths_in_it() {
+        let (dir, manifest) =
+            example_setup("ml-kem-768-portable.toml", ("PQCkemKAT_2400.rsp", "ML-KEM-768"), &oracle_rsp(1));
+        std::os::unix::fs::symlink(repo(), dir.path().join("repo")).unwrap();
+        let folder = dir.path().join("impl");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::rename(dir.path().join("PQCkemKAT_2400.rsp"), folder.join("PQCkemKAT_2400.rsp")).unwrap();
+        let text = std::fs::read_to_string(&manifest).unwrap().replace(&format!("{}/", repo().display()), "../repo/");
+        assert!(text.contains("include = [\"../repo/kernels/arm/mlkem_ntt\""), "{text}");
+        std::fs::write(folder.join("manifest.toml"), text).unwrap();
+        let args = ["scheme", "--manifest", "impl/manifest.toml", "--entries", "1", "--campaign", "1", "--no-cycles"];
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pqhelium"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("run pqhelium");
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+        assert!(stdout.contains("KAT: 1 entries match the .rsp file"), "{stdout}");
+    }
+
     #[test]
     fn the_shared_secret_mutant_fails_kat_and_differential() {
         let (_dir, manifest) = setup("", &oracle_rsp(KAT_ENTRIES), &[]);
