@@ -658,10 +658,10 @@ fn build_host(
     dir: &Path,
 ) -> Result<File, String> {
     let build = tempfile::Builder::new().prefix("pqhelium-reference-").tempdir().map_err(|e| e.to_string())?;
-    let build_path = std::path::absolute(build.path()).map_err(|e| e.to_string())?;
-    let driver_path = build_path.join("pqhelium_driver.c");
+    // tempfile's paths are absolute, so the compiler finds the driver and writes the program from `dir` too.
+    let driver_path = build.path().join("pqhelium_driver.c");
     std::fs::write(&driver_path, driver(symbol, args)).map_err(|e| e.to_string())?;
-    let program = build_path.join("reference");
+    let program = build.path().join("reference");
     let mut command = Command::new(HOST_CC);
     command.current_dir(dir).arg("-O2").args(flags).arg(&driver_path);
     for source in sources {

@@ -399,7 +399,8 @@ fn build_objects(
 /// Compiles or assembles one source for `core` (clang for the M85, as our image is built), with `-g` before `flags`;
 /// a `.s` holding preprocessor lines goes through the preprocessor, with a note saying so. The compiler runs in the
 /// manifest's folder `dir` on `source` as the manifest names it, so that relative paths in the flags (`-I include`)
-/// and the source lines the debug information records are relative to the manifest, as its paths are.
+/// and the source lines the debug information records are relative to the manifest, as its paths are. `object` is
+/// in a temporary directory, whose path tempfile makes absolute.
 fn compile(
     core: &Core,
     dir: &Path,
@@ -409,7 +410,6 @@ fn compile(
     notes: &mut Vec<String>,
 ) -> Result<(), String> {
     let shown = dir.join(source);
-    let object = std::path::absolute(object).map_err(|e| format!("{}: {e}", object.display()))?;
     let mut command = Command::new(if core.clang { CLANG } else { CROSS_CC });
     command.current_dir(dir);
     if core.clang {

@@ -53,7 +53,7 @@ pub fn link_scheme(what: &SchemeSources) -> Result<LinkedScheme, String> {
         format!("unknown core `{}`{near} (m55, m85, m7)", what.core)
     })?;
     let build = tempfile::Builder::new().prefix("pqhelium-scheme-").tempdir().map_err(|e| e.to_string())?;
-    let headers = std::path::absolute(build.path().join("include")).map_err(|e| e.to_string())?;
+    let headers = build.path().join("include");
     std::fs::create_dir_all(&headers).map_err(|e| e.to_string())?;
     for (name, text) in pqhelium_kernels::SCHEME_HEADERS {
         std::fs::write(headers.join(name), text).map_err(|e| e.to_string())?;
