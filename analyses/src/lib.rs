@@ -1,6 +1,6 @@
 //! pqhelium-analyses: what pqhelium says about object code beyond its outputs: constant-time evidence ([`ct`]),
-//! cycle estimates for the Cortex-M55 and M85 ([`cycles`]) and the lint of UNDEFINED and UNPREDICTABLE encodings
-//! ([`lint`]).
+//! cycle estimates for the Cortex-M55 and M85 ([`cycles`]), the lint of UNDEFINED and UNPREDICTABLE encodings
+//! ([`lint`]) and the architecture an object says it was built for ([`attributes`]).
 //!
 //! ```no_run
 //! use pqhelium_analyses::ct::{self, Tracer};
@@ -13,6 +13,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod attributes;
 pub mod ct;
 pub mod cycles;
 pub mod lint;

@@ -21,6 +21,8 @@ use std::process::{Command, Stdio};
 
 use object::{Object, ObjectSection};
 
+use crate::attributes::{self, Arch};
+
 /// The LLVM tools the lint runs (Debian's `llvm-19`, installed by `ci/setup`).
 pub const LLVM_OBJDUMP: &str = "llvm-objdump-19";
 pub const LLVM_MC: &str = "llvm-mc-19";
@@ -140,6 +142,9 @@ pub enum LintError {
     ToolFailed { tool: &'static str, message: String },
     #[error("{path}: {message}")]
     NotAnArmObject { path: String, message: String },
+    /// Its build attributes name an architecture the instruction set it is decoded as does not cover.
+    #[error("{path}: built for {built_for}, which Armv7E-M (Cortex-M7) does not run")]
+    OtherArchitecture { path: String, built_for: Arch },
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
@@ -157,7 +162,7 @@ pub fn lint_bytes(name: &str, elf: &[u8], isa: Isa) -> Result<LintReport, LintEr
 
 /// Lints an ELF image or relocatable object (`.o`) on disk.
 pub fn lint_file(path: &Path, isa: Isa) -> Result<LintReport, LintError> {
-    check_arm_object(path)?;
+    check_arm_object(path, isa)?;
     let listing = run_tool(LLVM_OBJDUMP, &disassemble_args(path, isa), None)?;
     let sections = parse_listing(&listing);
     let mut report = LintReport {
@@ -179,8 +184,10 @@ fn disassemble_args(path: &Path, isa: Isa) -> Vec<String> {
     args
 }
 
-/// A 32-bit little-endian Arm ELF (image or relocatable object), or a clear error naming what it is instead.
-fn check_arm_object(path: &Path) -> Result<(), LintError> {
+/// A 32-bit little-endian Arm ELF (image or relocatable object) whose build attributes, where it has them, name an
+/// architecture `isa` covers; or a clear error naming what it is instead. Decoded as Armv7E-M, Armv8-M code would
+/// be reported instruction by instruction.
+fn check_arm_object(path: &Path, isa: Isa) -> Result<(), LintError> {
     let bad = |message: String| LintError::NotAnArmObject { path: path.display().to_string(), message };
     let data = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
     let file = object::File::parse(&*data).map_err(|e| bad(format!("not an ELF object ({e})")))?;
@@ -189,6 +196,11 @@ fn check_arm_object(path: &Path) -> Result<(), LintError> {
     }
     if !file.sections().any(|s| s.kind() == object::SectionKind::Text) {
         return Err(bad("no code section".into()));
+    }
+    if isa == Isa::V7em
+        && let Some(built_for) = attributes::of(&file).filter(|a| a.is_v8m())
+    {
+        return Err(LintError::OtherArchitecture { path: path.display().to_string(), built_for });
     }
     Ok(())
 }

@@ -5,7 +5,6 @@
 //! Before anything links, every object is checked for the architecture and float ABI of the images and linted
 //! ([`pqhelium_analyses::lint`]): a finding refuses the link with its `symbol+offset`.
 
-mod attributes;
 pub mod declared;
 pub mod equiv;
 pub mod foreign;
@@ -24,7 +23,7 @@ use pqhelium_kernels::{GuestImage, Harness};
 
 use crate::foreign::{ForeignArg, ForeignSpec};
 use manifest::{ArgEntry, Manifest};
-use pqhelium_analyses::lint::{self, Isa};
+use pqhelium_analyses::lint::{self, Isa, LintError};
 use pqhelium_families::Kernel;
 use pqhelium_guest::backend::Image;
 use pqhelium_guest::elf::GuestElf;
@@ -461,15 +460,13 @@ fn check_object(object: &Built, core: &Core, allow: &[String]) -> Result<Vec<Str
         ));
     }
     let isa = Isa::of_core(core.name).expect("every core has an instruction set");
-    if isa == Isa::V7em
-        && let Some(arch) = attributes::of(&file).filter(|a| a.is_v8m())
-    {
-        return Err(format!(
-            "{shown}: built for {arch}, which core = \"{}\" ({}, Armv7E-M) does not run; use core = \"m55\" or \"m85\"",
+    let report = lint::lint_file(path, isa).map_err(|e| match e {
+        LintError::OtherArchitecture { built_for, .. } => format!(
+            "{shown}: built for {built_for}, which core = \"{}\" ({}, Armv7E-M) does not run; use core = \"m55\" or \"m85\"",
             core.name, core.cpu
-        ));
-    }
-    let report = lint::lint_file(path, isa).map_err(|e| format!("{shown}: {e}"))?;
+        ),
+        e => format!("{shown}: {e}"),
+    })?;
     let (allowed, refused): (Vec<_>, Vec<_>) =
         report.findings.iter().partition(|f| allow.iter().any(|rule| rule == f.rule.name()));
     let described = |findings: &[&lint::Finding]| -> Vec<String> {

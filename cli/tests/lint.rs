@@ -50,6 +50,23 @@ fn every_unpredictable_encoding_is_refused_with_its_location_and_rule() {
     assert!(stdout.lines().last().unwrap().starts_with("1 objects linted, findings"), "{stdout}");
 }
 
+/// An object built for the Cortex-M55 is refused in one line when linted for the Cortex-M7, whose decoder would
+/// report each of its MVE and Armv8.1-M instructions.
+#[test]
+fn an_armv8m_object_linted_for_the_m7_is_refused_by_its_architecture() {
+    let dir = tempfile::tempdir().unwrap();
+    let object = fixture_object(dir.path());
+    let (code, stdout, stderr) = pqhelium(&["lint", "--object", object.to_str().unwrap(), "--core", "m7"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains(
+            "built for Armv8.1-M mainline with MVE (Cortex-M55, M85), which Armv7E-M (Cortex-M7) does not run"
+        ) && stderr.contains("--core m55 or m85"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn our_images_are_clean() {
     let (code, stdout, stderr) = pqhelium(&["lint"]);

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use pqhelium_analyses::lint::{self, Isa, LintReport};
+use pqhelium_analyses::lint::{self, Isa, LintError, LintReport};
 use pqhelium_guest::backend::Image;
 
 #[derive(clap::Args)]
@@ -54,7 +54,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if !path.exists() {
             bail!("--object {}: no such file", path.display());
         }
-        clean &= print_report(&path.display().to_string(), &lint::lint_file(path, isa)?);
+        let report = match lint::lint_file(path, isa) {
+            Err(e @ LintError::OtherArchitecture { .. }) => bail!("{e}: lint it with --core m55 or m85"),
+            report => report?,
+        };
+        clean &= print_report(&path.display().to_string(), &report);
     }
     finish(clean, args.image.len() + args.object.len())
 }
