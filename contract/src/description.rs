@@ -354,6 +354,17 @@ impl ArgSpec {
         self.len != Len::Scalar
     }
 
+    /// Element `i` of a buffer of this argument as a reader wants it: residues and signed integers in decimal, other
+    /// unsigned words (lanes, bit patterns) in hex, doubles in scientific notation.
+    pub fn show_element(&self, bytes: &[u8], i: usize) -> String {
+        match (self.elem, self.elem.integer(bytes, i)) {
+            (Elem::F64, _) | (_, None) => format!("{:e}", self.elem.float(bytes, i).unwrap_or(f64::NAN)),
+            (Elem::I16 | Elem::I32 | Elem::I64, Some(x)) => x.to_string(),
+            (_, Some(x)) if self.modulus.is_some() => x.to_string(),
+            (elem, Some(x)) => format!("{x:#0width$x}", width = 2 + 2 * elem.bytes()),
+        }
+    }
+
     /// The argument in a C prototype.
     fn c_declaration(&self) -> String {
         let constant = if self.dir == Dir::In && self.is_buffer() { "const " } else { "" };

@@ -709,7 +709,8 @@ fn shrink_failure(
 ) -> Option<Vec<Arg>> {
     let kernel = campaign.kernel;
     let simplest = kernel.generate(0, &mut case_rng(campaign.seed, 0));
-    let shrunk = shrink::shrink(&failure.args, &simplest, campaign.shrink_budget, |candidate| {
+    let element_bytes: Vec<usize> = kernel.args.iter().map(|a| a.elem.bytes()).collect();
+    let shrunk = shrink::shrink(&failure.args, &simplest, &element_bytes, campaign.shrink_budget, |candidate| {
         let backend = backend.as_deref_mut();
         check_case(kernel, campaign.backend, backend, candidate).is_some_and(|f| f.same_class(&failure.failure))
     });

@@ -110,7 +110,8 @@ pub fn check(manifest: &Path, cases: u64, seed: u64, jobs: usize, allow_lint: &[
     }
     let results: Vec<_> = report.kernels.into_iter().map(|k| k.campaign).collect();
     for r in &results {
-        super::print_failures(r, &[]);
+        let kernel = kernels.loaded().kernels.iter().find(|k| k.id == r.kernel).expect("a kernel of the manifest");
+        super::print_failures(r, kernel, &[]);
         if let Some(hint) = hint(kernels.loaded(), r) {
             println!("     hint: {hint}");
         }

@@ -350,7 +350,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     println!();
     print_coverage(&report);
     for r in &results {
-        super::print_failures(r, &[]);
+        super::print_failures(r, registry::find(r.kernel).expect("a registered kernel"), &[]);
     }
     passed &= constant_time(args.seed);
     report.complete = true;

@@ -259,7 +259,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let on_chunk = |range: [u64; 2], failures: &[CaseFailure]| checkpoint.record(range, failures);
         let control = Control { skip, interrupt: Some(&INTERRUPTED), on_chunk: Some(&on_chunk) };
         let result = diff::run_with(&campaign, &control);
-        super::print_failures(&result, &args.params);
+        super::print_failures(&result, kernel, &args.params);
         println!("{} on {on}: {} (ran {})", kernel.id, result.summary_line(), result.ran);
         let mut entry = base;
         entry.cases_requested = plan.cases;

@@ -16,11 +16,12 @@ pub mod scheme_ct;
 pub mod scheme_manifest;
 pub mod scheme_signature;
 
+use std::collections::HashMap;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use pqhelium_engine::diff::{self, CampaignResult, Failure};
-use pqhelium_families::{self as registry, Kernel, Outcome, Pin, case_rng};
+use pqhelium_families::{self as registry, ArgSpec, Kernel, Outcome, Pin, case_rng};
 use pqhelium_guest::backend::{Arg, BackendKind, Call, Image, Limits};
 use pqhelium_schemes::kat::{self, Extent, KatResult, Provider, SuiteRun};
 use pqhelium_schemes::kat_whole;
@@ -152,8 +153,9 @@ pub fn param_flags(pins: &[Pin]) -> String {
     pins.iter().map(|p| format!(" --param {p}")).collect()
 }
 
-/// Prints the failures of a campaign (at most ten) with the command that reproduces each.
-pub fn print_failures(result: &CampaignResult, pins: &[Pin]) {
+/// Prints the failures of a campaign (at most ten) with the command that reproduces each; `kernel` (the campaign's)
+/// names and types the arguments of a shrunk input.
+pub fn print_failures(result: &CampaignResult, kernel: &Kernel, pins: &[Pin]) {
     if let Some(e) = &result.setup_error {
         println!("FAILED to start: {e}");
     }
@@ -172,7 +174,7 @@ pub fn print_failures(result: &CampaignResult, pins: &[Pin]) {
             param_flags(pins)
         );
         if let Some(shrunk) = &f.shrunk {
-            println!("     shrunk input: {}", describe_args(shrunk));
+            println!("     shrunk input: {}", describe_input(kernel, shrunk));
         }
     }
     if result.failures.len() > 10 {
@@ -180,17 +182,48 @@ pub fn print_failures(result: &CampaignResult, pins: &[Pin]) {
     }
 }
 
-fn describe_args(args: &[Arg]) -> String {
+/// The most elements of a buffer listed one by one against the value the others share.
+const ELEMENTS_LISTED: usize = 16;
+
+/// A kernel's input arguments by name, with its contract's element types: a buffer whose elements but a few share
+/// one value (a shrunk input's are mostly its contract's simplest) as that value and the exceptions
+/// (`p: 256 x i16, all 0 but p[254] = -1`), any other as its list of elements.
+fn describe_input(kernel: &Kernel, args: &[Arg]) -> String {
     let parts: Vec<String> = args
         .iter()
-        .map(|a| match a {
-            Arg::In(b) | Arg::InOut(b) => hex::encode(b),
-            Arg::Out(n) => format!("out[{n}]"),
-            Arg::U32(v) => format!("{v:#x}"),
-            Arg::F64(x) => format!("{x:e}"),
+        .zip(&kernel.args)
+        .filter_map(|(arg, spec)| match arg {
+            Arg::In(b) | Arg::InOut(b) => Some(describe_buffer(spec, b)),
+            Arg::Out(_) => None,
+            Arg::U32(v) => Some(format!("{} = {v}", spec.name)),
+            Arg::F64(x) => Some(format!("{} = {x:e}", spec.name)),
         })
         .collect();
-    parts.join(" ")
+    parts.join("; ")
+}
+
+fn describe_buffer(spec: &ArgSpec, bytes: &[u8]) -> String {
+    let (name, size) = (spec.name, spec.elem.bytes());
+    if !bytes.len().is_multiple_of(size) {
+        return format!("{name} = {}", hex::encode(bytes));
+    }
+    let values: Vec<String> = (0..bytes.len() / size).map(|i| spec.show_element(bytes, i)).collect();
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for v in &values {
+        *counts.entry(v).or_default() += 1;
+    }
+    // The most common value, the first in the buffer on a tie.
+    let Some(common) = values.iter().min_by_key(|v| std::cmp::Reverse(counts[v.as_str()])) else {
+        return format!("{name}: empty");
+    };
+    let others: Vec<String> =
+        values.iter().enumerate().filter(|(_, v)| *v != common).map(|(i, v)| format!("{name}[{i}] = {v}")).collect();
+    let shape = format!("{name}: {} x {}", values.len(), spec.elem.name());
+    match others.len() {
+        0 => format!("{shape}, all {common}"),
+        n if n <= ELEMENTS_LISTED && n < values.len() / 2 => format!("{shape}, all {common} but {}", others.join(", ")),
+        _ => format!("{shape} = [{}]", values.join(", ")),
+    }
 }
 
 /// Prints a suite run: entries passed, time, what the model or object code served, what it left to the reference.
@@ -391,4 +424,43 @@ pub fn repro(
         Some(Failure::Bound(v)) => println!("{v}"),
     }
     Ok(exit(failure.is_none()))
+}
+
+#[cfg(test)]
+mod tests {
+    use pqhelium_families::{Bound, Elem, Len, Modulus};
+
+    use super::*;
+
+    fn words<const N: usize>(values: [i16; N]) -> Vec<u8> {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn a_buffer_is_its_shared_value_and_the_exceptions_or_its_elements() {
+        let p = ArgSpec::in_out("p", Elem::I16, Len::Fixed(8), Bound::Any, Bound::Any);
+        assert_eq!(describe_buffer(&p, &words([0; 8])), "p: 8 x i16, all 0");
+        assert_eq!(describe_buffer(&p, &words([0, 0, -1, 0, 0, 0, 0, 7])), "p: 8 x i16, all 0 but p[2] = -1, p[7] = 7");
+        // The most common value need not be 0.
+        assert_eq!(describe_buffer(&p, &words([5, 5, 5, 5, 5, 5, 5, 9])), "p: 8 x i16, all 5 but p[7] = 9");
+        // Half or more of the elements apart: every element.
+        assert_eq!(describe_buffer(&p, &words([1, 2, 1, 2, 3, 4, 5, 6])), "p: 8 x i16 = [1, 2, 1, 2, 3, 4, 5, 6]");
+        assert_eq!(describe_buffer(&p, &[1, 2, 3]), "p = 010203", "bytes that are no whole number of elements");
+    }
+
+    #[test]
+    fn elements_print_as_their_type_reads() {
+        let buffer = |elem| ArgSpec::in_out("b", elem, Len::Fixed(2), Bound::Any, Bound::Any);
+        let lanes = [0x0123_4567_89ab_cdefu64, 0, 0, 0];
+        let bytes: Vec<u8> = lanes.iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(
+            describe_buffer(&buffer(Elem::U64), &bytes),
+            "b: 4 x u64, all 0x0000000000000000 but b[0] = 0x0123456789abcdef"
+        );
+        let doubles: Vec<u8> = [1.5f64, -0.25].iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(describe_buffer(&buffer(Elem::F64), &doubles), "b: 2 x f64 = [1.5e0, -2.5e-1]");
+        // Residues print in decimal, whatever their type.
+        let residues = buffer(Elem::U16).modulus(Modulus::plain(12289));
+        assert_eq!(describe_buffer(&residues, &[0x00, 0x30, 0, 0]), "b: 2 x u16 = [12288, 0]");
+    }
 }
