@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pqhelium_kernels::toolchain::{
-    CLANG, CROSS_AR, CROSS_CC, INSTALL_HINT, LINK_FLAGS, M7_FLAGS, M55_FLAGS, M85_FLAGS,
+    CLANG, CROSS_AR, CROSS_CC, INSTALL_HINT, LINK_FLAGS, M7_FLAGS, M55_FLAGS, M85_FLAGS, OPTIMISATION,
 };
 use pqhelium_kernels::{GuestImage, Harness};
 
@@ -395,7 +395,8 @@ fn build_objects(
     Ok(objects)
 }
 
-/// Compiles or assembles one source for `core` (clang for the M85, as our image is built), with `-g` before `flags`;
+/// Compiles or assembles one source for `core` (clang for the M85, as our image is built), with `-g`, and our images'
+/// optimisation level unless `flags` set one, before `flags`;
 /// a `.s` holding preprocessor lines goes through the preprocessor, with a note saying so. The compiler runs in the
 /// manifest's folder `dir` on `source` as the manifest names it, so that relative paths in the flags (`-I include`)
 /// and the source lines the debug information records are relative to the manifest, as its paths are. `object` is
@@ -417,7 +418,11 @@ fn compile(
             command.arg("-isystem").arg(include);
         }
     }
-    command.args(core.cpu_flags).args(["-mthumb", "-g"]).args(flags).arg("-c");
+    command.args(core.cpu_flags).args(["-mthumb", "-g"]);
+    if !flags.iter().any(|f| f.starts_with("-O")) {
+        command.arg(OPTIMISATION);
+    }
+    command.args(flags).arg("-c");
     if source.extension().is_some_and(|e| e == "s") {
         let text = std::fs::read(&shown).map_err(|e| format!("{}: {e}", shown.display()))?;
         if let Some((line, directive)) = preprocessor_line(&String::from_utf8_lossy(&text)) {

@@ -297,6 +297,30 @@ fn cycles_estimates_their_symbol_on_the_manifest_s_core() {
     assert!(err.contains("cycles are estimated for the Cortex-M55 and Cortex-M85; the manifest's core is cortex-m7"));
 }
 
+/// C sources whose flags set no optimisation level are built at our images' -O2, not the compilers' -O0: the same
+/// instructions per call as with `-O2` given, fewer than with `-O0`.
+#[test]
+fn c_sources_without_an_optimisation_flag_are_built_at_o2() {
+    let source = "#include <stdint.h>\nvoid k(int16_t p[256]) {\n    \
+                  for (int i = 0; i < 256; i++) p[i] = (int16_t)(((p[i] % 3329) + 3329) % 3329);\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let instructions = |flags: &str| {
+        let manifest = format!(
+            "core = \"m55\"\nsources = [\"k.c\"]\n{flags}\n[[kernel]]\nsymbol = \"k\"\n\
+             contract = \"mlkem.poly.reduce.scalar\"\n"
+        );
+        let path = write(dir.path(), &manifest, &[("k.c", source)]);
+        let (code, out, err) = pqhelium(&["cycles", "--manifest", path.to_str().unwrap(), "--calls", "1"]);
+        assert_eq!(code, 0, "{flags}: {out}{err}");
+        let line = out.lines().find(|l| l.starts_with("k m55: ")).unwrap_or_else(|| panic!("{flags}: {out}"));
+        let count = line.rsplit(", ").next().and_then(|c| c.split_whitespace().next()).map(str::parse::<u64>);
+        count.unwrap_or_else(|| panic!("{line}")).unwrap()
+    };
+    let (default, o2, o0) = (instructions(""), instructions("flags = [\"-O2\"]"), instructions("flags = [\"-O0\"]"));
+    assert_eq!(default, o2);
+    assert!(o0 > 2 * o2, "-O0 {o0}, -O2 {o2}");
+}
+
 /// The example's manifest with its three `order = "bit-reversal"` lines replaced by `order`.
 fn example_with_order(dir: &Path, order: &str, files: &[(&str, &str)]) -> PathBuf {
     let source = std::fs::read_to_string(example("basemul_bitrev_mont.S")).unwrap();

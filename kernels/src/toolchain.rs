@@ -6,11 +6,15 @@ pub const CLANG: &str = "clang-19";
 pub const INSTALL_HINT: &str =
     "run `ci/setup` (or `apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi clang-19`)";
 
+/// The optimisation level of our images, and of a user's sources whose flags set none (gcc and clang would build
+/// them at -O0, whose code no one ships).
+pub const OPTIMISATION: &str = "-O2";
+
 /// C flags shared by every image. `-ffp-contract=off`: no fused multiply-add may change an FP64 result.
 /// `-fomit-frame-pointer` is gcc's -O2 default; clang would otherwise keep r7 as the Thumb frame pointer.
 pub const COMMON_FLAGS: &[&str] = &[
     "-std=c11",
-    "-O2",
+    OPTIMISATION,
     "-fomit-frame-pointer",
     "-g",
     "-Wall",
