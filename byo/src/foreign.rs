@@ -275,19 +275,57 @@ fn q_of(spec: &ArgSpec) -> Option<i64> {
     spec.modulus.map(|m| m.q)
 }
 
-/// `x mod q` in `lo..lo+q` (which the caller keeps inside i64), for any `x` and `lo`.
-fn reduce_from(x: i64, q: i64, lo: i64) -> i64 {
-    let from_lo = (i128::from(x) - i128::from(lo)).rem_euclid(i128::from(q));
-    (i128::from(lo) + from_lo) as i64
+/// Reduction mod `q` into `lo..lo+q` (which the caller keeps inside i64), with what does not depend on the value
+/// computed once: a buffer's elements then take one or two divisions each, a case's largest host cost otherwise.
+#[derive(Debug, Clone, Copy)]
+struct Reduction {
+    q: i64,
+    lo: i64,
+    lo_residue: i64,
 }
 
-/// `x * f mod q` in `lo..lo+q`, for any `x` and factor `f` (a manifest's factor is any 64-bit integer).
-fn scale_from(x: i64, f: i64, q: i64, lo: i64) -> i64 {
-    reduce_from(((i128::from(x) * i128::from(f)).rem_euclid(i128::from(q))) as i64, q, lo)
+impl Reduction {
+    fn new(q: i64, lo: i64) -> Self {
+        Self { q, lo, lo_residue: lo.rem_euclid(q) }
+    }
+
+    /// `x mod q` in `lo..lo+q`, for any `x`.
+    fn of(self, x: i64) -> i64 {
+        self.lift(x.rem_euclid(self.q))
+    }
+
+    /// `x * f mod q` in `lo..lo+q`, for any `x`, given `f_residue` = f mod q.
+    fn scaled(self, x: i64, f_residue: i64) -> i64 {
+        let residue = x.rem_euclid(self.q);
+        self.lift(if f_residue == 1 { residue } else { mul_mod(residue, f_residue, self.q) })
+    }
+
+    /// A residue in `0..q`, moved into `lo..lo+q`.
+    fn lift(self, residue: i64) -> i64 {
+        let above_lo = residue - self.lo_residue;
+        self.lo + if above_lo < 0 { above_lo + self.q } else { above_lo }
+    }
 }
 
+/// `a * b mod q` for residues `a` and `b` in `0..q`: in 64 bits where the product fits (every modulus below 2^31),
+/// else in 128 (a software division).
+fn mul_mod(a: i64, b: i64, q: i64) -> i64 {
+    match a.checked_mul(b) {
+        Some(product) => product % q,
+        None => (i128::from(a) * i128::from(b) % i128::from(q)) as i64,
+    }
+}
+
+/// The inverse of `f` mod `q` (extended Euclid), if `f` has one.
 fn inverse_mod(f: i64, q: i64) -> Option<i64> {
-    (1..q).find(|&g| (f.rem_euclid(q) * g) % q == 1)
+    let (mut r, mut next_r) = (i128::from(q), i128::from(f.rem_euclid(q)));
+    let (mut t, mut next_t) = (0i128, 1i128);
+    while next_r != 0 {
+        let k = r / next_r;
+        (r, next_r) = (next_r, r - k * next_r);
+        (t, next_t) = (next_t, t - k * next_t);
+    }
+    (r == 1 && q > 1).then(|| t.rem_euclid(i128::from(q)) as i64)
 }
 
 /// One value in this many of a wider domain is one of its ends (the rest are random representatives).
@@ -372,27 +410,30 @@ impl Foreign {
     /// The contract's buffer in their order and representation. On a domain wider than the contract's, each value is
     /// a random representative of its residue in their bound, or one of the bound's ends.
     fn adapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8], rng: &mut CaseRng) -> Vec<u8> {
+        let Some(q) = q_of(spec) else { return their_layout(spec, adapter, data, |x| x) };
         let wide = widens(spec, adapter);
+        let scaling = self.transforms(adapter).then(|| {
+            let lo = match adapter.form.or(adapter.representation.signedness).unwrap_or(Form::Centred) {
+                Form::Centred => -(q - 1) / 2,
+                Form::Unsigned => 0,
+            };
+            (Reduction::new(q, lo), adapter.factor.rem_euclid(q))
+        });
+        let bound = adapter.input_bound.map(|(lo, hi)| (lo, hi, Reduction::new(q, lo)));
         their_layout(spec, adapter, data, |mut x| {
-            if let Some(q) = q_of(spec) {
-                if self.transforms(adapter) {
-                    let lo = match adapter.form.or(adapter.representation.signedness).unwrap_or(Form::Centred) {
-                        Form::Centred => -(q - 1) / 2,
-                        Form::Unsigned => 0,
+            if let Some((into, factor)) = scaling {
+                x = into.scaled(x, factor);
+            }
+            if let Some((lo, hi, into)) = bound
+                && (wide || !(lo..=hi).contains(&x))
+            {
+                x = into.of(x);
+                if wide {
+                    x = match rng.gen_range(0..EDGE_ODDS) {
+                        0 => lo,
+                        1 => hi,
+                        _ => x + q * rng.gen_range(0..=(hi - x) / q),
                     };
-                    x = scale_from(x, adapter.factor, q, lo);
-                }
-                if let Some((lo, hi)) = adapter.input_bound
-                    && (wide || !(lo..=hi).contains(&x))
-                {
-                    x = reduce_from(x, q, lo);
-                    if wide {
-                        x = match rng.gen_range(0..EDGE_ODDS) {
-                            0 => lo,
-                            1 => hi,
-                            _ => x + q * rng.gen_range(0..=(hi - x) / q),
-                        };
-                    }
                 }
             }
             x
@@ -404,14 +445,16 @@ impl Foreign {
     fn unadapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8], reduce: bool) -> Vec<u8> {
         let n = data.len() / spec.elem.bytes();
         let mut out = vec![0; data.len()];
-        let inverse = q_of(spec).and_then(|q| inverse_mod(adapter.factor, q)).unwrap_or(1);
         let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
+        let unscaling = q_of(spec).filter(|_| reduce).map(|q| {
+            let (lo, hi) = range_of(spec.input.unwrap_or(Bound::Any), spec.elem);
+            let from = if lo <= 0 && hi >= q - 1 { 0 } else { -(q - 1) / 2 };
+            (Reduction::new(q, from), inverse_mod(adapter.factor, q).unwrap_or(1))
+        });
         for s in 0..n {
             let mut x = get(elem, data, s);
-            if let (Some(q), true) = (q_of(spec), reduce) {
-                let (lo, hi) = range_of(spec.input.unwrap_or(Bound::Any), spec.elem);
-                let from = if lo <= 0 && hi >= q - 1 { 0 } else { -(q - 1) / 2 };
-                x = scale_from(x, inverse, q, from);
+            if let Some((into, inverse)) = unscaling {
+                x = into.scaled(x, inverse);
             }
             put(spec.elem, &mut out, adapter.order.contract_index(s, n), x);
         }
@@ -424,10 +467,9 @@ impl Foreign {
     /// The contract's buffer `data` (canonical residues) in their order and representation: the inverse of
     /// [`Foreign::unadapt`], residues times their factor in `0..q`.
     fn relayout(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8]) -> Vec<u8> {
-        their_layout(spec, adapter, data, |x| match q_of(spec) {
-            Some(q) => scale_from(x, adapter.factor, q, 0),
-            None => x,
-        })
+        let Some(q) = q_of(spec) else { return their_layout(spec, adapter, data, |x| x) };
+        let (into, factor) = (Reduction::new(q, 0), adapter.factor.rem_euclid(q));
+        their_layout(spec, adapter, data, |x| into.scaled(x, factor))
     }
 
     /// This kernel with the in-out argument `index`'s adapters replaced (a flat adapter tried one way only).
@@ -1204,14 +1246,29 @@ mod tests {
         // 2^16 mod 3329 = 2285, and 2285 * 169 = 386165 = 116 * 3329 + 1.
         assert_eq!(inverse_mod(2285, 3329), Some(169));
         assert_eq!(inverse_mod(0, 3329), None);
-        assert_eq!(reduce_from(3330, 3329, -1664), 1);
-        assert_eq!(reduce_from(-1665, 3329, -1664), 1664);
+        assert_eq!(Reduction::new(3329, -1664).of(3330), 1);
+        assert_eq!(Reduction::new(3329, -1664).of(-1665), 1664);
         // Any 64-bit value and factor: (2^63 - 1) mod 3329 = 1493, (2^64 - 1) mod 3329 = 2987,
-        // (2^63 - 1)^2 mod 3329 = 1948, 2^63 mod 3329 = 1494.
-        assert_eq!(reduce_from(i64::MAX, 3329, 0), 1493);
-        assert_eq!(reduce_from(i64::MAX, 3329, i64::MIN), i64::MIN + 2987);
-        assert_eq!(scale_from(i64::MAX, i64::MAX, 3329, 0), 1948);
-        assert_eq!(scale_from(i64::MIN, -1, 3329, -1664), 1494);
+        // (2^63 - 1)^2 mod 3329 = 1948, 2^63 mod 3329 = 1494 (-2^63 times the factor -1 = 3328).
+        assert_eq!(Reduction::new(3329, 0).of(i64::MAX), 1493);
+        assert_eq!(Reduction::new(3329, i64::MIN).of(i64::MAX), i64::MIN + 2987);
+        assert_eq!(Reduction::new(3329, 0).scaled(i64::MAX, i64::MAX.rem_euclid(3329)), 1948);
+        assert_eq!(Reduction::new(3329, -1664).scaled(i64::MIN, 3328), 1494);
+        // A modulus whose residues' products leave 64 bits: (q - 1)^2 = (-1)^2 = 1 mod q.
+        let big = (1i64 << 62) + 135;
+        assert_eq!(Reduction::new(big, 0).scaled(big - 1, big - 1), 1);
+    }
+
+    /// The inverse by its definition, f g = 1 mod q, against every f of small moduli, prime and composite.
+    #[test]
+    fn inverses_are_those_the_definition_finds() {
+        for q in 2..200i64 {
+            for f in -2 * q..2 * q {
+                let by_definition = (0..q).find(|&g| (f.rem_euclid(q) * g) % q == 1);
+                assert_eq!(inverse_mod(f, q), by_definition, "{f} mod {q}");
+            }
+        }
+        assert_eq!(inverse_mod(2, 8380417), Some(4190209));
     }
 
     /// The canonicalisation reduces their outputs with a modulus into 0..q: sound only where the reference gives
