@@ -620,8 +620,8 @@ impl Behaviour for Foreign {
     }
 
     fn evaluate(&self, args: &[Arg]) -> Result<Evaluation, String> {
-        let evaluation = self.base.behaviour().evaluate(&self.contract_args(args)?)?;
-        Ok(Evaluation { reference: evaluation.reference, model: None })
+        let reference = self.base.behaviour().evaluate_reference(&self.contract_args(args)?)?;
+        Ok(Evaluation { reference, model: None })
     }
 
     fn expected(&self, args: &[Arg]) -> Outcome {

@@ -540,6 +540,11 @@ pub trait Behaviour: Send + Sync {
     fn generate_args(&self, case: u64, rng: &mut CaseRng) -> Vec<Arg>;
     /// The reference and the model on one case; `Err` when the inputs break the contract's precondition.
     fn evaluate(&self, args: &[Arg]) -> Result<Evaluation, String>;
+    /// The reference alone on one case (a kernel of someone else's is compared with it and has no use for a model
+    /// of ours); `Err` when the inputs break the contract's precondition.
+    fn evaluate_reference(&self, args: &[Arg]) -> Result<Outcome, String> {
+        self.evaluate(args).map(|evaluation| evaluation.reference)
+    }
     /// What the object code must produce on one case (the model's outcome, or the reference's for two-way kernels),
     /// computing nothing else.
     fn expected(&self, args: &[Arg]) -> Outcome;
@@ -580,6 +585,12 @@ impl<C: Contract> Behaviour for C {
             Ways::Three { model, .. } => Some(model(self, &input)),
         };
         Ok(Evaluation { reference: self.reference(&input, RunReference(())), model })
+    }
+
+    fn evaluate_reference(&self, args: &[Arg]) -> Result<Outcome, String> {
+        let input = self.decode(args);
+        self.precondition(&input)?;
+        Ok(self.reference(&input, RunReference(())))
     }
 
     fn expected(&self, args: &[Arg]) -> Outcome {
