@@ -353,12 +353,36 @@ fn their_layout(spec: &ArgSpec, adapter: &Adapter, data: &[u8], mut value: impl 
         Cow::Borrowed(data)
     };
     let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
-    let n = data.len() / spec.elem.bytes();
-    let mut out = vec![0; data.len()];
-    for s in 0..n {
-        put(elem, &mut out, s, value(get(spec.elem, &data, adapter.order.contract_index(s, n))));
+    let contract = elements(spec.elem, &data);
+    let n = contract.len();
+    let theirs: Vec<i64> = (0..n).map(|s| value(contract[adapter.order.contract_index(s, n)])).collect();
+    to_bytes(elem, &theirs)
+}
+
+/// A buffer's elements as integers: the element type matched once per buffer, not once per element (a kernel of
+/// someone else's has every element of every buffer converted both ways on every case).
+fn elements(elem: Elem, bytes: &[u8]) -> Vec<i64> {
+    fn each<const N: usize>(bytes: &[u8], value: impl Fn([u8; N]) -> i64) -> Vec<i64> {
+        bytes.chunks_exact(N).map(|c| value(c.try_into().expect("N bytes"))).collect()
     }
-    out
+    match elem {
+        Elem::U8 => each(bytes, |b: [u8; 1]| i64::from(b[0])),
+        Elem::I16 => each(bytes, |b| i64::from(i16::from_le_bytes(b))),
+        Elem::U16 => each(bytes, |b| i64::from(u16::from_le_bytes(b))),
+        Elem::I32 => each(bytes, |b| i64::from(i32::from_le_bytes(b))),
+        Elem::U32 => each(bytes, |b| i64::from(u32::from_le_bytes(b))),
+        Elem::I64 | Elem::U64 | Elem::F64 => each(bytes, i64::from_le_bytes),
+    }
+}
+
+/// Integers as a buffer of `elem`s, each cut to the element's width (the inverse of [`elements`] on its values).
+fn to_bytes(elem: Elem, values: &[i64]) -> Vec<u8> {
+    match elem.bytes() {
+        1 => values.iter().map(|&x| x as u8).collect(),
+        2 => values.iter().flat_map(|&x| (x as u16).to_le_bytes()).collect(),
+        4 => values.iter().flat_map(|&x| (x as u32).to_le_bytes()).collect(),
+        _ => values.iter().flat_map(|&x| x.to_le_bytes()).collect(),
+    }
 }
 
 fn get(elem: Elem, bytes: &[u8], i: usize) -> i64 {
@@ -372,11 +396,6 @@ fn get(elem: Elem, bytes: &[u8], i: usize) -> i64 {
         Elem::U32 => i64::from(u32::from_le_bytes(b.try_into().unwrap())),
         Elem::I64 | Elem::U64 | Elem::F64 => i64::from_le_bytes(b.try_into().unwrap()),
     }
-}
-
-fn put(elem: Elem, bytes: &mut [u8], i: usize, x: i64) {
-    let n = elem.bytes();
-    bytes[i * n..(i + 1) * n].copy_from_slice(&x.to_le_bytes()[..n]);
 }
 
 /// The inclusive range of a bound on integers, where it has one.
@@ -443,21 +462,22 @@ impl Foreign {
     /// Their buffer in the contract's order; `reduce`: divided by the factor and reduced mod q into `0..q`, or into
     /// the contract's input range when that range holds no complete residue system from 0.
     fn unadapt(&self, spec: &ArgSpec, adapter: &Adapter, data: &[u8], reduce: bool) -> Vec<u8> {
-        let n = data.len() / spec.elem.bytes();
-        let mut out = vec![0; data.len()];
         let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
+        let theirs = elements(elem, data);
+        let n = theirs.len();
+        let mut out = vec![0; n];
         let unscaling = q_of(spec).filter(|_| reduce).map(|q| {
             let (lo, hi) = range_of(spec.input.unwrap_or(Bound::Any), spec.elem);
             let from = if lo <= 0 && hi >= q - 1 { 0 } else { -(q - 1) / 2 };
             (Reduction::new(q, from), inverse_mod(adapter.factor, q).unwrap_or(1))
         });
-        for s in 0..n {
-            let mut x = get(elem, data, s);
-            if let Some((into, inverse)) = unscaling {
-                x = into.scaled(x, inverse);
-            }
-            put(spec.elem, &mut out, adapter.order.contract_index(s, n), x);
+        for (s, &x) in theirs.iter().enumerate() {
+            out[adapter.order.contract_index(s, n)] = match unscaling {
+                Some((into, inverse)) => into.scaled(x, inverse),
+                None => x,
+            };
         }
+        let out = to_bytes(spec.elem, &out);
         if adapter.representation.standard_lanes {
             return pqhelium_families::keccak_interleave(&out);
         }
@@ -1229,6 +1249,11 @@ fn adapted_spec(base: &ArgSpec, adapter: &Adapter) -> Result<ArgSpec, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn put(elem: Elem, bytes: &mut [u8], i: usize, x: i64) {
+        let n = elem.bytes();
+        bytes[i * n..(i + 1) * n].copy_from_slice(&x.to_le_bytes()[..n]);
+    }
 
     #[test]
     fn bit_reversal_is_an_involution_on_indices() {
