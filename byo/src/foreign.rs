@@ -49,6 +49,22 @@ impl Order {
         }
     }
 
+    /// The contract index of each of their indices `0..n`, for a whole buffer at once.
+    fn indices(&self, n: usize) -> Cow<'_, [usize]> {
+        match self {
+            Order::Listed { map, .. } if map.len() == n => Cow::Borrowed(map),
+            Order::BitReversal if n.is_power_of_two() && n > 1 => {
+                // bitrev(s) is bitrev(s / 2) shifted down, with s's low bit on top.
+                let mut table = vec![0; n];
+                for s in 1..n {
+                    table[s] = (table[s / 2] / 2) | ((s & 1) * (n / 2));
+                }
+                Cow::Owned(table)
+            }
+            _ => Cow::Owned((0..n).map(|s| self.contract_index(s, n)).collect()),
+        }
+    }
+
     /// Its table for a buffer of `n` elements, or why it is not a permutation of `0..n`.
     fn resolve(&self, n: usize) -> Result<Order, String> {
         match self {
@@ -276,43 +292,61 @@ fn q_of(spec: &ArgSpec) -> Option<i64> {
 }
 
 /// Reduction mod `q` into `lo..lo+q` (which the caller keeps inside i64), with what does not depend on the value
-/// computed once: a buffer's elements then take one or two divisions each, a case's largest host cost otherwise.
+/// computed once. Every element of every buffer of a kernel of someone else's is reduced on every case, and a
+/// hardware division per reduction was most of a case's host work: Barrett's reduction by a multiplication with
+/// 2^64 / q instead.
 #[derive(Debug, Clone, Copy)]
 struct Reduction {
     q: i64,
+    /// floor((2^64 - 1) / q).
+    barrett: u64,
     lo: i64,
     lo_residue: i64,
 }
 
 impl Reduction {
     fn new(q: i64, lo: i64) -> Self {
-        Self { q, lo, lo_residue: lo.rem_euclid(q) }
+        Self { q, barrett: u64::MAX / q as u64, lo, lo_residue: lo.rem_euclid(q) }
+    }
+
+    /// `a mod q` for any unsigned `a`: the quotient a * floor((2^64 - 1) / q) / 2^64 falls short of a / q by less than
+    /// a (1 + 1/q) / 2^64 < 2, so at most two subtractions of q remain.
+    fn unsigned_residue(self, a: u64) -> u64 {
+        let q = self.q as u64;
+        let quotient = ((u128::from(a) * u128::from(self.barrett)) >> 64) as u64;
+        let mut r = a - quotient * q;
+        while r >= q {
+            r -= q;
+        }
+        r
+    }
+
+    /// `x mod q` in `0..q`, for any `x`.
+    fn residue(self, x: i64) -> i64 {
+        let r = self.unsigned_residue(x.unsigned_abs()) as i64;
+        if x < 0 && r != 0 { self.q - r } else { r }
     }
 
     /// `x mod q` in `lo..lo+q`, for any `x`.
     fn of(self, x: i64) -> i64 {
-        self.lift(x.rem_euclid(self.q))
+        self.lift(self.residue(x))
     }
 
     /// `x * f mod q` in `lo..lo+q`, for any `x`, given `f_residue` = f mod q.
     fn scaled(self, x: i64, f_residue: i64) -> i64 {
-        let residue = x.rem_euclid(self.q);
-        self.lift(if f_residue == 1 { residue } else { mul_mod(residue, f_residue, self.q) })
+        let residue = self.residue(x);
+        self.lift(match f_residue {
+            1 => residue,
+            // Two residues below 2^32 have a product below 2^64.
+            _ if self.q <= 1 << 32 => self.unsigned_residue(residue as u64 * f_residue as u64) as i64,
+            _ => (i128::from(residue) * i128::from(f_residue) % i128::from(self.q)) as i64,
+        })
     }
 
     /// A residue in `0..q`, moved into `lo..lo+q`.
     fn lift(self, residue: i64) -> i64 {
         let above_lo = residue - self.lo_residue;
         self.lo + if above_lo < 0 { above_lo + self.q } else { above_lo }
-    }
-}
-
-/// `a * b mod q` for residues `a` and `b` in `0..q`: in 64 bits where the product fits (every modulus below 2^31),
-/// else in 128 (a software division).
-fn mul_mod(a: i64, b: i64, q: i64) -> i64 {
-    match a.checked_mul(b) {
-        Some(product) => product % q,
-        None => (i128::from(a) * i128::from(b) % i128::from(q)) as i64,
     }
 }
 
@@ -355,7 +389,7 @@ fn their_layout(spec: &ArgSpec, adapter: &Adapter, data: &[u8], mut value: impl 
     let elem = their_elem(spec.elem, adapter.representation.signedness).unwrap_or(spec.elem);
     let contract = elements(spec.elem, &data);
     let n = contract.len();
-    let theirs: Vec<i64> = (0..n).map(|s| value(contract[adapter.order.contract_index(s, n)])).collect();
+    let theirs: Vec<i64> = adapter.order.indices(n).iter().map(|&c| value(contract[c])).collect();
     to_bytes(elem, &theirs)
 }
 
@@ -471,8 +505,8 @@ impl Foreign {
             let from = if lo <= 0 && hi >= q - 1 { 0 } else { -(q - 1) / 2 };
             (Reduction::new(q, from), inverse_mod(adapter.factor, q).unwrap_or(1))
         });
-        for (s, &x) in theirs.iter().enumerate() {
-            out[adapter.order.contract_index(s, n)] = match unscaling {
+        for (&x, &c) in theirs.iter().zip(adapter.order.indices(n).iter()) {
+            out[c] = match unscaling {
                 Some((into, inverse)) => into.scaled(x, inverse),
                 None => x,
             };
@@ -1264,6 +1298,11 @@ mod tests {
             let c = Order::BitReversal.contract_index(s, 256);
             assert_eq!(Order::BitReversal.contract_index(c, 256), s);
         }
+        // A whole buffer's table is the indices one by one.
+        for n in [1, 2, 8, 256, 1024] {
+            let each: Vec<usize> = (0..n).map(|s| Order::BitReversal.contract_index(s, n)).collect();
+            assert_eq!(*Order::BitReversal.indices(n), each, "{n}");
+        }
     }
 
     #[test]
@@ -1282,6 +1321,33 @@ mod tests {
         // A modulus whose residues' products leave 64 bits: (q - 1)^2 = (-1)^2 = 1 mod q.
         let big = (1i64 << 62) + 135;
         assert_eq!(Reduction::new(big, 0).scaled(big - 1, big - 1), 1);
+    }
+
+    /// Reductions against Rust's `rem_euclid`: around 0, 2^32, 2^62 and the ends of i64 and around their multiples
+    /// of q, and random values of every magnitude, for the moduli of the schemes and small and large others.
+    #[test]
+    fn reductions_are_the_remainders_rust_divides_out() {
+        for q in [2i64, 3, 3329, 12289, 8380417, (1 << 31) - 1, 1 << 32, (1 << 32) + 15, (1 << 62) + 135, i64::MAX] {
+            let into = Reduction::new(q, 0);
+            let product = |x: i64, f: i64| (i128::from(x) * i128::from(f)).rem_euclid(i128::from(q)) as i64;
+            for centre in [0i64, 1 << 32, 1 << 62, i64::MAX, i64::MIN] {
+                for base in [centre, centre - centre.rem_euclid(q)] {
+                    for d in -300..=300i64 {
+                        for x in [base.saturating_add(d), base.saturating_add(d).saturating_neg()] {
+                            assert_eq!(into.residue(x), x.rem_euclid(q), "{x} mod {q}");
+                            assert_eq!(into.scaled(x, q - 1), product(x, q - 1), "{x} * -1 mod {q}");
+                        }
+                    }
+                }
+            }
+            let mut rng = pqhelium_families::case_rng(q as u64, 0);
+            for _ in 0..20_000 {
+                let x: i64 = rng.r#gen::<i64>() >> rng.gen_range(0..63);
+                let f = rng.gen_range(0..q);
+                assert_eq!(into.residue(x), x.rem_euclid(q), "{x} mod {q}");
+                assert_eq!(into.scaled(x, f), product(x, f), "{x} * {f} mod {q}");
+            }
+        }
     }
 
     /// The inverse by its definition, f g = 1 mod q, against every f of small moduli, prime and composite.
