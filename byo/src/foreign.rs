@@ -292,9 +292,9 @@ fn q_of(spec: &ArgSpec) -> Option<i64> {
 }
 
 /// Reduction mod `q` into `lo..lo+q` (which the caller keeps inside i64), with what does not depend on the value
-/// computed once. Every element of every buffer of a kernel of someone else's is reduced on every case, and a
-/// hardware division per reduction was most of a case's host work: Barrett's reduction by a multiplication with
-/// 2^64 / q instead.
+/// computed once. Every element of every buffer of a kernel of someone else's is reduced on every case, where a
+/// hardware division per reduction would be most of a case's host work: Barrett's reduction, a multiplication with
+/// 2^64 / q, instead.
 #[derive(Debug, Clone, Copy)]
 struct Reduction {
     q: i64,
