@@ -1331,7 +1331,7 @@ mod tests {
             let into = Reduction::new(q, 0);
             let product = |x: i64, f: i64| (i128::from(x) * i128::from(f)).rem_euclid(i128::from(q)) as i64;
             for centre in [0i64, 1 << 32, 1 << 62, i64::MAX, i64::MIN] {
-                for base in [centre, centre - centre.rem_euclid(q)] {
+                for base in [centre, centre.saturating_sub(centre.rem_euclid(q))] {
                     for d in -300..=300i64 {
                         for x in [base.saturating_add(d), base.saturating_add(d).saturating_neg()] {
                             assert_eq!(into.residue(x), x.rem_euclid(q), "{x} mod {q}");
