@@ -53,6 +53,10 @@ fn the_mutant_with_one_wrong_constant_is_caught_and_reproduced() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains(&format!("FAIL {KERNEL} on qemu (mutant-m55)")), "{out}");
     assert!(out.contains("reference and canon(qemu) differ"), "{out}");
+    // Shrunk to one coefficient of `a` in their i16 elements; their table's address in hex.
+    let shrunk = out.lines().find_map(|l| l.trim().strip_prefix("shrunk input: ")).expect("a shrunk input");
+    assert!(shrunk.starts_with("a: 256 x i16, all 0 but a[") && !shrunk.contains(", a["), "{shrunk}");
+    assert!(shrunk.contains("; byo_gammas_mont = 0x"), "{shrunk}");
     let line = out.lines().find(|l| l.contains("reproduce: pqhelium repro")).expect("a reproduction line");
     let command: Vec<&str> = line.split("pqhelium ").nth(1).unwrap().split_whitespace().collect();
     assert!(command.contains(&"--manifest"), "{line}");

@@ -195,6 +195,7 @@ fn describe_input(kernel: &Kernel, args: &[Arg]) -> String {
         .filter_map(|(arg, spec)| match arg {
             Arg::In(b) | Arg::InOut(b) => Some(describe_buffer(spec, b)),
             Arg::Out(_) => None,
+            Arg::U32(v) if spec.repr == "address" => Some(format!("{} = {v:#010x}", spec.name)),
             Arg::U32(v) => Some(format!("{} = {v}", spec.name)),
             Arg::F64(x) => Some(format!("{} = {x:e}", spec.name)),
         })
