@@ -102,6 +102,23 @@ fn resumes_after(signal: libc::c_int) {
     assert_eq!(ran_before + ran_after, 800_000, "{last}");
 }
 
+/// A kernel failing every case under `--keep-going` has only its first failures shrunk: with one job, those of the
+/// lowest cases (case 0, the simplest input, has nothing to shrink).
+#[test]
+fn only_the_first_failures_are_shrunk() {
+    let broken = registry::variant("keccak.f1600", |k| {
+        k.model = Some(|args| {
+            let mut o = registry::find("keccak.f1600").unwrap().expected(args);
+            o.buffers[0][0] ^= 1;
+            o
+        })
+    });
+    let result = diff::run(&Campaign { keep_going: true, ..Campaign::new(broken, BackendKind::Model, 3, 300, 1) });
+    assert_eq!(result.failures.len(), 300);
+    let shrunk: Vec<u64> = result.failures.iter().filter(|f| f.shrunk.is_some()).map(|f| f.case).collect();
+    assert_eq!(shrunk, (1..diff::FAILURES_SHRUNK as u64).collect::<Vec<_>>());
+}
+
 #[test]
 fn a_failure_is_shrunk_to_the_bytes_that_matter_and_reported_as_a_test() {
     // A model that is wrong only when byte 50 of the state is odd.

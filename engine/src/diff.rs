@@ -6,7 +6,7 @@
 //! whose emulator died or hung is retried once on a fresh emulator before it counts as a fault. Failing inputs
 //! are shrunk (see [`crate::shrink`]).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -43,7 +43,7 @@ pub struct Campaign {
     pub keep_going: bool,
     pub limits: Limits,
     pub progress: bool,
-    /// Evaluations spent shrinking each failing input (0: no shrinking).
+    /// Evaluations spent shrinking each failing input (0: no shrinking), for the first [`FAILURES_SHRUNK`].
     pub shrink_budget: usize,
     /// Give each emulator worker a CPU of its own when the jobs leave one over (`affinity`).
     pub pin: bool,
@@ -72,6 +72,10 @@ impl Campaign {
         }
     }
 }
+
+/// The failures of a campaign that are shrunk, the first it meets (all of them with one job: the lowest cases):
+/// as many as a person reads, while a broken kernel under `--keep-going` may fail on every case.
+pub const FAILURES_SHRUNK: usize = 10;
 
 /// Called after every completed chunk with its case range and failures.
 pub type ChunkHook<'a> = &'a (dyn Fn([u64; 2], &[CaseFailure]) + Sync);
@@ -419,6 +423,8 @@ struct Shared<'a> {
     failures: Mutex<Vec<CaseFailure>>,
     instructions: Mutex<InstructionStats>,
     retries: AtomicU64,
+    /// How many more failures are shrunk ([`FAILURES_SHRUNK`] at the start).
+    shrinks_left: AtomicUsize,
     setup_error: Mutex<Option<String>>,
     coverage: Mutex<Observations>,
     bar: ProgressBar,
@@ -465,6 +471,7 @@ pub fn run_with(campaign: &Campaign, control: &Control) -> CampaignResult {
         failures: Mutex::new(Vec::new()),
         instructions: Mutex::new(InstructionStats::default()),
         retries: AtomicU64::new(0),
+        shrinks_left: AtomicUsize::new(FAILURES_SHRUNK),
         setup_error: Mutex::new(None),
         coverage: Mutex::new(Observations::default()),
         bar,
@@ -685,6 +692,9 @@ fn finish_chunk(
     let campaign = shared.campaign;
     if campaign.shrink_budget > 0 {
         for f in &mut failures {
+            if shared.shrinks_left.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_err() {
+                break;
+            }
             f.shrunk = shrink_failure(campaign, backend.as_deref_mut(), f);
         }
     }

@@ -153,8 +153,8 @@ pub fn param_flags(pins: &[Pin]) -> String {
     pins.iter().map(|p| format!(" --param {p}")).collect()
 }
 
-/// Prints the failures of a campaign (at most ten) with the command that reproduces each; `kernel` (the campaign's)
-/// names and types the arguments of a shrunk input.
+/// Prints the first failures of a campaign (as many as are shrunk) with the command that reproduces each; `kernel`
+/// (the campaign's) names and types the arguments of a shrunk input.
 pub fn print_failures(result: &CampaignResult, kernel: &Kernel, pins: &[Pin]) {
     if let Some(e) = &result.setup_error {
         println!("FAILED to start: {e}");
@@ -164,7 +164,7 @@ pub fn print_failures(result: &CampaignResult, kernel: &Kernel, pins: &[Pin]) {
         Some(image) if !image.is_default() => format!("--image {image}"),
         _ => format!("--backend {}", result.backend),
     };
-    for f in result.failures.iter().take(10) {
+    for f in result.failures.iter().take(diff::FAILURES_SHRUNK) {
         println!("FAIL {} on {}, seed {}, {f}", result.kernel, result.target(), result.seed);
         println!(
             "     reproduce: pqhelium repro --kernel {} {on} --seed {} --case {}{}",
@@ -177,8 +177,8 @@ pub fn print_failures(result: &CampaignResult, kernel: &Kernel, pins: &[Pin]) {
             println!("     shrunk input: {}", describe_input(kernel, shrunk));
         }
     }
-    if result.failures.len() > 10 {
-        println!("... and {} more failing cases", result.failures.len() - 10);
+    if result.failures.len() > diff::FAILURES_SHRUNK {
+        println!("... and {} more failing cases", result.failures.len() - diff::FAILURES_SHRUNK);
     }
 }
 
