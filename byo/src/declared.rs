@@ -25,6 +25,7 @@ use std::sync::Mutex;
 use rand::Rng;
 use serde::Deserialize;
 
+use crate::foreign::{get, put};
 use pqhelium_families::{
     ArgSpec, Behaviour, Bound, CaseRng, Checked, Description, Dir, Elem, Evaluation, Images, Kernel, Len, Modulus,
     Outcome,
@@ -137,23 +138,6 @@ fn elem_range(elem: Elem) -> (i64, i64) {
         // A u64 is given by its 64-bit pattern.
         Elem::I64 | Elem::U64 | Elem::F64 => (i64::MIN, i64::MAX),
     }
-}
-
-fn get(elem: Elem, bytes: &[u8], i: usize) -> i64 {
-    let n = elem.bytes();
-    let mut word = [0u8; 8];
-    word[..n].copy_from_slice(&bytes[i * n..(i + 1) * n]);
-    let x = i64::from_le_bytes(word);
-    match elem {
-        Elem::I16 => i64::from(x as i16),
-        Elem::I32 => i64::from(x as i32),
-        _ => x,
-    }
-}
-
-fn put(elem: Elem, bytes: &mut [u8], i: usize, x: i64) {
-    let n = elem.bytes();
-    bytes[i * n..(i + 1) * n].copy_from_slice(&x.to_le_bytes()[..n]);
 }
 
 fn leak(s: String) -> &'static str {

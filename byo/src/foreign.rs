@@ -419,7 +419,8 @@ fn to_bytes(elem: Elem, values: &[i64]) -> Vec<u8> {
     }
 }
 
-fn get(elem: Elem, bytes: &[u8], i: usize) -> i64 {
+/// Element `i` of a buffer of `elem`s as an integer (a double's bits).
+pub(crate) fn get(elem: Elem, bytes: &[u8], i: usize) -> i64 {
     let at = i * elem.bytes();
     let b = &bytes[at..at + elem.bytes()];
     match elem {
@@ -430,6 +431,12 @@ fn get(elem: Elem, bytes: &[u8], i: usize) -> i64 {
         Elem::U32 => i64::from(u32::from_le_bytes(b.try_into().unwrap())),
         Elem::I64 | Elem::U64 | Elem::F64 => i64::from_le_bytes(b.try_into().unwrap()),
     }
+}
+
+/// Sets element `i` of a buffer of `elem`s to `x`, cut to the element's width.
+pub(crate) fn put(elem: Elem, bytes: &mut [u8], i: usize, x: i64) {
+    let n = elem.bytes();
+    bytes[i * n..(i + 1) * n].copy_from_slice(&x.to_le_bytes()[..n]);
 }
 
 /// The inclusive range of a bound on integers, where it has one.
@@ -1283,11 +1290,6 @@ fn adapted_spec(base: &ArgSpec, adapter: &Adapter) -> Result<ArgSpec, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn put(elem: Elem, bytes: &mut [u8], i: usize, x: i64) {
-        let n = elem.bytes();
-        bytes[i * n..(i + 1) * n].copy_from_slice(&x.to_le_bytes()[..n]);
-    }
 
     #[test]
     fn bit_reversal_is_an_involution_on_indices() {

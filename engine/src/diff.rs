@@ -73,8 +73,8 @@ impl Campaign {
     }
 }
 
-/// The failures of a campaign that are shrunk, the first it meets (all of them with one job: the lowest cases):
-/// as many as a person reads, while a broken kernel under `--keep-going` may fail on every case.
+/// How many of a campaign's failures are shrunk: the first it meets (with one job, those of the lowest cases), as
+/// many as a person reads, while a broken kernel under `--keep-going` may fail on every case.
 pub const FAILURES_SHRUNK: usize = 10;
 
 /// Called after every completed chunk with its case range and failures.
