@@ -346,7 +346,7 @@ fn instructions_per_kernel_call_native_against_soft_float() {
         for logn in if scalar { vec![0] } else { vec![9, 10] } {
             let n = 1usize << logn;
             let value =
-                |rng: &mut rand_chacha::ChaCha8Rng| rng.gen_range(-1.0..1.0) * 2f64.powi(rng.gen_range(-20..20));
+                |rng: &mut pqhelium_families::CaseRng| rng.gen_range(-1.0..1.0) * 2f64.powi(rng.gen_range(-20..20));
             let mut input = contracts::Input { logn, ..Default::default() };
             match method {
                 Method::SetSmall => input.ints = (0..n).map(|_| rng.gen_range(-127..=127)).collect(),

@@ -6,13 +6,9 @@ use std::sync::OnceLock;
 use pqhelium_guest::backend::{Arg, BackendKind, CallOutput};
 use pqhelium_guest::trace::Declassification;
 use pqhelium_sim::coverage::Step;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
+use crate::case_rng::CaseRng;
 use crate::description::{Behaviour, BoundViolation, Checked, Contract, Description, Elem, Evaluation, Images};
-
-/// Random source of one case: a function of (campaign seed, case index) only.
-pub type CaseRng = ChaCha8Rng;
 
 /// Version of the case generators, raised whenever one changes which case a (seed, case index) gives: a campaign
 /// is resumed only by generators of its own version. 7: the sprinkled ML-KEM coefficient vectors, one draw per
@@ -22,12 +18,6 @@ pub type CaseRng = ChaCha8Rng;
 /// fixed-point and X25519 corner cases; 3: corner cases among the edge cases; 2: coefficient vectors from `sample`;
 /// 1: rand's `gen_range`).
 pub const CASE_GENERATORS: u32 = 7;
-
-pub fn case_rng(seed: u64, case: u64) -> CaseRng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(case);
-    rng
-}
 
 /// What a kernel produced: its output buffers (`Out` and `InOut` arguments in order, then a host-only contract's
 /// results) and its return value.

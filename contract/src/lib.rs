@@ -66,12 +66,14 @@
 //! assert_eq!(bytes_to_words(&expected.buffers[0]), [3327; 4]);
 //! ```
 
+mod case_rng;
 pub mod check;
 mod description;
 mod glob;
 mod kernel;
 mod pin;
 
+pub use case_rng::{CaseRng, CaseStream, case_rng};
 pub use check::{Difference, Failure, check_model, compare};
 pub use description::*;
 pub use glob::{Glob, glob_match};

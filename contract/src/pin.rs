@@ -10,8 +10,9 @@ use pqhelium_guest::backend::Arg;
 use pqhelium_guest::trace::Declassification;
 use pqhelium_sim::coverage::Step;
 
+use crate::case_rng::{CaseRng, case_rng};
 use crate::description::{ArgSpec, Behaviour, Bound, Checked, Dir, Elem, Evaluation, Len};
-use crate::kernel::{CaseRng, Kernel, Outcome, case_rng};
+use crate::kernel::{Kernel, Outcome};
 
 /// One `NAME=VALUE`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -154,7 +154,7 @@ impl<const RATE: usize, const DS: u8, P: Permutation> Keccak<RATE, DS, P> {
     /// Empty sponge on the given permutation provider.
     pub const fn with_permutation(permutation: P) -> Self {
         // Whole lanes keep byte addressing simple; the rate must leave capacity.
-        const { assert!(RATE > 0 && RATE < 200 && RATE % 8 == 0) };
+        const { assert!(RATE > 0 && RATE < 200 && RATE.is_multiple_of(8)) };
         Self { permutation, state: [0; 25], pos: 0, squeezing: false }
     }
 
@@ -163,7 +163,7 @@ impl<const RATE: usize, const DS: u8, P: Permutation> Keccak<RATE, DS, P> {
         assert!(!self.squeezing, "Keccak: absorb after squeeze");
         while !data.is_empty() {
             // Whole lanes at a time where aligned (the common case), single bytes at the edges.
-            if self.pos % 8 == 0 && data.len() >= 8 {
+            if self.pos.is_multiple_of(8) && data.len() >= 8 {
                 let lanes = ((RATE - self.pos) / 8).min(data.len() / 8);
                 for (i, chunk) in data[..8 * lanes].chunks_exact(8).enumerate() {
                     self.state[self.pos / 8 + i] ^= u64::from_le_bytes(chunk.try_into().unwrap());
@@ -193,7 +193,7 @@ impl<const RATE: usize, const DS: u8, P: Permutation> Keccak<RATE, DS, P> {
                 self.permutation.permute(&mut self.state);
                 self.pos = 0;
             }
-            if self.pos % 8 == 0 && out.len() >= 8 {
+            if self.pos.is_multiple_of(8) && out.len() >= 8 {
                 let lanes = ((RATE - self.pos) / 8).min(out.len() / 8);
                 let (head, rest) = std::mem::take(&mut out).split_at_mut(8 * lanes);
                 for (i, chunk) in head.chunks_exact_mut(8).enumerate() {

@@ -263,7 +263,7 @@ fn from_words(w: &[u32], signed: bool) -> i128 {
 fn small_primes_are_the_primes_one_mod_2048_below_2_31() {
     let ps = mp31::primes();
     assert_eq!(ps.len(), mp31::NUM_PRIMES);
-    let is_prime = |n: u32| n > 1 && (2..).take_while(|d: &u32| d * d <= n).all(|d| n % d != 0);
+    let is_prime = |n: u32| n > 1 && (2..).take_while(|d: &u32| d * d <= n).all(|d| !n.is_multiple_of(d));
     let mut cand = (1u32 << 31) - 2047;
     for sp in ps {
         while cand > sp.p {

@@ -13,7 +13,7 @@ use sha3::digest::{ExtendableOutput, Update, XofReader};
 /// rc(t) from FIPS 202 Algorithm 5: one output bit of an 8-bit LFSR.
 /// Bit k of `r` holds R[k] of the standard.
 fn rc_bit(t: usize) -> u64 {
-    if t % 255 == 0 {
+    if t.is_multiple_of(255) {
         return 1;
     }
     let mut r: u16 = 1; // R = 10000000

@@ -1254,7 +1254,7 @@ pub mod solver {
                 or(&mut out, &shl(&smear, start));
             }
             let last = WINDOW as usize + 1;
-            if last % 64 != 0 {
+            if !last.is_multiple_of(64) {
                 out[WORDS - 1] &= (1u64 << (last % 64)) - 1;
             }
             out

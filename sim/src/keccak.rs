@@ -127,7 +127,11 @@ const fn w(x: usize, y: usize, h: usize) -> usize {
 /// old odd bits (which carry into the next even slot) turn by k + 1.
 fn rotl_lane(even: u32, odd: u32, r: u32) -> (u32, u32) {
     let k = r / 2;
-    if r % 2 == 0 { (even.rotate_left(k), odd.rotate_left(k)) } else { (odd.rotate_left(k + 1), even.rotate_left(k)) }
+    if r.is_multiple_of(2) {
+        (even.rotate_left(k), odd.rotate_left(k))
+    } else {
+        (odd.rotate_left(k + 1), even.rotate_left(k))
+    }
 }
 
 /// Keccak-f\[1600\] on the interleaved state, using 32-bit operations only.

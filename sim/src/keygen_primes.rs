@@ -35,7 +35,7 @@ fn pow_mod(base: u64, mut e: u64, m: u64) -> u64 {
 
 /// Miller-Rabin with the bases 2, 7 and 61, exact below 4,759,123,141.
 fn is_prime(n: u64) -> bool {
-    if n < 2 || n % 2 == 0 {
+    if n < 2 || n.is_multiple_of(2) {
         return n == 2;
     }
     let (mut d, mut s) = (n - 1, 0);

@@ -30,7 +30,7 @@ pub fn signature_size(logn: u32) -> usize {
 
 /// Packs values in `[0, q-1]` on 14 bits each; n must be a multiple of 4 so that the output is whole bytes.
 pub fn modq_encode(h: &[u16]) -> Result<Vec<u8>, Error> {
-    assert!(h.len() % 4 == 0, "modq_encode: length not a multiple of 4");
+    assert!(h.len().is_multiple_of(4), "modq_encode: length not a multiple of 4");
     let mut out = Vec::with_capacity(h.len() * 14 / 8);
     let (mut acc, mut bits) = (0u32, 0);
     for (index, &value) in h.iter().enumerate() {
@@ -253,7 +253,7 @@ impl std::fmt::Display for KeyPoly {
 /// range symmetric.
 pub fn trim_i8_encode(poly: KeyPoly, v: &[i8], bits: u32) -> Result<Vec<u8>, Error> {
     assert!((2..=8).contains(&bits), "trim_i8_encode: width {bits} outside 2..=8");
-    assert!(v.len() * bits as usize % 8 == 0, "trim_i8_encode: output is not whole bytes");
+    assert!((v.len() * bits as usize).is_multiple_of(8), "trim_i8_encode: output is not whole bytes");
     let limit = (1i32 << (bits - 1)) - 1;
     let mask = (1u32 << bits) - 1;
     let mut out = Vec::with_capacity(v.len() * bits as usize / 8);

@@ -44,7 +44,7 @@ pub fn is_prime_u32(n: u32) -> bool {
         return false;
     }
     for sp in [2u32, 3, 5, 7, 11, 13, 61] {
-        if n % sp == 0 {
+        if n.is_multiple_of(sp) {
             return n == sp;
         }
     }
