@@ -2,10 +2,11 @@
 //! campaign seed, the case index as the stream, 64-bit block counter from 0, words in block order), so a (seed, case
 //! index) gives the same bytes, and the same cases, on every host.
 //!
-//! Generating them is a fifth of an ML-KEM campaign's host work per case (a case reads about a kilobyte). On a CPU
-//! with AVX-512 VL, eight blocks are computed at once, one per 32-bit lane of 256-bit vectors (32 registers, lane
-//! rotations): an ML-KEM NTT's model campaign runs a tenth faster than with rand_chacha (`docs/benchmarks.md`).
-//! Elsewhere rand_chacha computes them: lanes without AVX-512's registers and rotations are slower than its copies.
+//! Generating them is a large part of a short kernel's host work per case (an ML-KEM case reads about a kilobyte).
+//! On a CPU with AVX-512 VL, eight blocks are computed at once, one per 32-bit lane of 256-bit vectors (32 registers,
+//! lane rotations): with `Span16::fill`'s compaction, a fifth off an ML-KEM NTT case's host work. Elsewhere
+//! rand_chacha computes them: lanes on AVX2 or without vectors are slower than its own copies (both in
+//! `docs/benchmarks.md`).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
