@@ -241,11 +241,36 @@ fn run_checked(suite: &'static str, provider: Provider, image: Option<Image>, ex
 /// Every suite with every provider it has, as `check` runs them; the X25519 and X-Wing suites on QEMU with the M85
 /// image too, and fips202 with each Keccak permutation SLOTHY scheduled.
 pub fn run_all() -> Vec<SuiteRun> {
-    let mut runs: Vec<SuiteRun> =
-        SUITES.iter().flat_map(|&suite| providers(suite).iter().map(move |&p| run(suite, p, Extent::Quick))).collect();
-    runs.extend(M85_SUITES.iter().map(|&suite| run_on(suite, Provider::Qemu, Some(Image::M85), Extent::Quick)));
+    let mut plan: Vec<(&'static str, Provider, Option<Image>)> =
+        SUITES.iter().flat_map(|&suite| providers(suite).iter().map(move |&p| (suite, p, None))).collect();
+    plan.extend(M85_SUITES.iter().map(|&suite| (suite, Provider::Qemu, Some(Image::M85))));
+    let mut runs = in_parallel(&plan, |&(suite, provider, image)| run_on(suite, provider, image, Extent::Quick));
     runs.extend(run_fips202_scheduled());
     runs
+}
+
+/// `f` of every item, in order, on as many threads as the machine has CPUs: each run opens its own emulator, and
+/// the runs share nothing.
+fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, usize::from).min(items.len()).max(1);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break mine };
+                        mine.push((i, f(item)));
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a known-answer run panicked")).collect()
+    });
+    done.sort_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The entries of a scheme suite: (name, fields or why they do not parse).
