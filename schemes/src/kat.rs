@@ -14,6 +14,7 @@ use pqhelium_core::mlkem::{ML_KEM_768, MlKem, MlkemKernels};
 use pqhelium_core::rsp::Record;
 use pqhelium_core::x25519::{self, FieldArithmetic, Reference as Field};
 use pqhelium_core::xwing::XWing;
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::providers::fndsa_fpu::EmulatedFpu;
@@ -244,33 +245,11 @@ pub fn run_all() -> Vec<SuiteRun> {
     let mut plan: Vec<(&'static str, Provider, Option<Image>)> =
         SUITES.iter().flat_map(|&suite| providers(suite).iter().map(move |&p| (suite, p, None))).collect();
     plan.extend(M85_SUITES.iter().map(|&suite| (suite, Provider::Qemu, Some(Image::M85))));
-    let mut runs = in_parallel(&plan, |&(suite, provider, image)| run_on(suite, provider, image, Extent::Quick));
+    // One run per CPU at a time (each opens its own emulator; the runs share nothing), collected in the plan's order.
+    let mut runs: Vec<SuiteRun> =
+        plan.par_iter().map(|&(suite, provider, image)| run_on(suite, provider, image, Extent::Quick)).collect();
     runs.extend(run_fips202_scheduled());
     runs
-}
-
-/// `f` of every item, in order, on as many threads as the machine has CPUs: each run opens its own emulator, and
-/// the runs share nothing.
-fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, usize::from).min(items.len()).max(1);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break mine };
-                        mine.push((i, f(item)));
-                    }
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a known-answer run panicked")).collect()
-    });
-    done.sort_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The entries of a scheme suite: (name, fields or why they do not parse).
