@@ -244,7 +244,7 @@ impl Kernel {
 
 /// Helpers for contracts over 32-bit words.
 pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    words.iter().map(|w| w.to_le_bytes()).collect::<Vec<_>>().into_flattened()
 }
 
 pub fn bytes_to_words(bytes: &[u8]) -> Vec<u32> {

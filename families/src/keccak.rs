@@ -253,12 +253,12 @@ impl Contract for KeccakX4 {
 
     /// The four states one after another, in the standard layout, each permuted by the reference.
     fn reference(&self, s: &X4State, _: RunReference) -> Outcome {
-        let permuted = split_x4(s).into_iter().flat_map(|state| {
+        let permuted = split_x4(s).map(|state| {
             let mut lanes = lanes_of(&deinterleave_bitwise(&words_to_bytes(&state)));
             keccak_f1600(&mut lanes);
             bytes_of(&lanes)
         });
-        one(permuted.collect())
+        one(permuted.concat())
     }
 
     fn ways(&self) -> Ways<Self> {
@@ -276,7 +276,7 @@ impl KeccakX4 {
     /// The four states of the kernel's outcome one after another, each converted bit by bit.
     fn canon(&self, outcome: &Outcome) -> Outcome {
         let s: X4State = bytes_to_words(&outcome.buffers[0]).try_into().unwrap();
-        one(split_x4(&s).iter().flat_map(|state| deinterleave_bitwise(&words_to_bytes(state))).collect())
+        one(split_x4(&s).map(|state| deinterleave_bitwise(&words_to_bytes(&state))).concat())
     }
 }
 
@@ -330,7 +330,7 @@ fn lanes_of(bytes: &[u8]) -> [u64; 25] {
 }
 
 fn bytes_of(lanes: &[u64; 25]) -> Vec<u8> {
-    lanes.iter().flat_map(|l| l.to_le_bytes()).collect()
+    lanes.iter().map(|l| l.to_le_bytes()).collect::<Vec<_>>().into_flattened()
 }
 
 /// Bit k of a byte moved to bit 2k: the definition's bit loop below, run once per byte value at compile time.
