@@ -244,6 +244,7 @@ impl Kernel {
 
 /// Helpers for contracts over 32-bit words.
 pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+    // One buffer of 4-byte arrays, flattened in place: a `flat_map` would collect the bytes one at a time.
     words.iter().map(|w| w.to_le_bytes()).collect::<Vec<_>>().into_flattened()
 }
 
