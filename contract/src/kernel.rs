@@ -242,10 +242,15 @@ impl Kernel {
     }
 }
 
+/// Values one after another in little-endian bytes, e.g. `le_bytes(lanes, u64::to_le_bytes)`: one buffer of byte
+/// arrays, flattened in place (a `flat_map` would collect the bytes one at a time).
+pub fn le_bytes<T: Copy, const N: usize>(values: &[T], to_le_bytes: fn(T) -> [u8; N]) -> Vec<u8> {
+    values.iter().map(|&v| to_le_bytes(v)).collect::<Vec<_>>().into_flattened()
+}
+
 /// Helpers for contracts over 32-bit words.
 pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
-    // One buffer of 4-byte arrays, flattened in place: a `flat_map` would collect the bytes one at a time.
-    words.iter().map(|w| w.to_le_bytes()).collect::<Vec<_>>().into_flattened()
+    le_bytes(words, u32::to_le_bytes)
 }
 
 pub fn bytes_to_words(bytes: &[u8]) -> Vec<u32> {

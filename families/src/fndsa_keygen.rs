@@ -22,7 +22,8 @@ use rand::{Rng, RngCore};
 
 use super::softfloat::words;
 use super::{
-    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, u32_arg,
+    ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, le_bytes,
+    u32_arg,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -385,7 +386,7 @@ fn edge_vector(kind: u64, logn: u32) -> (Vec<u64>, Vec<u64>) {
 }
 
 fn bytes(values: &[u64]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    le_bytes(values, u64::to_le_bytes)
 }
 
 fn outcome(values: &[u64]) -> Outcome {

@@ -18,7 +18,7 @@ use pqhelium_sim::fndsa_ntt::{
 use super::sample::Span16;
 use super::{
     ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Modulus, Outcome, RunReference, Ways,
-    buffer,
+    buffer, le_bytes,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -279,7 +279,7 @@ fn outcome(lanes: &[i16]) -> Outcome {
 }
 
 fn residues(values: &[u16]) -> Outcome {
-    Outcome { buffers: vec![values.iter().flat_map(|x| x.to_le_bytes()).collect()], ret: None }
+    Outcome { buffers: vec![le_bytes(values, u16::to_le_bytes)], ret: None }
 }
 
 /// Coefficients with |x| <= bound (bound 32768: any int16_t). Edge cases: zero, q-1, the bound, minus the bound,

@@ -13,7 +13,7 @@ use rand::Rng;
 
 use super::{
     ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, buffer,
-    bytes_to_words, words_to_bytes,
+    bytes_to_words, le_bytes, words_to_bytes,
 };
 use crate::Build;
 use pqhelium_guest::backend::Arg;
@@ -330,7 +330,7 @@ fn lanes_of(bytes: &[u8]) -> [u64; 25] {
 }
 
 fn bytes_of(lanes: &[u64; 25]) -> Vec<u8> {
-    lanes.iter().map(|l| l.to_le_bytes()).collect::<Vec<_>>().into_flattened()
+    le_bytes(lanes, u64::to_le_bytes)
 }
 
 /// Bit k of a byte moved to bit 2k: the definition's bit loop below, run once per byte value at compile time.

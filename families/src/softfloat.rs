@@ -32,7 +32,7 @@ use rand::Rng;
 use super::fndsa_fpu::{self, Kind, LOGN, Roundings};
 use super::{
     ArgSpec, Bound, CaseRng, Contract, Description, Elem, Images, Kernel, Len, Outcome, RunReference, Ways, buffer,
-    interned, step_name, u32_arg,
+    interned, le_bytes, step_name, u32_arg,
 };
 use pqhelium_guest::backend::Arg;
 
@@ -620,7 +620,7 @@ pub fn words(arg: &Arg) -> Vec<u64> {
 }
 
 fn bytes(words: &[u64]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    le_bytes(words, u64::to_le_bytes)
 }
 
 /// The operands of one case: edge operands first, the IEEE rounding's corners in the last edge cases
